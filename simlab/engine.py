@@ -1,0 +1,114 @@
+"""Sampling in fixed-size blocks of trials across threads (DESIGN.md principle 2).
+
+A *block function* ``fn(start, stop)`` runs trials ``start .. stop - 1`` of one cell and
+returns a tuple of int64 tally arrays. Because every trial's randomness depends only on
+``(seed, cell, trial)`` (see :mod:`simlab.rng`) and tallies are integer sums, the result
+is the same for any thread count, block size and completion order. The compiled block
+functions release the GIL, so plain Python threads run them in parallel; at most
+``2 * threads`` blocks are in flight, so memory does not grow with the number of trials.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+import numpy as np
+import numpy.typing as npt
+
+from simlab.errors import InvalidValueError
+from simlab.rng import MAX_TRIALS_PER_CELL
+
+__all__ = ["DEFAULT_BLOCK_SIZE", "Tallies", "BlockFn", "ProgressFn", "default_threads", "run_blocks", "check_trials"]
+
+#: Trials per block: large enough to hide the per-call overhead, small enough to balance.
+DEFAULT_BLOCK_SIZE = 1 << 16
+
+Tallies = tuple[npt.NDArray[np.int64], ...]
+BlockFn = Callable[[int, int], Tallies]
+ProgressFn = Callable[[int], None]
+
+
+def default_threads() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def check_trials(trials: int) -> int:
+    """Validate a number of trials, returning it.
+
+    Raises:
+        InvalidValueError: When it is not between 1 and the per-cell stream limit.
+    """
+    if not 1 <= trials <= MAX_TRIALS_PER_CELL:
+        raise InvalidValueError("--trials", trials, f"an integer from 1 to {MAX_TRIALS_PER_CELL}")
+    return trials
+
+
+def _add_into(total: list[npt.NDArray[np.int64]], part: Tallies) -> None:
+    for acc, add in zip(total, part, strict=True):
+        acc += add
+
+
+def run_blocks(
+    block_fn: BlockFn,
+    trials: int,
+    *,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: ProgressFn | None = None,
+) -> Tallies:
+    """Run ``trials`` trials in blocks and return the summed tallies.
+
+    Args:
+        block_fn: Runs trials ``[start, stop)`` and returns int64 tally arrays.
+        trials: Number of trials (>= 1).
+        threads: Worker threads; default: every CPU this process may use.
+        block_size: Trials per block (> 0); it never changes the result.
+        progress: Called with the number of trials done after every finished block.
+
+    Returns:
+        The element-wise sum of every block's tallies.
+    """
+    check_trials(trials)
+    if block_size < 1:
+        raise InvalidValueError("block_size", block_size, "a positive integer")
+    threads = default_threads() if threads is None else threads
+    if threads < 1:
+        raise InvalidValueError("--threads", threads, "a positive integer")
+    bounds = ((start, min(start + block_size, trials)) for start in range(0, trials, block_size))
+    first_start, first_stop = next(bounds)
+    total = [np.array(t, dtype=np.int64) for t in block_fn(first_start, first_stop)]
+    done = first_stop
+    if progress:
+        progress(done)
+    if threads == 1:
+        for start, stop in bounds:
+            _add_into(total, block_fn(start, stop))
+            done += stop - start
+            if progress:
+                progress(done)
+        return tuple(total)
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        pending: dict[Future[Tallies], int] = {}
+        exhausted = False
+        while pending or not exhausted:
+            while not exhausted and len(pending) < 2 * threads:
+                nxt = next(bounds, None)
+                if nxt is None:
+                    exhausted = True
+                    break
+                pending[pool.submit(block_fn, *nxt)] = nxt[1] - nxt[0]
+            if not pending:
+                break
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                _add_into(total, future.result())
+                done += pending.pop(future)
+            if progress:
+                progress(done)
+    return tuple(total)

@@ -1,0 +1,217 @@
+"""Sampled outcomes of one HiTech TFT attack, with 95 % intervals (TFT-10).
+
+Prepares the compiled kernels' inputs from a resolved attack, runs them in blocks through
+:func:`simlab.engine.run_blocks` and turns the int64 tallies into an :class:`Outcome`
+(point estimates) and intervals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import numpy.typing as npt
+
+from simlab.engine import DEFAULT_BLOCK_SIZE, ProgressFn, Tallies, run_blocks
+from simlab.errors import SimlabError
+from simlab.intervals import normal_mean, wilson
+from simlab.mechanics.roll_under import ROLL_SLOTS
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, stream_key
+from simlab.systems.hitech_tft import kernels
+from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES, SPLASH_METRIC, Outcome
+from simlab.systems.hitech_tft.resolve import ResolvedAttack
+
+__all__ = ["SampledOutcome", "sample_outcome", "block_function", "vector_slots", "tallies_to_outcome"]
+
+_DIRECT_FIRE_DRAWS = 6
+_BLAST_DRAWS = 7
+
+
+@dataclass(frozen=True, eq=False)
+class SampledOutcome:
+    """Point estimates, intervals and raw tallies of a sampled attack.
+
+    Attributes:
+        outcome: Point estimates (the joint distribution as frequencies).
+        ci95: 95 % interval of each metric.
+        trials: Number of trials.
+        draws: Random draws generated.
+        tallies: The raw tallies ``(joint, counts[, distance_sums])``.
+    """
+
+    outcome: Outcome
+    ci95: dict[str, tuple[float, float]]
+    trials: int
+    draws: int
+    tallies: Tallies
+
+
+def vector_slots(attack: ResolvedAttack) -> int:
+    """Damage dice the direct-fire kernel rolls for every trial in its vectorised pass.
+
+    The most dice any non-critical total needs, rounded up to even; totals that need more
+    (critical hits) roll the rest one trial at a time.
+    """
+    ordinary = attack.dice_by_roll[attack.table.multiplier == 1]
+    most = int(ordinary.max()) if len(ordinary) else 0
+    return most + (most & 1)
+
+
+
+
+def _check_draws(attack: ResolvedAttack) -> None:
+    most = int(attack.dice_by_roll.max()) + _BLAST_DRAWS
+    limit = kernels.DISTANCE_WINDOW if attack.blast is not None else DRAWS_PER_TRIAL_LIMIT
+    if most >= limit:
+        raise SimlabError(
+            f"this attack rolls up to {most} dice in one trial; simlab samples at most {limit - 1} "
+            "(lower dx or raise autofire_step)"
+        )
+
+
+def _direct_fire(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
+    n_damage = attack.max_damage() + 1
+    joint = np.zeros((kernels.LANES, ROLL_SLOTS * n_damage), np.int64)
+    counts = np.zeros(kernels.N_COUNTS, np.int64)
+    kernels.direct_fire_block(
+        np.uint64(key.offset),
+        np.uint64(key.gamma),
+        start,
+        stop,
+        -1 if attack.quickdraw_dx is None else attack.quickdraw_dx,
+        attack.table.hits,
+        attack.dice_by_roll,
+        attack.table.weapon_lost,
+        vector_slots(attack),
+        attack.protection,
+        attack.per_die,
+        attack.adds_per_hit,
+        attack.damage_factor,
+        attack.soft,
+        attack.stagger_threshold,
+        attack.knockdown_threshold,
+        joint,
+        counts,
+    )
+    n_hits = max(int(attack.table.hits.max()) + 1, 2)
+    return joint.sum(axis=0).reshape(ROLL_SLOTS, n_damage)[:n_hits], counts
+
+
+def _blast(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
+    assert attack.blast is not None
+    joint = np.zeros((kernels.LANES, 2, attack.max_damage() + 1), np.int64)
+    counts = np.zeros(kernels.N_COUNTS, np.int64)
+    distance_sums = np.zeros((kernels.N_DISTANCES, 2), np.int64)
+    kernels.blast_block(
+        np.uint64(key.offset),
+        np.uint64(key.gamma),
+        start,
+        stop,
+        -1 if attack.quickdraw_dx is None else attack.quickdraw_dx,
+        attack.table.hits,
+        attack.table.multiplier,
+        attack.table.weapon_lost,
+        np.array(attack.blast.dice_at, np.int64),
+        np.array(attack.blast.protection_at, np.int64),
+        attack.adds_per_hit,
+        attack.damage_factor,
+        attack.soft,
+        attack.stagger_threshold,
+        attack.knockdown_threshold,
+        joint,
+        counts,
+        distance_sums,
+    )
+    return joint.sum(axis=0), counts, distance_sums
+
+
+def block_function(attack: ResolvedAttack, seed: int, cell: int = 0):  # type: ignore[no-untyped-def]
+    """The engine's block function ``(start, stop) -> tallies`` for this attack and stream."""
+    _check_draws(attack)
+    key = stream_key(seed, cell)
+    kernel = _blast if attack.blast is not None else _direct_fire
+    return partial(kernel, attack, key)
+
+
+def _mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float]:
+    if trials < 2:
+        mean = total / trials
+        return mean, mean
+    return normal_mean(float(total), float(total_sq), trials)
+
+
+def tallies_to_outcome(attack: ResolvedAttack, tallies: Tallies, trials: int) -> tuple[Outcome, dict[str, tuple[float, float]]]:
+    """Point estimates and 95 % intervals from summed tallies.
+
+    Args:
+        attack: The resolved attack.
+        tallies: ``(joint, counts[, distance_sums])`` summed over all blocks.
+        trials: Number of trials behind them.
+    """
+    joint, counts = tallies[0], tallies[1]
+    hits = joint.sum(axis=1)
+    damage = joint.sum(axis=0)
+    h = np.arange(len(hits), dtype=np.int64)
+    d = np.arange(len(damage), dtype=np.int64)
+    hit_count = int(hits[1:].sum())
+    ci = {
+        "p_hit": wilson(hit_count, trials),
+        "mean_hits": _mean_interval(int(h @ hits), int((h * h) @ hits), trials),
+        "mean_damage": _mean_interval(int(d @ damage), int((d * d) @ damage), trials),
+        "p_stagger": wilson(int(counts[kernels.STAGGER]), trials),
+        "p_knockdown": wilson(int(counts[kernels.KNOCKDOWN]), trials),
+        "p_incapacitated": wilson(int(damage[max(0, attack.st - 1) :].sum()), trials),
+        "p_killed": wilson(int(damage[attack.st :].sum()), trials),
+        "p_weapon_lost": wilson(int(counts[kernels.LOST]), trials),
+    }
+    extras: dict[str, float] = {}
+    if attack.splash_per_die is not None:
+        low, high = _mean_interval(int(counts[kernels.DICE]), int(counts[kernels.DICE_SQ]), trials)
+        per_die = attack.splash_per_die
+        extras[SPLASH_METRIC] = per_die * int(counts[kernels.DICE]) / trials
+        ci[SPLASH_METRIC] = (per_die * low, per_die * high)
+    if attack.blast is not None:
+        distance_sums = tallies[2]
+        for k in BLAST_DISTANCES:
+            dice = float(attack.blast.dice_at[k])
+            extras[f"dice_at_{k}"] = dice
+            ci[f"dice_at_{k}"] = (dice, dice)
+            total, total_sq = int(distance_sums[k, 0]), int(distance_sums[k, 1])
+            extras[f"mean_damage_at_{k}"] = total / trials
+            ci[f"mean_damage_at_{k}"] = _mean_interval(total, total_sq, trials)
+    outcome = Outcome(
+        joint=joint / trials,
+        p_stagger=int(counts[kernels.STAGGER]) / trials,
+        p_knockdown=int(counts[kernels.KNOCKDOWN]) / trials,
+        p_weapon_lost=int(counts[kernels.LOST]) / trials,
+        extras=extras,
+    )
+    return outcome, ci
+
+
+def sample_outcome(
+    attack: ResolvedAttack,
+    *,
+    trials: int,
+    seed: int,
+    cell: int = 0,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: ProgressFn | None = None,
+) -> SampledOutcome:
+    """Sample an attack ``trials`` times.
+
+    Args:
+        attack: The resolved attack.
+        trials: Number of trials (>= 1).
+        seed: Root seed of the run.
+        cell: Index of this scenario in the run (selects its stream).
+        threads: Worker threads (default: all CPUs); never changes the result.
+        block_size: Trials per block; never changes the result.
+        progress: Called with the number of trials done.
+    """
+    block = block_function(attack, seed, cell)
+    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress)
+    outcome, ci = tallies_to_outcome(attack, tallies, trials)
+    return SampledOutcome(outcome, ci, trials, int(tallies[1][kernels.DRAWS]), tallies)

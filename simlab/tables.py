@@ -1,0 +1,139 @@
+"""Data tables of the rule systems (DESIGN.md principle 4: rules are data).
+
+A table is a CSV file under ``simlab/data/<system>/`` whose rows become frozen row
+dataclasses (one per table, declared by the system). Rows are looked up by their exact
+``name``; an unknown name fails with the closest valid names. Single columns of a row can
+be overridden (``--set weapon.dice=3``), and with no row named the overrides define an
+ad-hoc row, for which every column without a default must be given.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Generic, TypeVar
+
+from simlab.errors import SimlabError, UnknownNameError
+from simlab.params import as_plain, build, coerce, field_specs
+
+__all__ = ["Table", "load_table"]
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Table(Generic[R]):
+    """A named table of rows of one row dataclass.
+
+    Attributes:
+        name: The table's name (``weapons``).
+        row_name: What one row is called in messages (``weapon``).
+        row_type: The row dataclass; its first field is ``name``.
+        rows: Rows by name, in file order.
+        source: The file the rows came from.
+        digest: SHA-256 of the file's bytes (for provenance).
+    """
+
+    name: str
+    row_name: str
+    row_type: type[R]
+    rows: Mapping[str, R]
+    source: str
+    digest: str
+
+    def __iter__(self) -> Iterator[R]:
+        """Iterate over the rows in file order."""
+        return iter(self.rows.values())
+
+    def __len__(self) -> int:
+        """Number of rows."""
+        return len(self.rows)
+
+    def row(self, name: str) -> R:
+        """The row called ``name``.
+
+        Raises:
+            UnknownNameError: With the closest valid names.
+        """
+        try:
+            return self.rows[name]
+        except KeyError:
+            raise UnknownNameError(self.row_name, name, self.rows) from None
+
+    def resolve(self, name: str | None, overrides: Mapping[str, Any]) -> R:
+        """A row with some columns overridden, or an ad-hoc row when ``name`` is None.
+
+        Args:
+            name: The row to start from, or None for an ad-hoc row.
+            overrides: Column → text or typed value.
+
+        Raises:
+            UnknownNameError: For an unknown row or column.
+            InvalidValueError: For a value that does not fit its column.
+            SimlabError: When an ad-hoc row lacks a required column.
+        """
+        what = f"{self.row_name} column"
+        owner = f"{self.row_name}."
+        if name is None:
+            values = {"name": f"custom {self.row_name}", **overrides}
+            return build(self.row_type, values, what=what, owner=owner)
+        base = self.row(name)
+        if not overrides:
+            return base
+        merged = {**as_plain(base, natives=True), **overrides}
+        specs = field_specs(self.row_type)
+        for column in overrides:
+            if column not in specs:
+                raise UnknownNameError(what, column, specs)
+        return build(self.row_type, merged, what=what, owner=owner)
+
+    def as_records(self) -> list[dict[str, Any]]:
+        """The rows as JSON-friendly dicts."""
+        return [as_plain(row) for row in self]
+
+
+def load_table(package: str, filename: str, name: str, row_name: str, row_type: type[R]) -> Table[R]:
+    """Read a CSV data table shipped in ``package``.
+
+    Args:
+        package: The package holding the file (``simlab.data.hitech_tft``).
+        filename: The CSV file's name.
+        name: The table's name.
+        row_name: What one row is called in messages.
+        row_type: The row dataclass; the CSV header must name exactly its fields.
+
+    Raises:
+        SimlabError: Naming file, line and column for any malformed cell or header.
+    """
+    data = resources.files(package).joinpath(filename).read_bytes()
+    text = data.decode("utf-8")
+    specs = field_specs(row_type)
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    if set(header) != set(specs):
+        raise SimlabError(
+            f"{filename}: header must be exactly {', '.join(specs)}; got {', '.join(header)}"
+        )
+    rows: dict[str, R] = {}
+    for record in reader:
+        line = reader.line_num
+        owner = f"{filename} line {line} column"
+        values = {}
+        for column, raw in record.items():
+            spec = specs[column]
+            if raw == "" and not spec.required and spec.kind != "int?":
+                continue
+            values[column] = coerce(spec, raw, owner)
+        try:
+            row = row_type(**values)
+        except TypeError as exc:
+            raise SimlabError(f"{filename} line {line}: {exc}") from None
+        row_key = getattr(row, "name")
+        if row_key in rows:
+            raise SimlabError(f"{filename} line {line}: duplicate name {row_key!r}")
+        rows[row_key] = row
+    return Table(name, row_name, row_type, rows, filename, hashlib.sha256(data).hexdigest())

@@ -231,7 +231,8 @@ def build(cls: type[T], values: Mapping[str, Any], *, what: str, owner: str = ""
     kwargs = {name: coerce(specs[name], value, owner) for name, value in values.items()}
     missing = [s.name for s in specs.values() if s.required and s.name not in kwargs]
     if missing:
-        raise SimlabError(f"missing {', '.join(missing)} ({what}; required)")
+        names = ", ".join(f"{owner}{m}" if owner.endswith(".") else m for m in missing)
+        raise SimlabError(f"missing {names}: every {what} without a default must be given")
     return cls(**kwargs)
 
 

@@ -1,0 +1,32 @@
+"""The rule systems simlab implements, by id."""
+
+from __future__ import annotations
+
+from simlab.errors import UnknownNameError
+from simlab.systems.base import AttackRequest, System
+
+__all__ = ["AttackRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems"]
+
+#: System id → module that defines ``SYSTEM``.
+_MODULES = {"hitech_tft": "simlab.systems.hitech_tft"}
+SYSTEM_NAMES = tuple(_MODULES)
+
+
+def get_system(name: str) -> System:
+    """The system called ``name``.
+
+    Raises:
+        UnknownNameError: With the valid system ids.
+    """
+    if name not in _MODULES:
+        raise UnknownNameError("system", name, _MODULES)
+    import importlib
+
+    module = importlib.import_module(_MODULES[name])
+    system: System = module.SYSTEM
+    return system
+
+
+def all_systems() -> list[System]:
+    """Every system, in id order."""
+    return [get_system(name) for name in SYSTEM_NAMES]

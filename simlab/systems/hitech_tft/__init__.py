@@ -1,0 +1,121 @@
+"""Revised HiTech TFT (system id ``hitech_tft``): 3d6 roll-under DX, autofire, per-die armour.
+
+Implements ``rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is silent:
+
+* Quickdraw (TFT-6.3) is a plain ``3d6 <= DX`` roll, without criticals; only pistols and
+  submachineguns (range class ``pistol``, not blast) can be quickdrawn.
+* Belt weapons (clip in bursts) fire ``single`` or ``burst``; other autofire weapons
+  ``single``, ``four``, ``half`` or ``full``.
+* Criticals (TFT-3.2) multiply the dice of every hit of the attack; a blast that hits on a
+  3 or 4 rolls triple or double dice in the blast hex.
+* Adds of a missile weapon are added per hit after per-die armour; an attack's total
+  damage never goes below 0.
+* ``p_stagger`` counts every attack whose knockdown damage reaches ``stagger_threshold``,
+  knockdowns included.
+* HE splash (TFT-4.5) is reported as ``mean_splash_damage``: the expected points an
+  adjacent figure takes, one splash per damage die rolled (criticals included), on hits only.
+* Blasts (TFT-7): ``grenade_he_doubling`` applies to every blast weapon (grenades, rifle
+  grenades, rockets). The armour of a figure in the blast hex is halved rounding up (after
+  AP halving, should a blast weapon be AP). ``dice_at_k`` and ``mean_damage_at_k`` describe a
+  figure at k hexes from the blast wearing the scenario's armour (no criticals).
+* Battle dress (TFT-6.2) multiplies ST for strength only, so it changes no outcome here.
+"""
+
+from __future__ import annotations
+
+from simlab.params import as_plain, build
+from simlab.results import AttackResult
+from simlab.systems.base import AttackRequest, System
+from simlab.systems.hitech_tft.exact import exact_outcome
+from simlab.systems.hitech_tft.outcomes import METRICS, Outcome, joint_metrics, metric_names
+from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
+from simlab.systems.hitech_tft.rules import Rules, Scenario, armours, weapons
+from simlab.systems.hitech_tft.sample import sample_outcome
+
+__all__ = ["SYSTEM", "Rules", "Scenario", "attack", "resolve_request", "metrics_of"]
+
+NAME = "hitech_tft"
+
+
+def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
+    """Validate a request into scenario, rules and the resolved attack.
+
+    Raises:
+        SimlabError: For any unknown name, bad value or forbidden scenario.
+    """
+    scenario = build(Scenario, request.scenario, what="--set name", owner="--set")
+    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
+    overrides = request.row_overrides
+    resolved = resolve(scenario, rules, overrides.get("weapon"), overrides.get("armor"))
+    return scenario, rules, resolved
+
+
+def metrics_of(attack: ResolvedAttack, outcome: Outcome) -> tuple[dict[str, float], dict[str, dict[int, float]]]:
+    """All metrics (TFT-10) of an outcome, in report order, and its distributions."""
+    metrics, distributions = joint_metrics(outcome.joint, attack.st)
+    metrics.update(
+        p_stagger=outcome.p_stagger, p_knockdown=outcome.p_knockdown, p_weapon_lost=outcome.p_weapon_lost
+    )
+    metrics.update(outcome.extras)
+    names = metric_names(he=attack.splash_per_die is not None, blast=attack.blast is not None)
+    return {name: float(metrics[name]) for name in names}, distributions
+
+
+def attack(request: AttackRequest) -> AttackResult:
+    """Answer one HiTech TFT attack question, exactly or by sampling.
+
+    Args:
+        request: The question.
+
+    Returns:
+        The :class:`AttackResult`; sampled results carry 95 % intervals.
+    """
+    scenario, rules, resolved = resolve_request(request)
+    ci95: dict[str, tuple[float, float]] = {}
+    if request.method == "exact":
+        outcome = exact_outcome(resolved)
+        trials = seed = None
+    else:
+        options = {} if request.block_size is None else {"block_size": request.block_size}
+        sampled = sample_outcome(
+            resolved,
+            trials=request.trials,
+            seed=request.seed,
+            cell=request.cell,
+            threads=request.threads,
+            progress=request.progress,
+            **options,
+        )
+        outcome, ci95 = sampled.outcome, sampled.ci95
+        trials, seed = request.trials, request.seed
+    metrics, distributions = metrics_of(resolved, outcome)
+    scenario_json = as_plain(scenario)
+    rows = {"weapon": as_plain(resolved.weapon), "armor": as_plain(resolved.armour)}
+    for row_input, overrides in request.row_overrides.items():
+        for column in overrides:
+            scenario_json[f"{row_input}.{column}"] = rows[row_input][column]
+    return AttackResult(
+        system=NAME,
+        method=request.method,
+        trials=trials,
+        seed=seed,
+        scenario=scenario_json,
+        rules=as_plain(rules),
+        metrics=metrics,
+        ci95={name: ci95[name] for name in metrics if name in ci95},
+        distributions=distributions,
+        details={"weapon": resolved.weapon.name, "adj_dx": resolved.adj_dx, "adj_dx_terms": resolved.adj_dx_terms},
+    )
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Revised HiTech TFT",
+    spec="rules/hitech_tft.md",
+    scenario_type=Scenario,
+    rules_type=Rules,
+    row_inputs={"weapon": "weapons", "armor": "armor"},
+    tables=lambda: {"weapons": weapons(), "armor": armours()},
+    metrics=METRICS,
+    attack=attack,
+)

@@ -1,0 +1,218 @@
+"""The ``simlab`` command line (DESIGN.md, "The command line"): parsing and printing only.
+
+Every user error is a :class:`~simlab.errors.SimlabError` (or a click usage error); both
+are printed as one line ``error: ...`` on stderr with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from simlab import __version__
+from simlab.engine import check_trials
+from simlab.errors import SimlabError, UnknownNameError
+from simlab.params import describe, parse_assignments
+from simlab.results import AttackResult
+from simlab.systems import AttackRequest, System, all_systems, get_system
+
+__all__ = ["main", "cli"]
+
+DEFAULT_TRIALS = 1_000_000
+
+
+def _print_json(payload: Any) -> None:
+    click.echo(json.dumps(payload, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="simlab")
+def cli() -> None:
+    """simlab: measure combat rules of Traveller-family games, exactly and by sampling."""
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def systems(as_json: bool) -> None:
+    """List the rule systems, their scenario inputs and rule parameters."""
+    payload = [
+        {
+            "name": s.name,
+            "title": s.title,
+            "spec": s.spec,
+            "scenario": describe(s.scenario_type),
+            "rules": describe(s.rules_type),
+            "tables": list(s.tables()),
+            "metrics": dict(s.metrics),
+        }
+        for s in all_systems()
+    ]
+    if as_json:
+        _print_json(payload)
+        return
+    for entry in payload:
+        click.echo(f"{entry['name']}: {entry['title']} ({entry['spec']})")
+        for section in ("scenario", "rules"):
+            click.echo(f"  {section} ({'--set' if section == 'scenario' else '--rule'}):")
+            for f in entry[section]:
+                default = "required" if f["required"] else f"default {f['default']!r}"
+                click.echo(f"    {f['name']:<22} {f['type']:<6} {default:<22} {f['doc']}")
+        click.echo(f"  tables: {', '.join(entry['tables'])}")
+        click.echo(f"  metrics: {', '.join(entry['metrics'])}")
+
+
+@cli.command()
+@click.argument("system")
+@click.argument("table", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def tables(system: str, table: str | None, as_json: bool) -> None:
+    """Show the data tables of SYSTEM (or only TABLE)."""
+    all_tables = get_system(system).tables()
+    if table is not None and table not in all_tables:
+        raise UnknownNameError("table", table, all_tables)
+    chosen = {table: all_tables[table]} if table else dict(all_tables)
+    if as_json:
+        _print_json({name: t.as_records() for name, t in chosen.items()})
+        return
+    for name, t in chosen.items():
+        records = t.as_records()
+        columns = list(records[0]) if records else []
+        widths = {c: max(len(c), *(len(_cell(r[c])) for r in records)) for c in columns}
+        click.echo(f"{name} ({t.source}, {len(t)} rows)")
+        click.echo("  " + "  ".join(c.ljust(widths[c]) for c in columns))
+        for r in records:
+            click.echo("  " + "  ".join(_cell(r[c]).ljust(widths[c]) for c in columns))
+        click.echo()
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _split_sets(system: System, items: Sequence[str]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Split ``--set`` items into scenario inputs and ``ROW.COLUMN`` overrides."""
+    scenario: dict[str, str] = {}
+    rows: dict[str, dict[str, str]] = {}
+    for key, value in parse_assignments(items, "--set").items():
+        prefix, dot, column = key.partition(".")
+        if dot:
+            if prefix not in system.row_inputs:
+                raise UnknownNameError("--set row", prefix, system.row_inputs)
+            rows.setdefault(prefix, {})[column] = value
+        else:
+            scenario[key] = value
+    return scenario, rows
+
+
+class _Progress:
+    """A one-line progress display on a terminal's stderr (silent elsewhere)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.shown = -1
+
+    def __call__(self, done: int) -> None:
+        percent = int(100 * done / self.total)
+        if percent != self.shown:
+            self.shown = percent
+            click.echo(f"\rsampling {done:,}/{self.total:,} trials ({percent}%)", err=True, nl=False)
+            if done >= self.total:
+                click.echo(err=True)
+
+
+@cli.command()
+@click.argument("system")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Scenario input (or ROW.COLUMN).")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
+@click.option("--exact", is_flag=True, help="Compute exact values instead of sampling.")
+@click.option("--trials", type=int, default=None, help=f"Trials to sample [default: {DEFAULT_TRIALS:,}].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
+@click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def attack(
+    system: str,
+    sets: tuple[str, ...],
+    rule_items: tuple[str, ...],
+    exact: bool,
+    trials: int | None,
+    seed: int,
+    threads: int | None,
+    as_json: bool,
+) -> None:
+    """Answer one attack question of SYSTEM, exactly (--exact) or by sampling."""
+    chosen = get_system(system)
+    if exact and trials is not None:
+        raise SimlabError("--exact and --trials exclude each other: give one of them")
+    n_trials = check_trials(DEFAULT_TRIALS if trials is None else trials)
+    if seed < 0:
+        raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
+    if threads is not None and threads < 1:
+        raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
+    scenario, rows = _split_sets(chosen, sets)
+    progress = _Progress(n_trials) if sys.stderr.isatty() and not exact else None
+    request = AttackRequest(
+        scenario=scenario,
+        rules=parse_assignments(rule_items, "--rule"),
+        row_overrides=rows,
+        method="exact" if exact else "monte_carlo",
+        trials=n_trials,
+        seed=seed,
+        threads=threads,
+        progress=progress,
+    )
+    result = chosen.attack(request)
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        _print_result(result)
+
+
+def _print_result(result: AttackResult) -> None:
+    """Readable metrics (with intervals when sampled) and distributions."""
+    how = "exact" if result.method == "exact" else f"sampled, {result.trials:,} trials, seed {result.seed}"
+    details = result.details
+    click.echo(f"{result.system}: {details.get('weapon', '')} ({how})")
+    if "adj_dx_terms" in details:
+        terms = " ".join(f"{k} {v:+d}" for k, v in details["adj_dx_terms"].items() if v and k != "dx")
+        click.echo(f"AdjDX {details['adj_dx']} = dx {details['adj_dx_terms']['dx']} {terms}".rstrip())
+    click.echo()
+    header = f"{'metric':<20} {'value':>10}"
+    if result.ci95:
+        header += f"   {'95% interval':>23}"
+    click.echo(header)
+    for name, value in result.metrics.items():
+        line = f"{name:<20} {value:>10.6f}"
+        if name in result.ci95:
+            low, high = result.ci95[name]
+            line += f"   [{low:.6f}, {high:.6f}]"
+        click.echo(line)
+    for name, dist in result.distributions.items():
+        click.echo()
+        click.echo(f"{name}:")
+        for value, p in dist.items():
+            if p >= 5e-5:
+                click.echo(f"  {value:>4}  {p:8.4f}  {'#' * round(p * 50)}")
+        rest = sum(p for p in dist.values() if p < 5e-5)
+        if rest:
+            click.echo(f"  rare  {rest:8.4f}  (outcomes below 0.00005 each)")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``simlab`` script: one-line errors and exit status 2."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="simlab", standalone_mode=False)
+    except SimlabError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("error: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(0)

@@ -1,0 +1,61 @@
+"""The result of one attack question, as every system returns it (DESIGN.md, "--json")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["AttackResult", "METHODS"]
+
+#: Methods of computing a result.
+METHODS = ("exact", "monte_carlo")
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    """Metrics, intervals and distributions of one scenario under one set of rules.
+
+    Attributes:
+        system: System id (``hitech_tft``).
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials sampled (None for exact).
+        seed: Root seed (None for exact).
+        scenario: Effective scenario inputs, defaults included (``weapon.COLUMN`` overrides too).
+        rules: Effective rule parameters.
+        metrics: Metric name → value, in the system's order.
+        ci95: Metric name → 95 % interval (sampled results only).
+        distributions: Name → {outcome: probability}.
+        not_exact: Metrics that have no exact value (left out of an exact result).
+        details: Derived figures worth showing (adjusted DX and its terms, ...).
+    """
+
+    system: str
+    method: str
+    trials: int | None
+    seed: int | None
+    scenario: dict[str, Any]
+    rules: dict[str, Any]
+    metrics: dict[str, float]
+    ci95: dict[str, tuple[float, float]] = field(default_factory=dict)
+    distributions: dict[str, dict[int, float]] = field(default_factory=dict)
+    not_exact: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of ``simlab attack --json`` (DESIGN.md)."""
+        payload: dict[str, Any] = {
+            "system": self.system,
+            "method": self.method,
+            "trials": self.trials,
+            "seed": self.seed,
+            "scenario": self.scenario,
+            "rules": self.rules,
+            "metrics": self.metrics,
+        }
+        if self.method != "exact":
+            payload["ci95"] = {name: list(bounds) for name, bounds in self.ci95.items()}
+        payload["distributions"] = {
+            name: {str(k): v for k, v in dist.items()} for name, dist in self.distributions.items()
+        }
+        payload["not_exact"] = list(self.not_exact)
+        return payload

@@ -1,0 +1,69 @@
+"""What every rule system offers to the engine, the command line and the reports."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from simlab.engine import ProgressFn
+from simlab.results import AttackResult
+from simlab.tables import Table
+
+__all__ = ["AttackRequest", "System"]
+
+
+@dataclass(frozen=True)
+class AttackRequest:
+    """One attack question, as the user put it (values may still be text).
+
+    Attributes:
+        scenario: Scenario input → value (``--set``).
+        rules: Rule parameter → value (``--rule``).
+        row_overrides: Row input (``weapon``) → column → value (``--set weapon.COLUMN=...``).
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials to sample.
+        seed: Root seed.
+        cell: Index of the scenario in the run (selects its random stream).
+        threads: Worker threads (None: all CPUs).
+        block_size: Trials per block (None: the engine's default).
+        progress: Called with the number of trials done.
+    """
+
+    scenario: Mapping[str, Any]
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    row_overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    method: str = "exact"
+    trials: int = 1_000_000
+    seed: int = 0
+    cell: int = 0
+    threads: int | None = None
+    block_size: int | None = None
+    progress: ProgressFn | None = None
+
+
+@dataclass(frozen=True)
+class System:
+    """A rule system.
+
+    Attributes:
+        name: System id (``hitech_tft``).
+        title: Human name.
+        spec: The specification file of the system.
+        scenario_type: Frozen dataclass of the scenario inputs.
+        rules_type: Frozen dataclass of the rule parameters.
+        row_inputs: Scenario inputs that name table rows (``weapon`` → ``weapons``).
+        tables: Returns the system's data tables by name.
+        metrics: Metric name → description (the "Outputs" section of the spec).
+        attack: Answers an :class:`AttackRequest`.
+    """
+
+    name: str
+    title: str
+    spec: str
+    scenario_type: type
+    rules_type: type
+    row_inputs: Mapping[str, str]
+    tables: Callable[[], Mapping[str, Table[Any]]]
+    metrics: Mapping[str, str]
+    attack: Callable[[AttackRequest], AttackResult]

@@ -1,0 +1,165 @@
+"""Plain twins of the compiled HiTech TFT kernels, for tests and ``simlab bench``.
+
+:func:`python_block` is a straightforward pure-Python loop over trials, one die per draw;
+:func:`numpy_block` is the same direct-fire sampler vectorised over trials with numpy.
+Both draw every number at the same stream position as
+:mod:`simlab.systems.hitech_tft.kernels`, so all three give identical tallies (except the
+``draws`` count, which here counts only the draws a trial uses).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from simlab.engine import Tallies
+from simlab.mechanics.roll_under import NO_ATTACK
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_py, draw_py
+from simlab.systems.hitech_tft import kernels
+from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES
+from simlab.systems.hitech_tft.resolve import ResolvedAttack
+
+__all__ = ["damage_of_faces", "python_block", "numpy_block"]
+
+
+def damage_of_faces(attack: ResolvedAttack, hits: int, faces: list[int], protection: int | None = None) -> tuple[int, int]:
+    """Damage taken and knockdown damage of an attack whose dice showed ``faces`` (TFT-4, TFT-5).
+
+    Args:
+        attack: The resolved attack.
+        hits: Hits scored.
+        faces: Every damage die rolled, all hits together.
+        protection: Armour per die; default the attack's (a blast's depends on distance).
+    """
+    armour = attack.protection if protection is None else protection
+    adds = hits * attack.adds_per_hit
+    if attack.per_die or protection is not None:
+        through = sum(max(0, f - armour) for f in faces) + adds
+    else:
+        through = sum(faces) + adds - armour
+    damage = max(0, through) * attack.damage_factor
+    knock = max(0, sum(faces) + adds) if attack.soft else damage
+    return damage, knock
+
+
+class _Trial:
+    """The draws of one trial, in order, from the stream specification."""
+
+    def __init__(self, key: StreamKey, trial: int, first: int = 0) -> None:
+        self.key, self.trial, self.next, self.used = key, trial, first, 0
+
+    def d6(self) -> int:
+        face = die_py(draw_py(self.key, self.trial, self.next), 6)
+        self.next += 1
+        self.used += 1
+        return face
+
+    def roll_3d6(self) -> int:
+        return self.d6() + self.d6() + self.d6()
+
+
+def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Pure-Python sampler of trials ``[start, stop)``: ``(joint[hits, damage], counts[, distance_sums])``."""
+    table = attack.table
+    n_damage = attack.max_damage() + 1
+    joint = np.zeros((max(int(table.hits.max()) + 1, 2), n_damage), np.int64)
+    counts = np.zeros(kernels.N_COUNTS, np.int64)
+    distance_sums = np.zeros((kernels.N_DISTANCES, 2), np.int64)
+    for trial in range(start, stop):
+        draws = _Trial(key, trial)
+        slot = NO_ATTACK
+        if attack.quickdraw_dx is None or draws.roll_3d6() <= attack.quickdraw_dx:
+            slot = draws.roll_3d6()
+        hits = int(table.hits[slot])
+        protection = None
+        if attack.blast is None:
+            n_dice = int(attack.dice_by_roll[slot])
+        elif slot == NO_ATTACK:
+            n_dice = 0
+        elif hits:
+            n_dice = attack.blast.dice_at[0] * int(table.multiplier[slot])
+            protection = attack.blast.protection_at[0]
+        else:
+            distance = draws.d6()
+            n_dice = attack.blast.dice_at[distance]
+            protection = attack.blast.protection_at[distance]
+        faces = [draws.d6() for _ in range(n_dice)]
+        damage, knock = damage_of_faces(attack, 1 if attack.blast else hits, faces, protection)
+        joint[hits, damage] += 1
+        counts[kernels.STAGGER] += knock >= attack.stagger_threshold
+        counts[kernels.KNOCKDOWN] += knock >= attack.knockdown_threshold
+        counts[kernels.LOST] += int(table.weapon_lost[slot])
+        counts[kernels.DICE] += n_dice
+        counts[kernels.DICE_SQ] += n_dice * n_dice
+        if attack.blast is not None:
+            for k in BLAST_DISTANCES:
+                figure = _Trial(key, trial, kernels.DISTANCE_WINDOW * (k + 1) - 1)
+                faces = [figure.d6() for _ in range(attack.blast.dice_at[k])]
+                damage_k, _ = damage_of_faces(attack, 1, faces, attack.blast.protection_at[k])
+                distance_sums[k] += (damage_k, damage_k * damage_k)
+                draws.used += figure.used
+        counts[kernels.DRAWS] += draws.used
+    return (joint, counts, distance_sums) if attack.blast is not None else (joint, counts)
+
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix64(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def _d6(positions: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    return (((_mix64(positions) >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)).astype(np.int64) + 1
+
+
+def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Vectorised numpy sampler of direct-fire trials ``[start, stop)``: ``(joint, counts)``.
+
+    Each step works on all trials at once: the rolls, then damage die ``i`` of every trial
+    that has one, then the outcomes and tallies.
+    """
+    if attack.blast is not None:
+        raise ValueError("the numpy reference covers direct fire only")
+    gamma = np.uint64(key.gamma)
+    trials = np.arange(start, stop, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+
+        def roll_3d6(first: int) -> npt.NDArray[np.int64]:
+            return sum(_d6(base + np.uint64(first + j) * gamma) for j in range(3))
+
+        if attack.quickdraw_dx is None:
+            slot = roll_3d6(1)
+            first_die = 4
+        else:
+            attacks = roll_3d6(1) <= attack.quickdraw_dx
+            slot = np.where(attacks, roll_3d6(4), NO_ATTACK)
+            first_die = 7
+        hits = attack.table.hits[slot]
+        n_dice = attack.dice_by_roll[slot]
+        taken = np.zeros(len(trials), np.int64)
+        raw = np.zeros(len(trials), np.int64)
+        for i in range(int(n_dice.max(initial=0))):
+            rolling = n_dice > i
+            faces = _d6(base[rolling] + np.uint64(first_die + i) * gamma)
+            raw[rolling] += faces
+            taken[rolling] += np.maximum(faces - attack.protection, 0)
+    adds = hits * attack.adds_per_hit
+    through = taken + adds if attack.per_die else raw + adds - attack.protection
+    damage = np.maximum(through, 0) * attack.damage_factor
+    knock = np.maximum(raw + adds, 0) if attack.soft else damage
+    n_hits = max(int(attack.table.hits.max()) + 1, 2)
+    n_damage = attack.max_damage() + 1
+    joint = np.bincount(hits * n_damage + damage, minlength=n_hits * n_damage).reshape(n_hits, n_damage)
+    counts = np.zeros(kernels.N_COUNTS, np.int64)
+    counts[kernels.STAGGER] = np.count_nonzero(knock >= attack.stagger_threshold)
+    counts[kernels.KNOCKDOWN] = np.count_nonzero(knock >= attack.knockdown_threshold)
+    counts[kernels.LOST] = attack.table.weapon_lost[slot].sum()
+    counts[kernels.DRAWS] = (first_die - 1) * len(trials) + n_dice.sum()
+    counts[kernels.DICE] = n_dice.sum()
+    counts[kernels.DICE_SQ] = (n_dice * n_dice).sum()
+    return joint.astype(np.int64), counts

@@ -1,0 +1,77 @@
+"""Shared fixtures: the registry of HiTech TFT parameter sets every engine is checked on."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from simlab.errors import ScenarioError
+from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
+from simlab.systems.hitech_tft.rules import Rules, Scenario, weapons
+
+
+@dataclass(frozen=True)
+class Case:
+    """One registry entry: scenario inputs and rule overrides."""
+
+    scenario: dict[str, Any]
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        parts = [f"{k}={v}" for k, v in {**self.scenario, **self.rules}.items()]
+        return ",".join(parts).replace(" ", "_")
+
+    def build(self) -> tuple[Scenario, Rules, ResolvedAttack]:
+        scenario, rules = Scenario(**self.scenario), Rules(**self.rules)
+        return scenario, rules, resolve(scenario, rules)
+
+
+def valid_modes(weapon_name: str) -> list[str]:
+    modes = []
+    for mode in ("single", "four", "half", "full", "burst"):
+        try:
+            resolve(Scenario(weapon=weapon_name, mode=mode), Rules())
+        except ScenarioError:
+            continue
+        modes.append(mode)
+    return modes
+
+
+def registry() -> list[Case]:
+    """Every ranged weapon x each of its modes x armours x ranges, criticals on and off."""
+    cases = []
+    armours = itertools.cycle(["flak jacket", "combat TL12", "nylon", "none", "combat TL14"])
+    ranges = itertools.cycle([8, 20, 60, 4, 33])
+    for weapon in weapons():
+        if weapon.is_melee:
+            continue
+        for mode in valid_modes(weapon.name):
+            for criticals in (True, False):
+                scenario = {"weapon": weapon.name, "mode": mode, "armor": next(armours), "range_m": next(ranges)}
+                cases.append(Case(scenario, {} if criticals else {"criticals": False}))
+    cases += [
+        Case({"weapon": "broadsword", "armor": "flak jacket"}),
+        Case({"weapon": "dagger", "armor": "combat TL11", "dx": 14}),
+        Case({"weapon": "mace", "armor": "none", "st": 6}),
+        Case({"weapon": "hvy pistol", "quickdraw": True, "armor": "nylon"}),
+        Case({"weapon": "submachinegun", "mode": "full", "quickdraw": True, "dx": 15}),
+        Case({"weapon": "assault rifle", "mode": "four", "armor": "flak jacket", "range_m": 20}),
+        Case({"weapon": "ACR HE", "mode": "half", "armor": "flak jacket"}, {"he_splash_armor": True}),
+        Case({"weapon": "grenade TL12", "range_m": 12}, {"blast_divisors": (1, 2, 8)}),
+        Case({"weapon": "grenade TL8", "armor": "flak jacket"}, {"grenade_he_doubling": True}),
+        Case({"weapon": "assault rifle", "mode": "full", "dx": 16}, {"autofire_step": 2}),
+        Case({"weapon": "heavy MG", "mode": "burst", "dx": 8, "armor": "combat TL13"}),
+    ]
+    return cases
+
+
+REGISTRY = registry()
+
+
+@pytest.fixture(params=REGISTRY, ids=[c.id for c in REGISTRY])
+def case(request: pytest.FixtureRequest) -> Case:
+    return request.param

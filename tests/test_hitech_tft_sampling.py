@@ -1,0 +1,105 @@
+"""Samplers against the exact distributions, each other, and themselves across threads."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simlab.rng import stream_key
+from simlab.systems.hitech_tft import kernels
+from simlab.systems.hitech_tft.exact import exact_outcome
+from simlab.systems.hitech_tft.reference import numpy_block, python_block
+from simlab.systems.hitech_tft.sample import block_function, sample_outcome
+
+from conftest import REGISTRY, Case
+
+ALPHA = 0.001
+
+
+def chi_square_p(observed_counts, expected_probs):
+    """Pearson chi-square p-value, merging bins until each expects at least 5."""
+    n = observed_counts.sum()
+    expected = expected_probs * n
+    obs_bins, exp_bins = [], []
+    acc_o = acc_e = 0.0
+    for o, e in zip(observed_counts, expected, strict=True):
+        acc_o += o
+        acc_e += e
+        if acc_e >= 5:
+            obs_bins.append(acc_o)
+            exp_bins.append(acc_e)
+            acc_o = acc_e = 0.0
+    if acc_e or acc_o:
+        obs_bins[-1] += acc_o
+        exp_bins[-1] += acc_e
+    if len(obs_bins) < 2:
+        return 1.0
+    return stats.chisquare(obs_bins, exp_bins).pvalue
+
+
+CHI_CASES = REGISTRY[::9] + REGISTRY[-11:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CHI_CASES, ids=[c.id for c in CHI_CASES])
+def test_sampler_matches_exact_distribution_chi_square(case):
+    _, _, attack = case.build()
+    trials = 200_000
+    exact = exact_outcome(attack)
+    sampled = sample_outcome(attack, trials=trials, seed=20261130, threads=1)
+    joint = sampled.tallies[0]
+    n_hits = min(joint.shape[0], exact.joint.shape[0])
+    assert joint[n_hits:].sum() == 0
+    assert chi_square_p(joint.sum(axis=0)[: exact.joint.shape[1]], exact.joint.sum(axis=0)) > ALPHA
+    assert chi_square_p(joint.sum(axis=1)[:n_hits], exact.joint.sum(axis=1)[:n_hits]) > ALPHA
+    for name, count, p in [
+        ("stagger", sampled.tallies[1][kernels.STAGGER], exact.p_stagger),
+        ("knockdown", sampled.tallies[1][kernels.KNOCKDOWN], exact.p_knockdown),
+        ("lost", sampled.tallies[1][kernels.LOST], exact.p_weapon_lost),
+    ]:
+        assert stats.binomtest(int(count), trials, p).pvalue > ALPHA if 0 < p < 1 else count == p * trials, name
+    for name, value in exact.extras.items():
+        low, high = sampled.ci95[name]
+        half = (high - low) / 2
+        assert abs(sampled.outcome.extras[name] - value) <= 2 * half + 1e-12, name
+
+
+KERNEL_CASES = REGISTRY[::13] + REGISTRY[-11:]
+
+
+@pytest.mark.parametrize("case", KERNEL_CASES, ids=[c.id for c in KERNEL_CASES])
+def test_compiled_kernel_equals_plain_references(case):
+    _, _, attack = case.build()
+    key = stream_key(11, 4)
+    compiled = block_function(attack, 11, 4)(500, 2500)
+    plain = python_block(attack, key, 500, 2500)
+    references = [plain] if attack.blast is not None else [plain, numpy_block(attack, key, 500, 2500)]
+    for reference in references:
+        rows = max(compiled[0].shape[0], reference[0].shape[0])
+        pad = lambda a: np.pad(a, ((0, rows - a.shape[0]), (0, 0)))  # noqa: E731
+        np.testing.assert_array_equal(pad(compiled[0]), pad(reference[0]))
+        used = [kernels.STAGGER, kernels.KNOCKDOWN, kernels.LOST, kernels.DICE, kernels.DICE_SQ]
+        np.testing.assert_array_equal(compiled[1][used], reference[1][used])
+        for extra_c, extra_r in zip(compiled[2:], reference[2:], strict=True):
+            np.testing.assert_array_equal(extra_c, extra_r)
+        assert compiled[1][kernels.DRAWS] >= reference[1][kernels.DRAWS]
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {"weapon": "assault rifle", "mode": "four", "armor": "flak jacket", "range_m": 20},
+        {"weapon": "grenade TL10", "armor": "nylon"},
+        {"weapon": "hvy pistol", "quickdraw": True},
+    ],
+    ids=lambda s: s["weapon"],
+)
+def test_sampled_output_is_identical_for_any_threads_and_block_size(inputs):
+    _, _, attack = Case(inputs).build()
+    runs = [
+        sample_outcome(attack, trials=300_001, seed=5, threads=threads, block_size=block)
+        for threads, block in [(1, 65536), (2, 65536), (2, 4099), (1, 1 << 20)]
+    ]
+    for run in runs[1:]:
+        for a, b in zip(runs[0].tallies, run.tallies, strict=True):
+            np.testing.assert_array_equal(a, b)
+    assert runs[0].ci95 == runs[-1].ci95

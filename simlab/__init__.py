@@ -13,8 +13,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from simlab.errors import SimlabError  # noqa: E402
-from simlab.results import AttackResult  # noqa: E402
-from simlab.systems import AttackRequest, System, get_system  # noqa: E402
+from simlab.errors import SimlabError
+from simlab.results import AttackResult
+from simlab.systems import AttackRequest, System, get_system
 
 __all__ = ["__version__", "SimlabError", "AttackResult", "AttackRequest", "System", "get_system"]

@@ -39,7 +39,7 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def systems(as_json: bool) -> None:
     """List the rule systems, their scenario inputs and rule parameters."""
-    payload = [
+    payload: list[dict[str, Any]] = [
         {
             "name": s.name,
             "title": s.title,
@@ -169,6 +169,49 @@ def attack(
         _print_json(result.to_json())
     else:
         _print_result(result)
+
+
+@cli.command()
+@click.option("--trials", type=int, default=20_000_000, show_default=True, help="Trials per timed run.")
+@click.option("--repeat", type=int, default=3, show_default=True, help="Timed runs per figure (fastest counts).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(trials: int, repeat: int, as_json: bool) -> None:
+    """Measure the samplers, their references, the generator and the exact engine."""
+    from simlab.bench import run_bench
+
+    check_trials(trials)
+    if repeat < 1:
+        raise SimlabError(f"invalid value {repeat} for --repeat: expected an integer >= 1")
+    report = run_bench(trials=trials, repeat=repeat, progress=lambda step: click.echo(f"bench: {step}", err=True))
+    if as_json:
+        _print_json(report)
+        return
+    for w in report["workloads"]:
+        share = w["trials_per_s_1thread"] * w["draws_per_trial"] / w["generator_draws_per_s"]
+        click.echo(f"{w['name']} ({w['system']})")
+        click.echo(f"  compiled, 1 thread    {w['trials_per_s_1thread']:>14,.0f} trials/s")
+        click.echo(
+            f"  compiled, {w['threads']} threads   {w['trials_per_s_all']:>14,.0f} trials/s"
+            f"  (x{w['trials_per_s_all'] / w['trials_per_s_1thread']:.2f})"
+        )
+        click.echo(
+            f"  numpy reference       {w['numpy_trials_per_s']:>14,.0f} trials/s"
+            f"  (compiled is x{w['trials_per_s_1thread'] / w['numpy_trials_per_s']:.0f})"
+        )
+        click.echo(
+            f"  pure Python reference {w['python_trials_per_s']:>14,.0f} trials/s"
+            f"  (compiled is x{w['trials_per_s_1thread'] / w['python_trials_per_s']:.0f})"
+        )
+        click.echo(
+            f"  draws per trial {w['draws_per_trial']:.2f}; generator {w['generator_draws_per_s']:,.0f} draws/s;"
+            f" kernel uses {share:.0%} of it"
+        )
+    for e in report["exact"]:
+        icepool = (
+            "icepool not installed" if e["icepool_seconds"] is None else f"icepool {e['icepool_seconds'] * 1e3:.2f} ms"
+        )
+        click.echo(f"exact {e['name']}: {e['seconds'] * 1e3:.2f} ms ({icepool})")
+    click.echo(f"peak memory {report['peak_rss_mb']:.0f} MB")
 
 
 def _print_result(result: AttackResult) -> None:

@@ -23,7 +23,7 @@ from simlab.rng import MAX_TRIALS_PER_CELL
 __all__ = ["DEFAULT_BLOCK_SIZE", "Tallies", "BlockFn", "ProgressFn", "default_threads", "run_blocks", "check_trials"]
 
 #: Trials per block: large enough to hide the per-call overhead, small enough to balance.
-DEFAULT_BLOCK_SIZE = 1 << 16
+DEFAULT_BLOCK_SIZE = 1 << 18
 
 Tallies = tuple[npt.NDArray[np.int64], ...]
 BlockFn = Callable[[int, int], Tallies]

@@ -96,7 +96,7 @@ class PMF:
         """Distribution of ``fn(X)`` for a vectorised integer function ``fn``."""
         mapped = np.asarray(fn(self.values), dtype=np.int64)
         low = int(mapped.min())
-        probs = np.bincount(mapped - low, weights=self.probs)
+        probs = np.bincount(mapped - low, weights=self.probs).astype(np.float64)
         return PMF(low, probs)
 
     def clamp_low(self, low: int) -> PMF:

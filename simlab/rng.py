@@ -31,6 +31,11 @@ __all__ = [
     "stream_key",
     "mix64_py",
     "draw_py",
+    "die_py",
+    "mix64",
+    "die_from_draw",
+    "trial_position",
+    "raw_draws",
 ]
 
 #: Draws one trial may make; a trial's draws occupy one window of this many positions.
@@ -116,3 +121,17 @@ def draw_py(key: StreamKey, trial: int, draw: int) -> int:
 def die_py(x: int, sides: int) -> int:
     """Pure-Python twin of the compiled ``die_from_draw``."""
     return (((x >> 32) * sides) >> 32) + 1
+
+
+@njit(cache=True, nogil=True)
+def raw_draws(offset: np.uint64, gamma: np.uint64, count: int) -> np.uint64:  # pragma: no cover
+    """Generate ``count`` consecutive draws of a stream and fold them together.
+
+    The generator's own throughput, with nothing else to do (``simlab bench``).
+    """
+    folded = np.uint64(0)
+    w = offset
+    for _ in range(count):
+        w += gamma
+        folded ^= mix64(w)
+    return folded

@@ -115,9 +115,7 @@ def load_table(package: str, filename: str, name: str, row_name: str, row_type: 
     reader = csv.DictReader(io.StringIO(text))
     header = reader.fieldnames or []
     if set(header) != set(specs):
-        raise SimlabError(
-            f"{filename}: header must be exactly {', '.join(specs)}; got {', '.join(header)}"
-        )
+        raise SimlabError(f"{filename}: header must be exactly {', '.join(specs)}; got {', '.join(header)}")
     rows: dict[str, R] = {}
     for record in reader:
         line = reader.line_num
@@ -132,7 +130,7 @@ def load_table(package: str, filename: str, name: str, row_name: str, row_type: 
             row = row_type(**values)
         except TypeError as exc:
             raise SimlabError(f"{filename} line {line}: {exc}") from None
-        row_key = getattr(row, "name")
+        row_key: str = row.name  # type: ignore[attr-defined]
         if row_key in rows:
             raise SimlabError(f"{filename} line {line}: duplicate name {row_key!r}")
         rows[row_key] = row

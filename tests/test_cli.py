@@ -6,8 +6,20 @@ import pytest
 
 from simlab.cli import main
 
-AR = ["attack", "hitech_tft", "--set", "weapon=assault rifle", "--set", "armor=flak jacket",
-      "--set", "dx=12", "--set", "mode=four", "--set", "range_m=20"]
+AR = [
+    "attack",
+    "hitech_tft",
+    "--set",
+    "weapon=assault rifle",
+    "--set",
+    "armor=flak jacket",
+    "--set",
+    "dx=12",
+    "--set",
+    "mode=four",
+    "--set",
+    "range_m=20",
+]
 
 
 def run(capsys, *args):
@@ -50,8 +62,17 @@ def test_attack_readable_output(capsys):
 def test_weapon_column_override_and_ad_hoc_weapon(capsys):
     code, out, _ = run(capsys, *AR, "--set", "weapon.dice=3", "--exact", "--json")
     assert code == 0 and json.loads(out)["scenario"]["weapon.dice"] == 3
-    code, out, _ = run(capsys, "attack", "hitech_tft", "--set", "weapon.dice=2", "--set", "weapon.range_class=pistol",
-                       "--exact", "--json")
+    code, out, _ = run(
+        capsys,
+        "attack",
+        "hitech_tft",
+        "--set",
+        "weapon.dice=2",
+        "--set",
+        "weapon.range_class=pistol",
+        "--exact",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["metrics"]["p_hit"] > 0
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from simlab.errors import ScenarioError
 from simlab.mechanics.roll_under import extra_hits, roll_table
-from simlab.systems.hitech_tft import AttackRequest, SYSTEM
+from simlab.systems.hitech_tft import SYSTEM, AttackRequest
 from simlab.systems.hitech_tft.reference import damage_of_faces
 from simlab.systems.hitech_tft.resolve import range_modifier, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario
@@ -44,7 +44,20 @@ def test_tft_4_4_ap_halves_armour_rounding_up():
 
 @pytest.mark.parametrize(
     ("range_m", "expected"),
-    [(4, 0), (8, 0), (9, -1), (16, -1), (17, -2), (24, -2), (25, -4), (52, -4), (53, -5), (100, -5), (101, -6), (151, -7)],
+    [
+        (4, 0),
+        (8, 0),
+        (9, -1),
+        (16, -1),
+        (17, -2),
+        (24, -2),
+        (25, -4),
+        (52, -4),
+        (53, -5),
+        (100, -5),
+        (101, -6),
+        (151, -7),
+    ],
 )
 def test_tft_2_2_rifle_range_bands(range_m, expected):
     assert range_modifier("rifle", range_m, Rules()) == expected
@@ -61,8 +74,17 @@ def test_tft_2_2_pistol_and_thrown_lose_one_per_megahex():
 
 
 def test_tft_2_adjusted_dx_sums_every_term():
-    a = attack(weapon="gauss rifle", mode="full", dx=11, talent="expert", range_m=20, moved_hexes=2,
-               fire="opfire", laser_scope=True, dx_mod=-1)
+    a = attack(
+        weapon="gauss rifle",
+        mode="full",
+        dx=11,
+        talent="expert",
+        range_m=20,
+        moved_hexes=2,
+        fire="opfire",
+        laser_scope=True,
+        dx_mod=-1,
+    )
     # 11 + 2 expert - 2 range - 2 moved - 2 opfire + (2 + 2) full + 1 gyrostab + 2 scope - 1
     assert a.adj_dx == 13
 
@@ -113,10 +135,12 @@ def test_tft_6_3_quickdraw_needs_a_pistol():
 
 
 def test_acceptance_assault_rifle_four_round_burst_exact_values():
-    result = SYSTEM.attack(AttackRequest(
-        scenario={"weapon": "assault rifle", "armor": "flak jacket", "dx": "12", "mode": "four", "range_m": "20"},
-        method="exact",
-    ))
+    result = SYSTEM.attack(
+        AttackRequest(
+            scenario={"weapon": "assault rifle", "armor": "flak jacket", "dx": "12", "mode": "four", "range_m": "20"},
+            method="exact",
+        )
+    )
     assert round(result.metrics["p_hit"], 6) == 0.625
     assert round(result.metrics["mean_hits"], 6) == 0.930556
     assert round(result.metrics["mean_damage"], 6) == 3.333333

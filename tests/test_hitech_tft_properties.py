@@ -1,16 +1,13 @@
 """Hypothesis properties of the exact HiTech TFT engine."""
 
+from conftest import valid_modes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simlab.systems.hitech_tft import metrics_of
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.resolve import resolve
-from simlab.systems.hitech_tft.rules import Rules, Scenario
-
-from conftest import valid_modes
-
-from simlab.systems.hitech_tft.rules import weapons
+from simlab.systems.hitech_tft.rules import Rules, Scenario, weapons
 
 WEAPON_MODES = [(w.name, m) for w in weapons() for m in valid_modes(w.name)]
 
@@ -63,7 +60,7 @@ def test_more_armour_never_raises_mean_damage(values):
 @SETTINGS
 @given(scenarios)
 def test_distributions_sum_to_one_and_metrics_are_probabilities(values):
-    (result, distributions), outcome = metrics(values)
+    (result, distributions), _ = metrics(values)
     assert abs(sum(distributions["hits"].values()) - 1) < 1e-12
     assert abs(sum(distributions["damage"].values()) - 1) < 1e-12
     for name, value in result.items():

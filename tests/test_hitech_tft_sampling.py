@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from conftest import REGISTRY, Case
 from scipy import stats
 
 from simlab.rng import stream_key
@@ -9,8 +10,6 @@ from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.reference import numpy_block, python_block
 from simlab.systems.hitech_tft.sample import block_function, sample_outcome
-
-from conftest import REGISTRY, Case
 
 ALPHA = 0.001
 
@@ -63,6 +62,10 @@ def test_sampler_matches_exact_distribution_chi_square(case):
         assert abs(sampled.outcome.extras[name] - value) <= 2 * half + 1e-12, name
 
 
+def pad_rows(array, rows):
+    return np.pad(array, ((0, rows - array.shape[0]), (0, 0)))
+
+
 KERNEL_CASES = REGISTRY[::13] + REGISTRY[-11:]
 
 
@@ -75,8 +78,7 @@ def test_compiled_kernel_equals_plain_references(case):
     references = [plain] if attack.blast is not None else [plain, numpy_block(attack, key, 500, 2500)]
     for reference in references:
         rows = max(compiled[0].shape[0], reference[0].shape[0])
-        pad = lambda a: np.pad(a, ((0, rows - a.shape[0]), (0, 0)))  # noqa: E731
-        np.testing.assert_array_equal(pad(compiled[0]), pad(reference[0]))
+        np.testing.assert_array_equal(pad_rows(compiled[0], rows), pad_rows(reference[0], rows))
         used = [kernels.STAGGER, kernels.KNOCKDOWN, kernels.LOST, kernels.DICE, kernels.DICE_SQ]
         np.testing.assert_array_equal(compiled[1][used], reference[1][used])
         for extra_c, extra_r in zip(compiled[2:], reference[2:], strict=True):

@@ -1,0 +1,1 @@
+"""Data tables shipped with simlab, one folder per rule system."""

@@ -27,9 +27,7 @@ def raw_damage(dice: int, adds: int, sides: int = 6) -> PMF:
     return (die(sides).times(dice) + adds).clamp_low(0) if dice else point(max(adds, 0))
 
 
-def attack_damage(
-    dice: int, adds: int, protection: int, *, per_die: bool, factor: int = 1, sides: int = 6
-) -> PMF:
+def attack_damage(dice: int, adds: int, protection: int, *, per_die: bool, factor: int = 1, sides: int = 6) -> PMF:
     """Damage an attack does through armour.
 
     Per-die armour (missile weapons, TFT-4.2) takes ``protection`` off each die and adds

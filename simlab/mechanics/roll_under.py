@@ -57,9 +57,7 @@ def extra_hits(margin: int, step: int, cap: int | None) -> int:
     return hits if cap is None else min(hits, cap)
 
 
-def roll_table(
-    adj_dx: int, *, criticals: bool, autofire: bool, step: int, cap: int | None
-) -> RollTable:
+def roll_table(adj_dx: int, *, criticals: bool, autofire: bool, step: int, cap: int | None) -> RollTable:
     """Tabulate the attack roll (TFT-3.1 to TFT-3.3).
 
     Args:

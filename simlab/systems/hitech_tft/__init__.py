@@ -53,9 +53,7 @@ def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAt
 def metrics_of(attack: ResolvedAttack, outcome: Outcome) -> tuple[dict[str, float], dict[str, dict[int, float]]]:
     """All metrics (TFT-10) of an outcome, in report order, and its distributions."""
     metrics, distributions = joint_metrics(outcome.joint, attack.st)
-    metrics.update(
-        p_stagger=outcome.p_stagger, p_knockdown=outcome.p_knockdown, p_weapon_lost=outcome.p_weapon_lost
-    )
+    metrics.update(p_stagger=outcome.p_stagger, p_knockdown=outcome.p_knockdown, p_weapon_lost=outcome.p_weapon_lost)
     metrics.update(outcome.extras)
     names = metric_names(he=attack.splash_per_die is not None, blast=attack.blast is not None)
     return {name: float(metrics[name]) for name in names}, distributions

@@ -62,9 +62,7 @@ def exact_outcome(attack: ResolvedAttack) -> Outcome:
             continue
         dice = hits * multiplier * attack.dice_per_hit
         adds = hits * attack.adds_per_hit
-        damage = attack_damage(
-            dice, adds, attack.protection, per_die=attack.per_die, factor=attack.damage_factor
-        )
+        damage = attack_damage(dice, adds, attack.protection, per_die=attack.per_die, factor=attack.damage_factor)
         branches.append((weight, hits, dice, damage, _knock(attack, dice, adds, damage)))
     if p_attack < 1.0:
         zero = PMF(0, np.ones(1))

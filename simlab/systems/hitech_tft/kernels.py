@@ -194,9 +194,7 @@ def direct_fire_block(
         # Pass 4: outcomes (vectorised), then the histogram (scattered over LANES copies).
         for t in range(n):
             hits = hits_of[t]
-            damage, knock = _attack_outcome(
-                hits, taken[t], raw[t], protection, per_die, adds_per_hit, factor, soft
-            )
+            damage, knock = _attack_outcome(hits, taken[t], raw[t], protection, per_die, adds_per_hit, factor, soft)
             taken[t] = hits * n_damage + min(damage, n_damage - 1)
             stagger += knock >= stagger_threshold
             knockdown += knock >= knockdown_threshold

@@ -101,13 +101,21 @@ def icepool_attack(scenario: Scenario, rules: Rules, weapon: Weapon, armour: Arm
             if h:
                 n, armour_points = blast_dice(0) * multiplier_on(r), math.ceil(protection / 2)
                 dmg = through(n, weapon.adds, armour_points)
-                return icepool.Die([1]) if which == "hits" else dmg if which == "damage" or not armour.soft else before_armour(n, weapon.adds)
+                return (
+                    icepool.Die([1])
+                    if which == "hits"
+                    else dmg
+                    if which == "damage" or not armour.soft
+                    else before_armour(n, weapon.adds)
+                )
             if which == "hits":
                 return icepool.Die([0])
             scatter = d6.map(
-                lambda k: through(blast_dice(k), weapon.adds, protection)
-                if which == "damage" or not armour.soft
-                else before_armour(blast_dice(k), weapon.adds)
+                lambda k: (
+                    through(blast_dice(k), weapon.adds, protection)
+                    if which == "damage" or not armour.soft
+                    else before_armour(blast_dice(k), weapon.adds)
+                )
             )
             return scatter
         if which == "hits":

@@ -22,7 +22,9 @@ from simlab.systems.hitech_tft.resolve import ResolvedAttack
 __all__ = ["damage_of_faces", "python_block", "numpy_block"]
 
 
-def damage_of_faces(attack: ResolvedAttack, hits: int, faces: list[int], protection: int | None = None) -> tuple[int, int]:
+def damage_of_faces(
+    attack: ResolvedAttack, hits: int, faces: list[int], protection: int | None = None
+) -> tuple[int, int]:
     """Damage taken and knockdown damage of an attack whose dice showed ``faces`` (TFT-4, TFT-5).
 
     Args:
@@ -130,7 +132,8 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
         base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
 
         def roll_3d6(first: int) -> npt.NDArray[np.int64]:
-            return sum(_d6(base + np.uint64(first + j) * gamma) for j in range(3))
+            faces = [_d6(base + np.uint64(first + j) * gamma) for j in range(3)]
+            return faces[0] + faces[1] + faces[2]
 
         if attack.quickdraw_dx is None:
             slot = roll_3d6(1)

@@ -128,9 +128,7 @@ def _mode_bonus(weapon: Weapon, mode: str) -> int:
     if mode == "single":
         return bonus if bonus is not None and flags & {"shotgun", "autoshotgun"} else 0
     if bonus is None or "shotgun" in flags or weapon.is_blast or weapon.is_melee:
-        raise ScenarioError(
-            f"weapon {weapon.name!r} cannot autofire (mode={mode}); valid modes: single"
-        )
+        raise ScenarioError(f"weapon {weapon.name!r} cannot autofire (mode={mode}); valid modes: single")
     if weapon.is_belt != (mode == "burst"):
         valid = "single, burst" if weapon.is_belt else "single, four, half, full"
         raise ScenarioError(f"weapon {weapon.name!r} cannot fire mode={mode}; valid modes: {valid}")
@@ -218,9 +216,7 @@ def resolve(
     armour_name = scenario.armor if scenario.armor else None
     armour = armours().resolve(armour_name, armour_overrides or {})
     if scenario.quickdraw and (weapon.range_class != "pistol" or weapon.is_blast):
-        raise ScenarioError(
-            f"quickdraw is for pistols and submachineguns; {weapon.name!r} is not one (TFT-6.3)"
-        )
+        raise ScenarioError(f"quickdraw is for pistols and submachineguns; {weapon.name!r} is not one (TFT-6.3)")
     if any(d < 1 for d in rules.blast_divisors) or not rules.blast_divisors:
         raise SimlabError(
             f"invalid value {list(rules.blast_divisors)} for --rule blast_divisors: "
@@ -242,20 +238,16 @@ def resolve(
     if weapon.is_blast:
         divisors = rules.blast_divisors
         blast = Blast(
-            dice_at=tuple(
-                weapon.dice // divisors[k] if k < len(divisors) else 0 for k in range(MAX_SCATTER + 1)
-            ),
-            protection_at=tuple(
-                halve_up(protection) if k == 0 else protection for k in range(MAX_SCATTER + 1)
-            ),
+            dice_at=tuple(weapon.dice // divisors[k] if k < len(divisors) else 0 for k in range(MAX_SCATTER + 1)),
+            protection_at=tuple(halve_up(protection) if k == 0 else protection for k in range(MAX_SCATTER + 1)),
         )
         factor = 2 if rules.grenade_he_doubling else 1
     else:
         factor = 2 if weapon.flags & {"HE", "HEAP"} else 1
     splash = None
     if "HE" in weapon.flags and not weapon.is_blast:
-        splash = max(0, rules.he_splash_per_die - armour.protection) if rules.he_splash_armor else (
-            rules.he_splash_per_die
+        splash = (
+            max(0, rules.he_splash_per_die - armour.protection) if rules.he_splash_armor else (rules.he_splash_per_die)
         )
     return ResolvedAttack(
         weapon=weapon,

@@ -61,9 +61,7 @@ class Rules:
 class Scenario:
     """Inputs of one HiTech TFT attack (TFT-1)."""
 
-    weapon: str = spec_field(
-        "", doc="row of the weapon table (required unless weapon.COLUMN values define one)"
-    )
+    weapon: str = spec_field("", doc="row of the weapon table (required unless weapon.COLUMN values define one)")
     ammo: str = spec_field("", doc="ammunition: appended to the weapon's name ('snub pistol' + 'HE')")
     dx: int = spec_field(12, doc="firer's DX")
     talent: str = spec_field(

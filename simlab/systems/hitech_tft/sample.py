@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-import numpy.typing as npt
 
 from simlab.engine import DEFAULT_BLOCK_SIZE, ProgressFn, Tallies, run_blocks
 from simlab.errors import SimlabError
@@ -56,8 +55,6 @@ def vector_slots(attack: ResolvedAttack) -> int:
     ordinary = attack.dice_by_roll[attack.table.multiplier == 1]
     most = int(ordinary.max()) if len(ordinary) else 0
     return most + (most & 1)
-
-
 
 
 def _check_draws(attack: ResolvedAttack) -> None:
@@ -141,7 +138,9 @@ def _mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float
     return normal_mean(float(total), float(total_sq), trials)
 
 
-def tallies_to_outcome(attack: ResolvedAttack, tallies: Tallies, trials: int) -> tuple[Outcome, dict[str, tuple[float, float]]]:
+def tallies_to_outcome(
+    attack: ResolvedAttack, tallies: Tallies, trials: int
+) -> tuple[Outcome, dict[str, tuple[float, float]]]:
     """Point estimates and 95 % intervals from summed tallies.
 
     Args:

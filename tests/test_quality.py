@@ -1,0 +1,47 @@
+"""Lint, types, the module entry point and the benchmark's report shape (no timing assertions)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simlab.bench import run_bench
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("command", [["ruff", "check", "simlab", "tests"], ["mypy"]], ids=["ruff", "mypy"])
+def test_code_is_lint_and_type_clean(command):
+    result = subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_python_dash_m_simlab_runs_and_fails_cleanly():
+    ok = subprocess.run([sys.executable, "-m", "simlab", "systems", "--json"], capture_output=True, text=True)
+    assert ok.returncode == 0 and json.loads(ok.stdout)[0]["name"] == "hitech_tft"
+    bad = subprocess.run([sys.executable, "-m", "simlab", "attack", "nope"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_bench_report_has_every_figure():
+    report = run_bench(trials=20_000, repeat=1)
+    keys = {
+        "name",
+        "system",
+        "trials_per_s_1thread",
+        "trials_per_s_all",
+        "threads",
+        "numpy_trials_per_s",
+        "python_trials_per_s",
+        "draws_per_trial",
+        "generator_draws_per_s",
+    }
+    assert [w["name"] for w in report["workloads"]] == ["tft_four_round_burst", "tft_full_burst_gauss"]
+    for workload in report["workloads"]:
+        assert set(workload) == keys
+        assert all(workload[k] > 0 for k in keys - {"name", "system"})
+    assert {e["name"] for e in report["exact"]} == {w["name"] for w in report["workloads"]}
+    assert all(e["seconds"] > 0 and e["icepool_seconds"] > 0 for e in report["exact"])
+    assert report["peak_rss_mb"] > 0

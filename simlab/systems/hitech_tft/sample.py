@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from simlab.engine import DEFAULT_BLOCK_SIZE, ProgressFn, Tallies, run_blocks
+from simlab.engine import DEFAULT_BLOCK_SIZE, BlockFn, ProgressFn, Tallies, run_blocks
 from simlab.errors import SimlabError
 from simlab.intervals import normal_mean, wilson
 from simlab.mechanics.roll_under import ROLL_SLOTS
@@ -23,8 +23,8 @@ from simlab.systems.hitech_tft.resolve import ResolvedAttack
 
 __all__ = ["SampledOutcome", "sample_outcome", "block_function", "vector_slots", "tallies_to_outcome"]
 
-_DIRECT_FIRE_DRAWS = 6
-_BLAST_DRAWS = 7
+#: Draws a trial makes besides its damage dice, at most (quickdraw, attack roll, scatter).
+_ROLL_DRAWS = 7
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,7 +58,7 @@ def vector_slots(attack: ResolvedAttack) -> int:
 
 
 def _check_draws(attack: ResolvedAttack) -> None:
-    most = int(attack.dice_by_roll.max()) + _BLAST_DRAWS
+    most = int(attack.dice_by_roll.max()) + _ROLL_DRAWS
     limit = kernels.DISTANCE_WINDOW if attack.blast is not None else DRAWS_PER_TRIAL_LIMIT
     if most >= limit:
         raise SimlabError(
@@ -123,7 +123,7 @@ def _blast(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tal
     return joint.sum(axis=0), counts, distance_sums
 
 
-def block_function(attack: ResolvedAttack, seed: int, cell: int = 0):  # type: ignore[no-untyped-def]
+def block_function(attack: ResolvedAttack, seed: int, cell: int = 0) -> BlockFn:
     """The engine's block function ``(start, stop) -> tallies`` for this attack and stream."""
     _check_draws(attack)
     key = stream_key(seed, cell)

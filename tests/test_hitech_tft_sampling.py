@@ -79,11 +79,9 @@ def test_compiled_kernel_equals_plain_references(case):
     for reference in references:
         rows = max(compiled[0].shape[0], reference[0].shape[0])
         np.testing.assert_array_equal(pad_rows(compiled[0], rows), pad_rows(reference[0], rows))
-        used = [kernels.STAGGER, kernels.KNOCKDOWN, kernels.LOST, kernels.DICE, kernels.DICE_SQ]
-        np.testing.assert_array_equal(compiled[1][used], reference[1][used])
+        np.testing.assert_array_equal(compiled[1], reference[1])
         for extra_c, extra_r in zip(compiled[2:], reference[2:], strict=True):
             np.testing.assert_array_equal(extra_c, extra_r)
-        assert compiled[1][kernels.DRAWS] >= reference[1][kernels.DRAWS]
 
 
 @pytest.mark.parametrize(

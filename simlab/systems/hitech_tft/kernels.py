@@ -15,10 +15,8 @@ Draw layout of one trial (positions in the trial's window of the cell's stream):
   ``k`` from a blast roll their dice at ``DISTANCE_WINDOW * (k + 1) + i``.
 
 The direct-fire kernel works on chunks of trials so that the compiler can vectorise the
-draws: it rolls every trial's attack, then the damage dice slot by slot (two slots per
-pass, masked by each trial's number of dice), then rolls the rare extra dice of critical
-hits one trial at a time, and finally tallies. It therefore generates some draws that a
-trial does not use; the ``draws`` tally counts every draw generated.
+draws (see :func:`direct_fire_block`). Every kernel makes exactly the draws the rules use,
+and its ``draws`` tally counts them.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64
 STAGGER, KNOCKDOWN, LOST, DRAWS, DICE, DICE_SQ = range(6)
 N_COUNTS = 6
 #: Trials per chunk of the direct-fire kernel.
-CHUNK = 512
+CHUNK = 2048
 #: Stride between the windows of the distance figures in a blast trial.
 DISTANCE_WINDOW = 4096
 #: Distances 0..N_DISTANCES-1 whose figures the blast kernel samples.
@@ -71,6 +69,14 @@ def _attack_outcome(
     return damage, knock
 
 
+@njit(inline="always")
+def _die_through(x: np.uint64, protection: np.int64) -> np.int64:  # pragma: no cover - compiled
+    """One damage die from draw ``x``, packed: face in the high half, damage through armour low."""
+    face = die_from_draw(x, 6)
+    through = face - protection
+    return (face << 32) + (through if through > 0 else 0)
+
+
 @njit(cache=True, nogil=True)
 def direct_fire_block(
     offset: np.uint64,
@@ -78,10 +84,10 @@ def direct_fire_block(
     start: int,
     stop: int,
     quickdraw_dx: int,
-    hits_by_roll: np.ndarray,
-    dice_by_roll: np.ndarray,
-    lost_by_roll: np.ndarray,
-    slots: int,
+    class_of_roll: np.ndarray,
+    class_hits: np.ndarray,
+    class_dice: np.ndarray,
+    class_lost: np.ndarray,
     protection: int,
     per_die: bool,
     adds_per_hit: int,
@@ -94,16 +100,22 @@ def direct_fire_block(
 ) -> None:  # pragma: no cover - compiled
     """Sample direct-fire attacks (TFT-3 to TFT-5) and add their tallies.
 
+    The 3d6 totals fall into a few *classes*, the totals with the same hits, damage dice
+    and weapon loss (a miss, one hit, two hits, a critical double...). Per chunk of trials
+    the kernel rolls every attack, sorts the trials into their classes, and then rolls each
+    class's dice slot by slot over all its trials at once: loops of fixed length that the
+    compiler turns into SIMD code, with no draw made that the rules do not use.
+
     Args:
         offset: Stream offset of the cell.
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
         quickdraw_dx: DX of the quickdraw roll, or -1 without quickdraw (TFT-6.3).
-        hits_by_roll: Hits per 3d6 total (index 0: no attack).
-        dice_by_roll: Damage dice per 3d6 total (hits x dice x critical multiplier).
-        lost_by_roll: 1 where the total loses the weapon.
-        slots: Damage dice rolled for every trial in the vectorised pass (even).
+        class_of_roll: Class of each 3d6 total (index 0: no attack).
+        class_hits: Hits of each class.
+        class_dice: Damage dice of each class (hits x dice x critical multiplier).
+        class_lost: 1 where the class loses the weapon.
         protection: Armour per die (per_die) or per attack.
         per_die: Per-die (missile) or whole-attack (melee) armour.
         adds_per_hit: Damage adds of one hit.
@@ -115,97 +127,82 @@ def direct_fire_block(
             cell ``h * n_damage + d`` (the caller sizes ``n_damage`` to the largest damage).
         counts: Tallies indexed by STAGGER, KNOCKDOWN, LOST, DRAWS, DICE, DICE_SQ.
     """
-    n_damage = joint.shape[1] // hits_by_roll.shape[0]
-    slot_of = np.empty(CHUNK, np.int64)
+    n_classes = class_hits.shape[0]
+    n_damage = joint.shape[1] // class_of_roll.shape[0]
     base = np.empty(CHUNK, np.uint64)
-    taken = np.empty(CHUNK, np.int64)
-    raw = np.empty(CHUNK, np.int64)
-    n_dice = np.empty(CHUNK, np.int64)
-    hits_of = np.empty(CHUNK, np.int64)
+    class_of = np.empty(CHUNK, np.int64)
+    packed = np.empty(CHUNK, np.int64)
+    members = np.empty(n_classes * CHUNK, np.uint64)
+    end = np.empty(n_classes, np.int64)
+    class_count = np.zeros(n_classes, np.int64)
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
-    first_die = 7 if quickdraw_dx >= 0 else 4
-    g_first = np.uint64(first_die) * gamma
+    g_first = np.uint64(7 if quickdraw_dx >= 0 else 4) * gamma
     g3 = np.uint64(3) * gamma
     stagger = 0
     knockdown = 0
-    lost = 0
     draws = 0
-    dice_total = 0
-    dice_sq = 0
     for chunk_start in range(start, stop, CHUNK):
         n = min(CHUNK, stop - chunk_start)
         w0 = offset + np.uint64(chunk_start) * stride
-        # Pass 1: the attack roll (and the quickdraw roll before it).
+        # The attack rolls (and the quickdraw rolls before them), vectorised.
         if quickdraw_dx >= 0:
+            attackers = 0
             for t in range(n):
                 w = w0 + np.uint64(t) * stride
                 base[t] = w
-                drawn = _roll_3d6(w, gamma)
-                roll = _roll_3d6(w + g3, gamma)
-                slot_of[t] = roll if drawn <= quickdraw_dx else 0
-            draws += 6 * n
+                drawn = _roll_3d6(w, gamma) <= quickdraw_dx
+                attackers += 1 if drawn else 0
+                class_of[t] = class_of_roll[_roll_3d6(w + g3, gamma) if drawn else 0]
+            draws += 3 * n + 3 * attackers
         else:
             for t in range(n):
                 w = w0 + np.uint64(t) * stride
                 base[t] = w
-                slot_of[t] = _roll_3d6(w, gamma)
+                class_of[t] = class_of_roll[_roll_3d6(w, gamma)]
             draws += 3 * n
+        # Sort the trials into their classes.
+        for c in range(n_classes):
+            end[c] = c * CHUNK
         for t in range(n):
-            slot = slot_of[t]
-            k = dice_by_roll[slot]
-            hits_of[t] = hits_by_roll[slot]
-            lost += lost_by_roll[slot]
-            n_dice[t] = k
-            dice_total += k
-            dice_sq += k * k
-            taken[t] = 0
-            raw[t] = 0
-        # Pass 2: damage dice, two slots per pass over the chunk (vectorised).
-        g_i = g_first
-        for i in range(0, slots, 2):
-            g_j = g_i + gamma
-            for t in range(n):
-                b = base[t]
-                k = n_dice[t]
-                d = die_from_draw(mix64(b + g_i), 6)
-                e = die_from_draw(mix64(b + g_j), 6)
-                dd = d - protection
-                dd = dd if dd > 0 else 0
-                ee = e - protection
-                ee = ee if ee > 0 else 0
-                m1 = i < k
-                m2 = i + 1 < k
-                taken[t] += (dd if m1 else 0) + (ee if m2 else 0)
-                raw[t] += (d if m1 else 0) + (e if m2 else 0)
-            g_i += gamma + gamma
-        draws += slots * n
-        # Pass 3: dice beyond the slots (critical hits), one trial at a time.
-        for t in range(n):
-            k = n_dice[t]
-            if k > slots:
-                w = base[t] + g_first + np.uint64(slots) * gamma
-                for _ in range(slots, k):
-                    d = die_from_draw(mix64(w), 6)
-                    w += gamma
-                    dd = d - protection
-                    taken[t] += dd if dd > 0 else 0
-                    raw[t] += d
-                draws += k - slots
-        # Pass 4: outcomes (vectorised), then the histogram (scattered over LANES copies).
-        for t in range(n):
-            hits = hits_of[t]
-            damage, knock = _attack_outcome(hits, taken[t], raw[t], protection, per_die, adds_per_hit, factor, soft)
-            taken[t] = hits * n_damage + min(damage, n_damage - 1)
-            stagger += knock >= stagger_threshold
-            knockdown += knock >= knockdown_threshold
-        for t in range(n):
-            joint[t & (LANES - 1), taken[t]] += 1
+            c = class_of[t]
+            slot = end[c]
+            members[slot] = base[t]
+            end[c] = slot + 1
+        for c in range(n_classes):
+            first = c * CHUNK
+            m = end[c] - first
+            if m == 0:
+                continue
+            class_count[c] += m
+            k = class_dice[c]
+            hits = class_hits[c]
+            row = hits * n_damage
+            # The class's damage dice, slot by slot (face and damage through, packed).
+            for j in range(m):
+                packed[j] = 0
+            g_i = g_first
+            for _ in range(k):
+                for j in range(m):
+                    packed[j] += _die_through(mix64(members[first + j] + g_i), protection)
+                g_i += gamma
+            draws += m * k
+            # Outcomes, then the histogram (scattered over LANES copies).
+            for j in range(m):
+                damage, knock = _attack_outcome(
+                    hits, packed[j] & 0xFFFFFFFF, packed[j] >> 32, protection, per_die, adds_per_hit, factor, soft
+                )
+                packed[j] = row + min(damage, n_damage - 1)
+                stagger += knock >= stagger_threshold
+                knockdown += knock >= knockdown_threshold
+            for j in range(m):
+                joint[j & (LANES - 1), packed[j]] += 1
+    for c in range(n_classes):
+        counts[LOST] += class_count[c] * class_lost[c]
+        counts[DICE] += class_count[c] * class_dice[c]
+        counts[DICE_SQ] += class_count[c] * class_dice[c] * class_dice[c]
     counts[STAGGER] += stagger
     counts[KNOCKDOWN] += knockdown
-    counts[LOST] += lost
     counts[DRAWS] += draws
-    counts[DICE] += dice_total
-    counts[DICE_SQ] += dice_sq
 
 
 @njit(inline="always")

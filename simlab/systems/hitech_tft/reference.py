@@ -3,8 +3,8 @@
 :func:`python_block` is a straightforward pure-Python loop over trials, one die per draw;
 :func:`numpy_block` is the same direct-fire sampler vectorised over trials with numpy.
 Both draw every number at the same stream position as
-:mod:`simlab.systems.hitech_tft.kernels`, so all three give identical tallies (except the
-``draws`` count, which here counts only the draws a trial uses).
+:mod:`simlab.systems.hitech_tft.kernels`, so all three give identical tallies, the count of
+draws included.
 """
 
 from __future__ import annotations
@@ -138,10 +138,12 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
         if attack.quickdraw_dx is None:
             slot = roll_3d6(1)
             first_die = 4
+            roll_draws = 3 * len(trials)
         else:
             attacks = roll_3d6(1) <= attack.quickdraw_dx
             slot = np.where(attacks, roll_3d6(4), NO_ATTACK)
             first_die = 7
+            roll_draws = 3 * len(trials) + 3 * int(np.count_nonzero(attacks))
         hits = attack.table.hits[slot]
         n_dice = attack.dice_by_roll[slot]
         taken = np.zeros(len(trials), np.int64)
@@ -162,7 +164,7 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
     counts[kernels.STAGGER] = np.count_nonzero(knock >= attack.stagger_threshold)
     counts[kernels.KNOCKDOWN] = np.count_nonzero(knock >= attack.knockdown_threshold)
     counts[kernels.LOST] = attack.table.weapon_lost[slot].sum()
-    counts[kernels.DRAWS] = (first_die - 1) * len(trials) + n_dice.sum()
+    counts[kernels.DRAWS] = roll_draws + n_dice.sum()
     counts[kernels.DICE] = n_dice.sum()
     counts[kernels.DICE_SQ] = (n_dice * n_dice).sum()
     return joint.astype(np.int64), counts

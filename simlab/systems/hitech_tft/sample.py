@@ -21,7 +21,7 @@ from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES, SPLASH_METRIC, Outcome
 from simlab.systems.hitech_tft.resolve import ResolvedAttack
 
-__all__ = ["SampledOutcome", "sample_outcome", "block_function", "vector_slots", "tallies_to_outcome"]
+__all__ = ["SampledOutcome", "sample_outcome", "block_function", "roll_classes", "tallies_to_outcome"]
 
 #: Draws a trial makes besides its damage dice, at most (quickdraw, attack roll, scatter).
 _ROLL_DRAWS = 7
@@ -46,15 +46,18 @@ class SampledOutcome:
     tallies: Tallies
 
 
-def vector_slots(attack: ResolvedAttack) -> int:
-    """Damage dice the direct-fire kernel rolls for every trial in its vectorised pass.
+def roll_classes(attack: ResolvedAttack) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Group the 3d6 totals by what follows from them, for the direct-fire kernel.
 
-    The most dice any non-critical total needs, rounded up to even; totals that need more
-    (critical hits) roll the rest one trial at a time.
+    Returns:
+        ``(class_of_roll, class_hits, class_dice, class_lost)``: the class of each total
+        (index 0: no attack) and, per class, its hits, damage dice and weapon loss.
     """
-    ordinary = attack.dice_by_roll[attack.table.multiplier == 1]
-    most = int(ordinary.max()) if len(ordinary) else 0
-    return most + (most & 1)
+    columns = (attack.table.hits, attack.dice_by_roll, attack.table.weapon_lost)
+    keys = sorted(set(zip(*(column.tolist() for column in columns), strict=True)))
+    class_of_roll = np.array([keys.index(key) for key in zip(*(c.tolist() for c in columns), strict=True)])
+    hits, dice, lost = (np.array(column, np.int64) for column in zip(*keys, strict=True))
+    return class_of_roll.astype(np.int64), hits, dice, lost
 
 
 def _check_draws(attack: ResolvedAttack) -> None:
@@ -77,10 +80,7 @@ def _direct_fire(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
         start,
         stop,
         -1 if attack.quickdraw_dx is None else attack.quickdraw_dx,
-        attack.table.hits,
-        attack.dice_by_roll,
-        attack.table.weapon_lost,
-        vector_slots(attack),
+        *roll_classes(attack),
         attack.protection,
         attack.per_die,
         attack.adds_per_hit,

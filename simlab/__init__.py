@@ -2,19 +2,23 @@
 
 Public API::
 
-    from simlab import AttackRequest, get_system
-    result = get_system("hitech_tft").attack(
-        AttackRequest(scenario={"weapon": "assault rifle", "mode": "four"}, method="exact")
-    )
+    import simlab
+    result = simlab.attack("hitech_tft", weapon="assault rifle", mode="four", range_m=20)
     result.metrics["p_hit"]
+
+    run = simlab.run("experiments/tft_autofire_modes.toml")   # tidy pandas tables
+    run.table
+
+:mod:`simlab.reports` pivots those tables and :mod:`simlab.plots` charts them.
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from simlab.api import attack, run
 from simlab.errors import SimlabError
 from simlab.results import AttackResult
 from simlab.systems import AttackRequest, System, get_system
 
-__all__ = ["__version__", "SimlabError", "AttackResult", "AttackRequest", "System", "get_system"]
+__all__ = ["__version__", "attack", "run", "SimlabError", "AttackResult", "AttackRequest", "System", "get_system"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -18,7 +19,7 @@ from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import describe, parse_assignments
 from simlab.results import AttackResult
-from simlab.systems import AttackRequest, System, all_systems, get_system
+from simlab.systems import AttackRequest, all_systems, get_system
 
 __all__ = ["main", "cli"]
 
@@ -93,21 +94,6 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _split_sets(system: System, items: Sequence[str]) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
-    """Split ``--set`` items into scenario inputs and ``ROW.COLUMN`` overrides."""
-    scenario: dict[str, str] = {}
-    rows: dict[str, dict[str, str]] = {}
-    for key, value in parse_assignments(items, "--set").items():
-        prefix, dot, column = key.partition(".")
-        if dot:
-            if prefix not in system.row_inputs:
-                raise UnknownNameError("--set row", prefix, system.row_inputs)
-            rows.setdefault(prefix, {})[column] = value
-        else:
-            scenario[key] = value
-    return scenario, rows
-
-
 class _Progress:
     """A one-line progress display on a terminal's stderr (silent elsewhere)."""
 
@@ -152,7 +138,7 @@ def attack(
         raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
     if threads is not None and threads < 1:
         raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
-    scenario, rows = _split_sets(chosen, sets)
+    scenario, rows = chosen.split_inputs(parse_assignments(sets, "--set"))
     progress = _Progress(n_trials) if sys.stderr.isatty() and not exact else None
     request = AttackRequest(
         scenario=scenario,
@@ -169,6 +155,47 @@ def attack(
         _print_json(result.to_json())
     else:
         _print_result(result)
+
+
+@cli.command()
+@click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
+@click.option(
+    "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
+)
+@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None) -> None:
+    """Run experiments (default: every experiments/*.toml) into OUT/<name>/."""
+    from simlab.experiments import find_experiments, load_experiment
+    from simlab.provenance import experiment_provenance
+    from simlab.publish import write_results
+    from simlab.runner import run_experiment, work_units
+
+    if threads is not None and threads < 1:
+        raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
+    paths = list(experiment_files) or find_experiments("experiments")
+    experiments = [load_experiment(path) for path in paths]  # every file is checked before anything runs
+    names: dict[str, Path] = {}
+    for experiment in experiments:
+        if experiment.name in names:
+            other = names[experiment.name]
+            raise SimlabError(f"{experiment.path}: name {experiment.name!r} is also the name of {other}")
+        names[experiment.name] = experiment.path
+    for experiment in experiments:
+        if sys.stderr.isatty():
+            with click.progressbar(
+                length=work_units(experiment), label=experiment.name, file=sys.stderr, show_pos=True
+            ) as bar:
+                result = run_experiment(experiment, threads=threads, progress=bar.update)
+        else:
+            result = run_experiment(experiment, threads=threads)
+        sampled = result.table["trials"].dropna()
+        most = int(sampled.max()) if len(sampled) else 0
+        provenance = experiment_provenance(experiment, seconds=result.seconds, trials_used=most, rows=len(result.table))
+        destination = write_results(result, out, provenance)
+        click.echo(
+            f"{experiment.name}: {experiment.n_cells} cells, {len(result.table)} rows, "
+            f"{result.seconds:.1f} s -> {destination}/"
+        )
 
 
 @cli.command()

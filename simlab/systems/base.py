@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.engine import ProgressFn
+from simlab.errors import UnknownNameError
 from simlab.results import AttackResult
 from simlab.tables import Table
 
@@ -28,6 +29,7 @@ class AttackRequest:
         threads: Worker threads (None: all CPUs).
         block_size: Trials per block (None: the engine's default).
         progress: Called with the number of trials done.
+        source: How the inputs are named in errors (``--set``, ``experiment``).
     """
 
     scenario: Mapping[str, Any]
@@ -40,6 +42,7 @@ class AttackRequest:
     threads: int | None = None
     block_size: int | None = None
     progress: ProgressFn | None = None
+    source: str = "--set"
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,10 @@ class System:
         tables: Returns the system's data tables by name.
         metrics: Metric name → description (the "Outputs" section of the spec).
         attack: Answers an :class:`AttackRequest`.
+        check: Validates an :class:`AttackRequest` without answering it (raises
+            :class:`~simlab.errors.SimlabError`).
+        extra_metrics: Metrics only some scenarios have (HE splash, blast distances).
+        marginals: Name → change of a request whose effect reports show (``+1 DX``).
     """
 
     name: str
@@ -67,3 +74,24 @@ class System:
     tables: Callable[[], Mapping[str, Table[Any]]]
     metrics: Mapping[str, str]
     attack: Callable[[AttackRequest], AttackResult]
+    check: Callable[[AttackRequest], object]
+    extra_metrics: Mapping[str, str] = field(default_factory=dict)
+    marginals: Mapping[str, Callable[[AttackRequest], AttackRequest]] = field(default_factory=dict)
+
+    def split_inputs(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Split inputs into scenario inputs and ``ROW.COLUMN`` row overrides.
+
+        Raises:
+            UnknownNameError: For ``ROW.COLUMN`` with a ROW that names no table row.
+        """
+        scenario: dict[str, Any] = {}
+        rows: dict[str, dict[str, Any]] = {}
+        for key, value in inputs.items():
+            prefix, dot, column = key.partition(".")
+            if dot:
+                if prefix not in self.row_inputs:
+                    raise UnknownNameError("row input", prefix, self.row_inputs)
+                rows.setdefault(prefix, {})[column] = value
+            else:
+                scenario[key] = value
+        return scenario, rows

@@ -23,11 +23,13 @@ Implements ``rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is 
 
 from __future__ import annotations
 
+import dataclasses
+
 from simlab.params import as_plain, build
 from simlab.results import AttackResult
 from simlab.systems.base import AttackRequest, System
 from simlab.systems.hitech_tft.exact import exact_outcome
-from simlab.systems.hitech_tft.outcomes import METRICS, Outcome, joint_metrics, metric_names
+from simlab.systems.hitech_tft.outcomes import EXTRA_METRICS, METRICS, Outcome, joint_metrics, metric_names
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario, armours, weapons
 from simlab.systems.hitech_tft.sample import sample_outcome
@@ -43,7 +45,9 @@ def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAt
     Raises:
         SimlabError: For any unknown name, bad value or forbidden scenario.
     """
-    scenario = build(Scenario, request.scenario, what="--set name", owner="--set")
+    what = f"{request.source} name" if request.source.startswith("--") else "scenario input"
+    owner = request.source if request.source.startswith("--") else ""
+    scenario = build(Scenario, request.scenario, what=what, owner=owner)
     rules = build(Rules, request.rules, what="--rule name", owner="--rule")
     overrides = request.row_overrides
     resolved = resolve(scenario, rules, overrides.get("weapon"), overrides.get("armor"))
@@ -102,8 +106,26 @@ def attack(request: AttackRequest) -> AttackResult:
         metrics=metrics,
         ci95={name: ci95[name] for name in metrics if name in ci95},
         distributions=distributions,
-        details={"weapon": resolved.weapon.name, "adj_dx": resolved.adj_dx, "adj_dx_terms": resolved.adj_dx_terms},
+        details={
+            "weapon": resolved.weapon.name,
+            "adj_dx": resolved.adj_dx,
+            "adj_dx_terms": resolved.adj_dx_terms,
+            "incapacitated_at": resolved.st - 1,
+        },
     )
+
+
+def plus_one_dx(request: AttackRequest) -> AttackRequest:
+    """The same attack by a firer with 1 more DX."""
+    scenario, _, _ = resolve_request(request)
+    return dataclasses.replace(request, scenario={**request.scenario, "dx": scenario.dx + 1})
+
+
+def plus_one_armour(request: AttackRequest) -> AttackRequest:
+    """The same attack against armour that stops 1 more point per die (or per attack)."""
+    _, _, resolved = resolve_request(request)
+    armour = {**request.row_overrides.get("armor", {}), "protection": resolved.armour.protection + 1}
+    return dataclasses.replace(request, row_overrides={**request.row_overrides, "armor": armour})
 
 
 SYSTEM = System(
@@ -116,4 +138,7 @@ SYSTEM = System(
     tables=lambda: {"weapons": weapons(), "armor": armours()},
     metrics=METRICS,
     attack=attack,
+    check=resolve_request,
+    extra_metrics=EXTRA_METRICS,
+    marginals={"+1 DX": plus_one_dx, "+1 armour": plus_one_armour},
 )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["METRICS", "BLAST_DISTANCES", "Outcome", "joint_metrics", "metric_names"]
+__all__ = ["METRICS", "EXTRA_METRICS", "BLAST_DISTANCES", "Outcome", "joint_metrics", "metric_names"]
 
 #: Metrics of every attack (TFT-10): name → one-line description.
 METRICS = {
@@ -27,6 +27,12 @@ METRICS = {
 SPLASH_METRIC = "mean_splash_damage"
 #: Distances from a blast whose figures are reported (TFT-7).
 BLAST_DISTANCES = range(4)
+#: Metrics of some attacks only: HE splash (TFT-4.5) and blast distances (TFT-7).
+EXTRA_METRICS = {
+    SPLASH_METRIC: "expected splash damage to a figure adjacent to the target (HE, TFT-4.5)",
+    **{f"dice_at_{k}": f"damage dice of a figure {k} hexes from the blast (TFT-7)" for k in BLAST_DISTANCES},
+    **{f"mean_damage_at_{k}": f"expected damage of a figure {k} hexes from the blast (TFT-7)" for k in BLAST_DISTANCES},
+}
 
 
 def metric_names(*, he: bool, blast: bool) -> list[str]:

@@ -1,0 +1,63 @@
+"""Short calls for notebooks and scripts: one attack, one experiment.
+
+Everything here is a thin layer over :mod:`simlab.systems`, :mod:`simlab.experiments`
+and :mod:`simlab.runner`; the command line uses the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from simlab.results import AttackResult
+from simlab.systems import AttackRequest, get_system
+
+__all__ = ["attack", "run"]
+
+
+def attack(
+    system: str,
+    *,
+    method: str = "exact",
+    trials: int = 1_000_000,
+    seed: int = 0,
+    rules: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+    **inputs: Any,
+) -> AttackResult:
+    """Answer one attack question.
+
+    Args:
+        system: System id (``hitech_tft``).
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials to sample (``monte_carlo``).
+        seed: Root seed (``monte_carlo``).
+        rules: Rule parameters that differ from the spec's defaults.
+        threads: Worker threads (None: all CPUs).
+        **inputs: Scenario inputs; ``ROW__COLUMN`` (double underscore) sets a column of a
+            table row, as ``--set ROW.COLUMN=...`` does.
+
+    Example:
+        >>> attack("hitech_tft", weapon="assault rifle", armor="flak jacket", mode="four", range_m=20)
+    """
+    chosen = get_system(system)
+    scenario, rows = chosen.split_inputs({k.replace("__", "."): v for k, v in inputs.items()})
+    request = AttackRequest(
+        scenario=scenario,
+        rules=dict(rules or {}),
+        row_overrides=rows,
+        method=method,
+        trials=trials,
+        seed=seed,
+        threads=threads,
+    )
+    return chosen.attack(request)
+
+
+def run(experiment: str | Path, *, threads: int | None = None) -> Any:
+    """Load and run one experiment file, returning its :class:`~simlab.runner.ExperimentRun`."""
+    from simlab.experiments import load_experiment
+    from simlab.runner import run_experiment
+
+    return run_experiment(load_experiment(experiment), threads=threads)

@@ -1,0 +1,443 @@
+"""Experiment files: the questions ``simlab run`` answers (TOML, one file an experiment).
+
+An experiment names a system, a method and a grid of scenarios; the run covers the
+Cartesian product of the grid on top of the fixed inputs::
+
+    name = "tft_autofire_modes"
+    system = "hitech_tft"
+    description = "What each autofire mode buys against flak"
+    method = "both"            # exact, monte_carlo or both
+    trials = 200000
+    seed = 1
+    precision = 0.002          # optional: sample until every 95 % half-width is at most this
+    metrics = ["p_hit", "mean_damage"]   # optional subset
+
+    [fixed]
+    armor = "flak jacket"
+
+    [grid]
+    weapon = ["assault rifle", "submachinegun"]
+    mode = ["single", "four", "half", "full"]
+
+    [[charts]]                 # optional; sensible charts are chosen when absent
+    kind = "curve"
+    x = "dx"
+    metric = "p_hit"
+    by = "mode"
+
+Every mistake is reported as ``FILE:LINE: KEY: what is wrong (what is valid)`` before
+anything runs or is written.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simlab.engine import check_trials
+from simlab.errors import SimlabError, UnknownNameError
+from simlab.params import coerce, field_specs
+from simlab.results import METHODS
+from simlab.systems import AttackRequest, System, get_system
+
+__all__ = [
+    "RUN_METHODS",
+    "CHART_KINDS",
+    "ChartSpec",
+    "Experiment",
+    "ExperimentError",
+    "load_experiment",
+    "find_experiments",
+    "request_for",
+]
+
+#: Values of ``method``.
+RUN_METHODS = (*METHODS, "both")
+#: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
+CHART_KINDS: dict[str, tuple[str, ...]] = {
+    "curve": ("metric", "x", "by"),
+    "heatmap": ("metric", "rows", "cols", "panels"),
+    "distribution": ("distribution", "by"),
+    "attacks_to_incapacitate": ("by", "attacks"),
+    "series": ("prefix", "by"),
+}
+_CHART_COMMON = ("kind", "title", "name", "where")
+_TOP_KEYS = (
+    "name",
+    "system",
+    "description",
+    "method",
+    "trials",
+    "seed",
+    "precision",
+    "variants",
+    "fixed",
+    "grid",
+    "metrics",
+    "charts",
+)
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_SCALARS = (str, int, float, bool)
+DEFAULT_TRIALS = 1_000_000
+
+
+class ExperimentError(SimlabError):
+    """A mistake in an experiment file, located by file, line and key."""
+
+    def __init__(self, path: Path, line: int | None, key: str, message: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
+        self.path, self.line, self.key = path, line, key
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """One chart of an experiment's report.
+
+    Attributes:
+        kind: One of :data:`CHART_KINDS`.
+        options: The chart's other keys (``metric``, ``x``, ``by``, ``where``...).
+    """
+
+    kind: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """An option, or ``default``."""
+        return self.options.get(key, default)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment file.
+
+    Attributes:
+        path: The file.
+        name: Name of the results directory.
+        system: System id.
+        description: One paragraph for the report.
+        method: ``exact``, ``monte_carlo`` or ``both``.
+        trials: Trials per cell when sampling (the first round, with ``precision``).
+        seed: Root seed; cell ``i`` of the grid samples stream ``(seed, i)``.
+        precision: Largest 95 % half-width allowed, or None.
+        variants: Variant files to apply.
+        fixed: Scenario inputs common to every cell (``ROW.COLUMN`` overrides allowed).
+        grid: Scenario input → values; the run covers their Cartesian product.
+        metrics: Metrics to keep, or None for all.
+        charts: Charts to draw, or empty for the default choice.
+    """
+
+    path: Path
+    name: str
+    system: str
+    description: str
+    method: str
+    trials: int
+    seed: int
+    precision: float | None
+    variants: tuple[str, ...]
+    fixed: Mapping[str, Any]
+    grid: Mapping[str, tuple[Any, ...]]
+    metrics: tuple[str, ...] | None
+    charts: tuple[ChartSpec, ...]
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The methods each cell is computed with."""
+        return METHODS if self.method == "both" else (self.method,)
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """Scenario inputs that appear as table columns: the fixed ones, then the grid's."""
+        return (*self.fixed, *(k for k in self.grid if k not in self.fixed))
+
+    def cells(self) -> Iterator[dict[str, Any]]:
+        """The scenario inputs of every cell, in grid order (the last key varies fastest)."""
+        keys = list(self.grid)
+        for values in itertools.product(*(self.grid[k] for k in keys)):
+            yield {**self.fixed, **dict(zip(keys, values, strict=True))}
+
+    @property
+    def n_cells(self) -> int:
+        """Number of grid cells."""
+        count = 1
+        for values in self.grid.values():
+            count *= len(values)
+        return count
+
+
+def _key_lines(text: str) -> dict[tuple[str, str], int]:
+    """Line of each ``key =`` by table (``""`` for the top level, ``charts.N`` for charts)."""
+    lines: dict[tuple[str, str], int] = {}
+    table = ""
+    charts = -1
+    header = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+    key = re.compile(r"""^\s*("([^"]*)"|'([^']*)'|[A-Za-z0-9_.\-]+)\s*=""")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if match := header.match(line):
+            name = match.group(2).strip().strip("\"'")
+            if match.group(1) == "[[":
+                charts += 1
+                name = f"{name}.{charts}"
+            table = name
+            lines.setdefault((table, ""), number)
+        elif match := key.match(line):
+            name = match.group(2) or match.group(3) or match.group(1)
+            lines.setdefault((table, name), number)
+    return lines
+
+
+class _Checker:
+    """Validates one file's values, raising :class:`ExperimentError` with its line."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = _key_lines(text)
+
+    def fail(self, table: str, key: str, message: str) -> ExperimentError:
+        line = self.lines.get((table, key)) or self.lines.get((table, ""))
+        label = f"[{table.split('.')[0]}] {key}" if table else key
+        return ExperimentError(self.path, line, label, message)
+
+    def unknown(self, table: str, key: str, kind: str, valid: Any, name: str | None = None) -> ExperimentError:
+        """An unknown-name error (with suggestions) located at ``table``/``key``."""
+        return self.fail(table, key, str(UnknownNameError(kind, key if name is None else name, valid)))
+
+    def typed(self, data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+        value = data[key]
+        if isinstance(value, bool) and kind in (int, float, (int, float)):
+            raise self.fail("", key, f"expected {what}, got {value!r}")
+        if not isinstance(value, kind):
+            raise self.fail("", key, f"expected {what}, got {_describe(value)}")
+        return value
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, list):
+        return f"a list {value!r}"
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)
+
+
+def load_experiment(path: Path | str) -> Experiment:
+    """Read and validate an experiment file, every grid cell included.
+
+    Args:
+        path: The TOML file.
+
+    Raises:
+        ExperimentError: For a malformed file, naming the file, line and key.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ExperimentError(path, None, "", f"cannot read the file ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = int(position.group(1)) if position else None
+        reason = str(exc)[: position.start()].strip() if position else str(exc)
+        raise ExperimentError(path, line, "", f"not valid TOML: {reason}") from None
+    check = _Checker(path, text)
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise check.unknown("", key, "key", _TOP_KEYS)
+    for key in ("name", "system"):
+        if key not in data:
+            raise ExperimentError(path, None, key, "missing (every experiment needs name and system)")
+    name = check.typed(data, "name", str, "text")
+    if not _NAME.match(name):
+        raise check.fail("", "name", f"{name!r} is not a valid directory name (letters, digits, _ . -)")
+    try:
+        system = get_system(check.typed(data, "system", str, "text"))
+    except UnknownNameError as exc:
+        raise check.fail("", "system", str(exc)) from None
+    method = data.get("method", "exact")
+    if method not in RUN_METHODS:
+        raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
+    trials = check.typed(data, "trials", int, "an integer") if "trials" in data else DEFAULT_TRIALS
+    try:
+        check_trials(trials)
+    except SimlabError as exc:
+        raise check.fail("", "trials", str(exc)) from None
+    seed = check.typed(data, "seed", int, "an integer >= 0") if "seed" in data else 0
+    if seed < 0:
+        raise check.fail("", "seed", f"expected an integer >= 0, got {seed}")
+    precision = None
+    if "precision" in data:
+        precision = float(check.typed(data, "precision", (int, float), "a number > 0"))
+        if not precision > 0:
+            raise check.fail("", "precision", f"expected a number > 0, got {precision}")
+    variants = tuple(_strings(check, data, "variants"))
+    if variants:
+        raise check.fail("", "variants", "variant files are not supported by this version of simlab")
+    fixed = _table(check, data, "fixed")
+    grid = _table(check, data, "grid")
+    for key, value in fixed.items():
+        if not isinstance(value, _SCALARS):
+            raise check.fail("fixed", key, f"expected a single value, got {_describe(value)} (lists belong in [grid])")
+    grid_values: dict[str, tuple[Any, ...]] = {}
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise check.fail("grid", key, f"expected a non-empty list of values, got {_describe(values)}")
+        for value in values:
+            if not isinstance(value, _SCALARS):
+                raise check.fail("grid", key, f"expected a list of single values, got {_describe(value)} in it")
+        if key in fixed:
+            raise check.fail("grid", key, "is also in [fixed]; give it in one place")
+        grid_values[key] = tuple(values)
+    metrics = tuple(_strings(check, data, "metrics")) or None
+    known_metrics = {**system.metrics, **system.extra_metrics}
+    for metric in metrics or ():
+        if metric not in known_metrics:
+            raise check.unknown("", "metrics", "metric", known_metrics, metric)
+    experiment = Experiment(
+        path=path,
+        name=name,
+        system=system.name,
+        description=str(data.get("description", "")),
+        method=method,
+        trials=trials,
+        seed=seed,
+        precision=precision,
+        variants=variants,
+        fixed=fixed,
+        grid=grid_values,
+        metrics=metrics,
+        charts=(),
+    )
+    charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
+    experiment = Experiment(**{**experiment.__dict__, "charts": charts})
+    _check_cells(check, system, experiment)
+    return experiment
+
+
+def _strings(check: _Checker, data: Mapping[str, Any], key: str) -> list[str]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise check.fail("", key, f"expected a list of text values, got {_describe(value)}")
+    return value
+
+
+def _table(check: _Checker, data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise check.fail("", key, f"expected a table [{key}], got {_describe(value)}")
+    return dict(value)
+
+
+def _charts(check: _Checker, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    value = data.get("charts", [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise check.fail("", "charts", "expected [[charts]] tables")
+    return value
+
+
+def _chart(
+    check: _Checker, experiment: Experiment, metrics: Mapping[str, str], index: int, data: Mapping[str, Any]
+) -> ChartSpec:
+    table = f"charts.{index}"
+    kind = data.get("kind")
+    if kind not in CHART_KINDS:
+        raise check.fail(table, "kind", f"unknown chart kind {kind!r} (valid: {', '.join(CHART_KINDS)})")
+    allowed = (*_CHART_COMMON, *CHART_KINDS[kind])
+    for key in data:
+        if key not in allowed:
+            raise check.unknown(table, key, f"key of a {kind} chart", allowed)
+    inputs = experiment.grid
+    for key in ("x", "by", "rows", "cols", "panels"):
+        if key in data and data[key] not in inputs:
+            raise check.unknown(table, key, "grid input", inputs, str(data[key]))
+    if "metric" in data and data["metric"] not in (experiment.metrics or metrics):
+        raise check.unknown(table, "metric", "metric", experiment.metrics or metrics, str(data["metric"]))
+    where = data.get("where", {})
+    if not isinstance(where, dict):
+        raise check.fail(table, "where", f"expected a table of grid input = value, got {_describe(where)}")
+    for key, value in where.items():
+        if key not in inputs:
+            raise check.unknown(table, "where", "grid input", inputs, key)
+        for one in value if isinstance(value, list) else [value]:
+            if one not in inputs[key]:
+                raise check.fail(table, "where", f"{key} = {one!r} is not in the grid (grid values: {inputs[key]})")
+    for key in CHART_KINDS[kind]:
+        if key not in data and key in ("metric", "x", "rows", "cols", "prefix"):
+            raise check.fail(table, "kind", f"a {kind} chart needs {key}")
+    return ChartSpec(kind=kind, options={k: v for k, v in data.items() if k != "kind"})
+
+
+def _check_value(system: System, key: str, value: Any) -> None:
+    """Check one input on its own: its name, its type, and the table row it names."""
+    prefix, dot, column = key.partition(".")
+    if dot:
+        if prefix not in system.row_inputs:
+            raise UnknownNameError("row input", prefix, system.row_inputs)
+        specs = field_specs(system.tables()[system.row_inputs[prefix]].row_type)
+        if column not in specs:
+            raise UnknownNameError(f"{prefix} column", column, specs)
+        coerce(specs[column], value, "")
+        return
+    specs = field_specs(system.scenario_type)
+    if key not in specs:
+        raise UnknownNameError("scenario input", key, specs)
+    value = coerce(specs[key], value, "")
+    if key in system.row_inputs and value:
+        system.tables()[system.row_inputs[key]].row(value)
+
+
+def _check_cells(check: _Checker, system: System, experiment: Experiment) -> None:
+    """Validate every input on its own, then every cell (for combinations the rules forbid)."""
+    first = next(experiment.cells())
+    for table, values in (("fixed", {k: [v] for k, v in experiment.fixed.items()}), ("grid", experiment.grid)):
+        for key, options in values.items():
+            for value in options:
+                try:
+                    _check_value(system, key, value)
+                except UnknownNameError as exc:
+                    if _allowed(system, {**first, key: value}):
+                        continue  # a name that only exists with other inputs (weapon + ammo)
+                    raise check.fail(table, key, str(exc)) from None
+                except SimlabError as exc:
+                    raise check.fail(table, key, str(exc)) from None
+    for cell in experiment.cells():
+        try:
+            system.check(request_for(system, cell))
+        except SimlabError as exc:
+            shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
+            raise check.fail("grid", "", f"cell {shown}: {exc}") from None
+
+
+def _allowed(system: System, inputs: Mapping[str, Any]) -> bool:
+    try:
+        system.check(request_for(system, inputs))
+    except SimlabError:
+        return False
+    return True
+
+
+def request_for(system: System, inputs: Mapping[str, Any], **options: Any) -> AttackRequest:
+    """The attack request of one cell: ``ROW.COLUMN`` keys become row overrides."""
+    scenario, rows = system.split_inputs(inputs)
+    return AttackRequest(scenario=scenario, row_overrides=rows, source="experiment", **options)
+
+
+def find_experiments(directory: Path | str = "experiments") -> list[Path]:
+    """The experiment files of a directory (not its subdirectories), in name order.
+
+    Raises:
+        SimlabError: When the directory does not exist or holds no experiment.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise SimlabError(f"no experiment directory {str(directory)!r}: give experiment files or run from a project")
+    found = sorted(directory.glob("*.toml"))
+    if not found:
+        raise SimlabError(f"no experiment files (*.toml) in {str(directory)!r}")
+    return found

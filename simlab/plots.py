@@ -1,0 +1,381 @@
+"""Charts of a run (matplotlib): a tidy DataFrame in, a :class:`~matplotlib.figure.Figure` out.
+
+Exact values are drawn as lines; sampled values as points with their 95 % intervals. Every
+chart has labelled axes with units, a legend where lines need one, and sizes and fonts
+that stay readable in print. :func:`choose_charts` picks sensible charts for an experiment
+that names none, and :func:`draw` draws a :class:`~simlab.experiments.ChartSpec`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from simlab.experiments import ChartSpec, Experiment
+from simlab.reports import select
+
+__all__ = [
+    "curve",
+    "heatmap",
+    "distribution",
+    "attacks_to_incapacitate",
+    "series",
+    "choose_charts",
+    "draw",
+    "chart_file_name",
+    "AXIS_LABELS",
+]
+
+#: Axis labels (with units) of common inputs and metrics.
+AXIS_LABELS = {
+    "dx": "firer's DX",
+    "skill": "skill",
+    "range_m": "range (m)",
+    "st": "target's ST",
+    "p_hit": "P(at least one hit)",
+    "mean_hits": "expected hits",
+    "mean_damage": "expected damage (hit points)",
+    "p_stagger": "P(stagger)",
+    "p_knockdown": "P(knockdown)",
+    "p_incapacitated": "P(incapacitated)",
+    "p_killed": "P(killed)",
+    "p_weapon_lost": "P(weapon lost)",
+    "mean_splash_damage": "expected splash damage (hit points)",
+    "damage": "damage of one attack (hit points)",
+    "hits": "hits of one attack",
+}
+_STYLE = {"font.size": 9}
+_MARKERS = "osD^vP*Xh<>"
+
+
+def _label(name: str) -> str:
+    return AXIS_LABELS.get(name, name.replace("_", " "))
+
+
+def _figure(width: float, height: float) -> Figure:
+    figure = Figure(figsize=(width, height), dpi=110, layout="constrained")
+    return figure
+
+
+def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
+    if not by:
+        return pd.Series("", index=frame.index)
+    if len(by) == 1:
+        return frame[by[0]].astype(str)
+    return frame[list(by)].astype(str).agg(", ".join, axis=1)
+
+
+def _title(title: str | None, default: str, where: Mapping[str, Any] | None) -> str:
+    if title:
+        return title
+    fixed = [f"{k} = {v}" for k, v in (where or {}).items() if not isinstance(v, (list, tuple))]
+    return f"{default} ({', '.join(fixed)})" if fixed else default
+
+
+def _by(by: str | Sequence[str] | None) -> list[str]:
+    if by is None:
+        return []
+    return [by] if isinstance(by, str) else list(by)
+
+
+def curve(
+    table: pd.DataFrame,
+    metric: str,
+    x: str,
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """``metric`` against a numeric input ``x``, one line per value of ``by``.
+
+    Used for hit-probability curves (``p_hit`` against ``dx``) and range fall-off curves
+    (``mean_damage`` against ``range_m``).
+    """
+    frame = select(table, where, metric=metric).sort_values(x, kind="stable")
+    keys = _by(by)
+    labels = _line_labels(frame, keys)
+    figure = _figure(6.4, 4.0)
+    axes = figure.add_subplot()
+    colours = {}
+    for i, label in enumerate(dict.fromkeys(labels)):
+        part = frame[labels == label]
+        exact = part[part["method"] == "exact"]
+        sampled = part[part["method"] == "monte_carlo"]
+        colour = f"C{i % 10}"
+        colours[label] = colour
+        marker = _MARKERS[i % len(_MARKERS)]
+        if len(exact):
+            axes.plot(exact[x], exact["value"], color=colour, marker=marker, markersize=4, label=label or metric)
+        if len(sampled):
+            errors = np.vstack([sampled["value"] - sampled["ci_low"], sampled["ci_high"] - sampled["value"]])
+            axes.errorbar(
+                sampled[x],
+                sampled["value"],
+                yerr=errors,
+                fmt=marker if len(exact) else f"{marker}-",
+                color=colour,
+                markersize=4,
+                capsize=2,
+                mfc="white" if len(exact) else colour,
+                label=None if len(exact) else (label or metric),
+            )
+    axes.set_xlabel(_label(x) + _methods_note(frame))
+    axes.set_ylabel(_label(metric))
+    if metric.startswith("p_"):
+        axes.set_ylim(-0.02, 1.02)
+    axes.grid(alpha=0.3)
+    if keys:
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="best")
+    axes.set_title(_title(title, f"{_label(metric)} against {_label(x)}", where), fontsize=9)
+    return figure
+
+
+def _methods_note(frame: pd.DataFrame) -> str:
+    """A second line for the x label saying how sampled values are drawn."""
+    methods = set(frame["method"])
+    if "monte_carlo" not in methods:
+        return ""
+    return "\n(" + ("lines: exact; " if "exact" in methods else "") + "points and bars: sampled, 95 % interval)"
+
+
+def heatmap(
+    table: pd.DataFrame,
+    metric: str,
+    rows: str,
+    cols: str,
+    panels: str | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """``metric`` over ``rows`` × ``cols`` (weapon × armour), one panel per value of ``panels``."""
+    frame = select(table, where, metric=metric)
+    if "exact" in set(frame["method"]):
+        frame = frame[frame["method"] == "exact"]
+    panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
+    row_order = list(dict.fromkeys(frame[rows]))
+    col_order = list(dict.fromkeys(frame[cols]))
+    width = 1.6 + len(panel_values) * (0.42 * len(col_order) + 0.6)
+    height = 1.8 + 0.24 * len(row_order)
+    figure = _figure(min(max(width, 6.4), 22), min(max(height, 3.6), 16))
+    grid = figure.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
+    low, high = float(frame["value"].min()), float(frame["value"].max())
+    image = None
+    for axes, panel in zip(grid, panel_values, strict=True):
+        part = frame if panel is None else frame[frame[panels] == panel]
+        values = part.pivot_table(index=rows, columns=cols, values="value", aggfunc="first", sort=False)
+        values = values.reindex(index=row_order, columns=col_order)
+        image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap="viridis", vmin=low, vmax=high)
+        axes.set_xticks(range(len(col_order)), [str(c) for c in col_order], rotation=60, ha="right", fontsize=7)
+        axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
+        if values.size <= 400:
+            middle = (low + high) / 2
+            for (i, j), value in np.ndenumerate(values.to_numpy(dtype=float)):
+                if not np.isnan(value):
+                    colour = "black" if value > middle else "white"
+                    axes.text(j, i, f"{value:.2g}", ha="center", va="center", fontsize=5.5, color=colour)
+        axes.set_xlabel(_label(cols))
+        if panel is not None:
+            axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
+    grid[0].set_ylabel(_label(rows))
+    if image is not None:
+        figure.colorbar(image, ax=list(grid), label=_label(metric), shrink=0.8)
+    figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where))
+    return figure
+
+
+def distribution(
+    distributions: pd.DataFrame,
+    name: str = "damage",
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Distribution ``name`` (damage or hits of one attack), one line per value of ``by``."""
+    frame = select(distributions, where, distribution=name)
+    if "exact" in set(frame["method"]):
+        frame = frame[frame["method"] == "exact"]
+    keys = _by(by)
+    labels = _line_labels(frame, keys)
+    figure = _figure(6.4, 4.0)
+    axes = figure.add_subplot()
+    lines = list(dict.fromkeys(labels))
+    bars = frame["outcome"].nunique() <= 12
+    for i, label in enumerate(lines):
+        part = frame[labels == label].sort_values("outcome")
+        style: dict[str, Any] = {"color": f"C{i % 10}", "label": label or name}
+        if bars:  # few outcomes: grouped bars
+            width = 0.8 / len(lines)
+            axes.bar(part["outcome"] + (i - (len(lines) - 1) / 2) * width, part["probability"], width=width, **style)
+        else:
+            axes.plot(part["outcome"], part["probability"], drawstyle="steps-mid", **style)
+    if bars:
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    elif len(frame):
+        axes.set_xlim(frame["outcome"].min() - 0.5, _quantile_end(frame, labels, 0.999) + 0.5)
+    axes.set_xlabel(_label(name) + ("" if bars else "\n(outcomes past the 99.9th percentile not shown)"))
+    axes.set_ylabel("probability")
+    axes.grid(alpha=0.3)
+    if keys:
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8)
+    axes.set_title(_title(title, f"Distribution of the {_label(name)}", where), fontsize=9)
+    return figure
+
+
+def _quantile_end(frame: pd.DataFrame, labels: pd.Series, level: float) -> float:
+    """The largest outcome any line needs to show ``level`` of its probability (hides far tails)."""
+    end = float(frame["outcome"].min())
+    for label in dict.fromkeys(labels):
+        part = frame[labels == label].sort_values("outcome")
+        reached = part["probability"].cumsum().to_numpy() >= level * part["probability"].sum()
+        end = max(end, float(part["outcome"].to_numpy()[reached.argmax()]))
+    return end
+
+
+def attacks_to_incapacitate(
+    curves: pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    attacks: int | None = None,
+) -> Figure:
+    """Chance that the target is incapacitated after n attacks, one line per value of ``by``."""
+    frame = select(curves, where)
+    if attacks is not None:
+        frame = frame[frame["attacks"] <= attacks]
+    keys = _by(by)
+    labels = _line_labels(frame, keys)
+    figure = _figure(6.4, 4.0)
+    axes = figure.add_subplot()
+    for i, label in enumerate(dict.fromkeys(labels)):
+        part = frame[labels == label]
+        axes.plot(
+            part["attacks"],
+            part["p_incapacitated"],
+            color=f"C{i % 10}",
+            marker=_MARKERS[i % len(_MARKERS)],
+            markersize=4,
+            label=label or "target",
+        )
+    axes.set_xlabel("attacks")
+    axes.set_ylabel("P(incapacitated by then)")
+    axes.set_ylim(-0.02, 1.02)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(alpha=0.3)
+    if keys:
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8)
+    axes.set_title(_title(title, "Attacks to incapacitate", where), fontsize=9)
+    return figure
+
+
+def series(
+    table: pd.DataFrame,
+    prefix: str,
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Metrics ``PREFIXk`` (``mean_damage_at_0``, ``_1``...) against k, one line per value of ``by``."""
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$")
+    frame = select(table, where)
+    frame = frame[frame["metric"].str.match(pattern)]
+    frame = frame.assign(k=frame["metric"].str.extract(pattern, expand=False).astype(int))
+    keys = _by(by)
+    figure = curve(frame.assign(metric="series"), "series", "k", keys or None, title=title)
+    axes = figure.axes[0]
+    axes.set_xlabel(("hexes from the blast" if "_at_" in prefix else "k") + _methods_note(frame))
+    axes.set_ylabel(_label(prefix.rstrip("_").removesuffix("_at")))
+    axes.set_ylim(auto=True)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_title(_title(title, f"{_label(prefix.rstrip('_'))} by distance", where), fontsize=9)
+    return figure
+
+
+def _numeric(values: Sequence[Any]) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartSpec]:
+    """Sensible charts for an experiment that names none.
+
+    * a curve of ``p_hit`` against ``dx`` (or ``skill``) when the grid varies it;
+    * range fall-off curves of ``mean_damage`` when the grid varies ``range_m``;
+    * weapon × armour heatmaps of ``mean_damage`` and ``p_incapacitated`` (a panel per range);
+    * ``PREFIXk`` series (blast damage by distance) when the metrics have them;
+    * for small grids, the damage distributions and attacks-to-incapacitate curves.
+    """
+    grid = experiment.grid
+    varying = [k for k, v in grid.items() if len(v) > 1]
+    few = [k for k in varying if len(grid[k]) <= 8]  # inputs that can be told apart as lines
+    charts: list[ChartSpec] = []
+
+    def others(*used: str) -> list[str]:
+        return [k for k in varying if k not in used]
+
+    def where_first(*keep: str) -> dict[str, Any]:
+        return {k: grid[k][0] for k in varying if k not in keep}
+
+    for x in ("dx", "skill"):
+        if x in varying and _numeric(grid[x]) and "p_hit" in metrics:
+            by = [k for k in few if k != x]
+            charts.append(
+                ChartSpec("curve", {"metric": "p_hit", "x": x, "by": by[:2], "where": where_first(x, *by[:2])})
+            )
+    if "range_m" in varying and _numeric(grid["range_m"]):
+        metric = "mean_damage" if "mean_damage" in metrics else "p_hit"
+        by = [k for k in few if k != "range_m"][:1]
+        charts.append(
+            ChartSpec("curve", {"metric": metric, "x": "range_m", "by": by, "where": where_first("range_m", *by)})
+        )
+    if "weapon" in varying and "armor" in varying:
+        panels = [k for k in others("weapon", "armor") if len(grid[k]) <= 6][:1]
+        for metric in ("mean_damage", "p_incapacitated"):
+            if metric in metrics:
+                options: dict[str, Any] = {"metric": metric, "rows": "weapon", "cols": "armor"}
+                if panels:
+                    options["panels"] = panels[0]
+                options["where"] = where_first("weapon", "armor", *panels)
+                charts.append(ChartSpec("heatmap", options))
+    prefixes = sorted({m[: m.rindex("_") + 1] for m in metrics if re.search(r"_at_\d+$", m) and "damage" in m})
+    for prefix in prefixes:
+        charts.append(ChartSpec("series", {"prefix": prefix, "by": few[:2], "where": where_first(*few[:2])}))
+    if experiment.n_cells <= 12:
+        charts.append(ChartSpec("distribution", {"distribution": "damage", "by": varying}))
+        charts.append(ChartSpec("attacks_to_incapacitate", {"by": varying}))
+    return charts
+
+
+def draw(spec: ChartSpec, run: Any) -> Figure:
+    """Draw one chart of an :class:`~simlab.runner.ExperimentRun`."""
+    options = {k: v for k, v in spec.options.items() if k != "name"}
+    if spec.kind == "curve":
+        return curve(run.table, **options)
+    if spec.kind == "heatmap":
+        return heatmap(run.table, **options)
+    if spec.kind == "distribution":
+        return distribution(run.distributions, name=options.pop("distribution", "damage"), **options)
+    if spec.kind == "attacks_to_incapacitate":
+        return attacks_to_incapacitate(run.incapacitation, **options)
+    if spec.kind == "series":
+        return series(run.table, **options)
+    raise ValueError(f"unknown chart kind {spec.kind!r}")
+
+
+def chart_file_name(spec: ChartSpec, taken: set[str]) -> str:
+    """A file name (without extension) for a chart, unique among ``taken``."""
+    if spec.get("name"):
+        base = str(spec.get("name"))
+    else:
+        parts = [spec.kind] + [str(spec.get(k)) for k in ("metric", "prefix", "distribution", "x") if spec.get(k)]
+        base = "_".join(parts)
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", base).strip("_") or "chart"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name

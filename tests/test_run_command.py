@@ -1,0 +1,126 @@
+"""``simlab run``: every file of a results directory, reproducible tables, atomic writes, errors."""
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from simlab import publish
+from simlab.cli import main
+
+EXPERIMENT = """\
+name = "{name}"
+system = "hitech_tft"
+method = "both"
+trials = 20000
+seed = 5
+
+[fixed]
+range_m = 20
+
+[grid]
+weapon = ["assault rifle", "submachinegun"]
+armor = ["none", "flak jacket"]
+dx = [11, 12, 13]
+"""
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return exit_info.value.code or 0, out, err
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "one.toml").write_text(EXPERIMENT.format(name="one"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_run_without_arguments_writes_every_file(project, capsys):
+    code, out, err = run(capsys, "run")
+    assert code == 0, err
+    assert err == ""  # no progress bar when stderr is not a terminal
+    assert out.startswith("one: 12 cells")
+    results = project / "results" / "one"
+    for name in publish.RESULT_FILES:
+        assert (results / name).stat().st_size > 0, name
+    charts = sorted(p.stem for p in results.glob("*.png"))
+    assert charts and charts == sorted(p.stem for p in results.glob("*.svg"))
+    table = pd.read_csv(results / "table.csv")
+    assert {"value", "ci_low", "ci_high", "method", "metric", "weapon", "armor", "dx", "range_m"} <= set(table.columns)
+    assert len(table) == 12 * 2 * 8
+    pd.testing.assert_frame_equal(pd.read_parquet(results / "table.parquet"), table, check_dtype=False)
+    provenance = json.loads((results / "provenance.json").read_text())
+    assert provenance["seed"] == 5 and provenance["trials"] == 20000 and provenance["method"] == "both"
+    assert len(provenance["parameters_hash"]) == 64 and provenance["versions"]["numba"]
+    html = (results / "report.html").read_text()
+    assert html.count('class="chart"') == len(charts) and "<table" in html
+    assert 'src="data:image/png;base64,' in html and "http" not in html.split("<body>")[1]
+    assert "## Summary" in (results / "report.md").read_text()
+
+
+def test_two_runs_give_identical_tables(project, capsys):
+    run(capsys, "run")
+    first = (project / "results" / "one" / "table.csv").read_bytes()
+    code, _, _ = run(capsys, "run", "--threads", "1")
+    assert code == 0
+    assert (project / "results" / "one" / "table.csv").read_bytes() == first
+
+
+def test_out_option_and_explicit_files(project, capsys):
+    (project / "other.toml").write_text(EXPERIMENT.format(name="two"))
+    code, out, _ = run(capsys, "run", "other.toml", "--out", "elsewhere")
+    assert code == 0 and "two:" in out
+    assert (project / "elsewhere" / "two" / "report.html").exists()
+    assert not (project / "results").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        (("seed = 5", "seed = 5\ncolour = 1"), "colour"),
+        (('"submachinegun"', '"submachinegn"'), "[grid] weapon"),
+        (("trials = 20000", "trials = [1, 2]"), "trials"),
+    ],
+)
+def test_a_bad_file_exits_2_and_writes_nothing(project, capsys, change, key):
+    (project / "experiments" / "two.toml").write_text(EXPERIMENT.format(name="two").replace(*change))
+    code, out, err = run(capsys, "run")
+    assert code == 2 and out == ""
+    assert err.startswith("error: experiments/two.toml:") and f": {key}: " in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (project / "results").exists()  # the good file did not run either
+
+
+def test_a_failing_run_leaves_old_results_alone(project, capsys, monkeypatch):
+    run(capsys, "run")
+    before = (project / "results" / "one" / "table.csv").read_bytes()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(publish, "draw_charts", broken)
+    with pytest.raises(RuntimeError):
+        main(["run"])
+    assert (project / "results" / "one" / "table.csv").read_bytes() == before
+    assert os.listdir(project / "results") == ["one"]  # no temporary directory left behind
+
+
+def test_no_experiments_directory(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "run")
+    assert code == 2 and "no experiment directory" in err
+
+
+def test_duplicate_names_are_refused(project, capsys):
+    (project / "experiments" / "two.toml").write_text(EXPERIMENT.format(name="one"))
+    code, _, err = run(capsys, "run")
+    assert code == 2 and "is also the name of" in err
+    assert not Path("results").exists()

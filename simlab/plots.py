@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from simlab.experiments import ChartSpec, Experiment
-from simlab.reports import select
+from simlab.reports import preferred_method, select
 
 __all__ = [
     "curve",
@@ -155,8 +155,7 @@ def heatmap(
 ) -> Figure:
     """``metric`` over ``rows`` × ``cols`` (weapon × armour), one panel per value of ``panels``."""
     frame = select(table, where, metric=metric)
-    if "exact" in set(frame["method"]):
-        frame = frame[frame["method"] == "exact"]
+    frame = select(frame, method=preferred_method(frame))
     panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
     row_order = list(dict.fromkeys(frame[rows]))
     col_order = list(dict.fromkeys(frame[cols]))
@@ -198,8 +197,7 @@ def distribution(
 ) -> Figure:
     """Distribution ``name`` (damage or hits of one attack), one line per value of ``by``."""
     frame = select(distributions, where, distribution=name)
-    if "exact" in set(frame["method"]):
-        frame = frame[frame["method"] == "exact"]
+    frame = select(frame, method=preferred_method(frame))
     keys = _by(by)
     labels = _line_labels(frame, keys)
     figure = _figure(6.4, 4.0)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from simlab.cli import main
 from simlab.errors import ScenarioError
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario, weapons
@@ -75,3 +76,12 @@ REGISTRY = registry()
 @pytest.fixture(params=REGISTRY, ids=[c.id for c in REGISTRY])
 def case(request: pytest.FixtureRequest) -> Case:
     return request.param
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``simlab ARGS`` in-process: (exit status, stdout, stderr)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+        raise SystemExit(0)
+    out, err = capsys.readouterr()
+    return int(exit_info.value.code or 0), out, err

@@ -3,8 +3,7 @@
 import json
 
 import pytest
-
-from simlab.cli import main
+from conftest import run_cli
 
 AR = [
     "attack",
@@ -22,16 +21,8 @@ AR = [
 ]
 
 
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    return exit_info.value.code or 0, out, err
-
-
 def test_attack_exact_json_has_the_acceptance_values(capsys):
-    code, out, _ = run(capsys, *AR, "--exact", "--json")
+    code, out, _ = run_cli(capsys, *AR, "--exact", "--json")
     assert code == 0
     payload = json.loads(out)
     assert payload["method"] == "exact" and payload["trials"] is None and payload["seed"] is None
@@ -43,10 +34,10 @@ def test_attack_exact_json_has_the_acceptance_values(capsys):
 
 
 def test_attack_sampled_json_is_identical_across_threads_and_covers_exact(capsys):
-    outputs = [run(capsys, *AR, "--trials", "200000", "--seed", "1", "--threads", t, "--json")[1] for t in "12"]
+    outputs = [run_cli(capsys, *AR, "--trials", "200000", "--seed", "1", "--threads", t, "--json")[1] for t in "12"]
     assert outputs[0] == outputs[1]
     sampled = json.loads(outputs[0])
-    exact = json.loads(run(capsys, *AR, "--exact", "--json")[1])
+    exact = json.loads(run_cli(capsys, *AR, "--exact", "--json")[1])
     assert sampled["method"] == "monte_carlo" and sampled["trials"] == 200000 and sampled["seed"] == 1
     for name, value in exact["metrics"].items():
         low, high = sampled["ci95"][name]
@@ -54,13 +45,13 @@ def test_attack_sampled_json_is_identical_across_threads_and_covers_exact(capsys
 
 
 def test_attack_readable_output(capsys):
-    code, out, _ = run(capsys, *AR, "--trials", "20000")
+    code, out, _ = run_cli(capsys, *AR, "--trials", "20000")
     assert code == 0
     assert "AdjDX 11" in out and "95% interval" in out and "damage:" in out
 
 
 def test_weapon_column_override_and_ad_hoc_weapon(capsys):
-    code, out, _ = run(capsys, *AR, "--set", "weapon.dice=3", "--exact", "--json")
+    code, out, _ = run_cli(capsys, *AR, "--set", "weapon.dice=3", "--exact", "--json")
     assert code == 0 and json.loads(out)["scenario"]["weapon.dice"] == 3
     code, out, _ = run(
         capsys,
@@ -77,13 +68,13 @@ def test_weapon_column_override_and_ad_hoc_weapon(capsys):
 
 
 def test_systems_and_tables(capsys):
-    code, out, _ = run(capsys, "systems", "--json")
+    code, out, _ = run_cli(capsys, "systems", "--json")
     assert code == 0
     tft = json.loads(out)[0]
     assert tft["name"] == "hitech_tft" and "autofire_step" in {r["name"] for r in tft["rules"]}
-    code, out, _ = run(capsys, "tables", "hitech_tft", "armor", "--json")
+    code, out, _ = run_cli(capsys, "tables", "hitech_tft", "armor", "--json")
     assert code == 0 and json.loads(out)["armor"][1]["name"] == "flak jacket"
-    code, out, _ = run(capsys, "tables", "hitech_tft")
+    code, out, _ = run_cli(capsys, "tables", "hitech_tft")
     assert "gauss rifle" in out and "combat TL14" in out
 
 
@@ -107,7 +98,7 @@ def test_systems_and_tables(capsys):
     ],
 )
 def test_errors_exit_2_with_one_line(capsys, args, message):
-    code, out, err = run(capsys, "attack", "hitech_tft", *args)
+    code, out, err = run_cli(capsys, "attack", "hitech_tft", *args)
     assert code == 2
     assert out == ""
     assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
@@ -115,7 +106,7 @@ def test_errors_exit_2_with_one_line(capsys, args, message):
 
 
 def test_unknown_system_and_table(capsys):
-    code, _, err = run(capsys, "attack", "hitech", "--exact")
+    code, _, err = run_cli(capsys, "attack", "hitech", "--exact")
     assert code == 2 and "did you mean 'hitech_tft'" in err
-    code, _, err = run(capsys, "tables", "hitech_tft", "weapon")
+    code, _, err = run_cli(capsys, "tables", "hitech_tft", "weapon")
     assert code == 2 and "did you mean 'weapons'" in err

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import run_cli
 
 from simlab import publish
 from simlab.cli import main
@@ -27,14 +28,6 @@ dx = [11, 12, 13]
 """
 
 
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    return exit_info.value.code or 0, out, err
-
-
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     (tmp_path / "experiments").mkdir()
@@ -44,7 +37,7 @@ def project(tmp_path, monkeypatch):
 
 
 def test_run_without_arguments_writes_every_file(project, capsys):
-    code, out, err = run(capsys, "run")
+    code, out, err = run_cli(capsys, "run")
     assert code == 0, err
     assert err == ""  # no progress bar when stderr is not a terminal
     assert out.startswith("one: 12 cells")
@@ -67,16 +60,16 @@ def test_run_without_arguments_writes_every_file(project, capsys):
 
 
 def test_two_runs_give_identical_tables(project, capsys):
-    run(capsys, "run")
+    run_cli(capsys, "run")
     first = (project / "results" / "one" / "table.csv").read_bytes()
-    code, _, _ = run(capsys, "run", "--threads", "1")
+    code, _, _ = run_cli(capsys, "run", "--threads", "1")
     assert code == 0
     assert (project / "results" / "one" / "table.csv").read_bytes() == first
 
 
 def test_out_option_and_explicit_files(project, capsys):
     (project / "other.toml").write_text(EXPERIMENT.format(name="two"))
-    code, out, _ = run(capsys, "run", "other.toml", "--out", "elsewhere")
+    code, out, _ = run_cli(capsys, "run", "other.toml", "--out", "elsewhere")
     assert code == 0 and "two:" in out
     assert (project / "elsewhere" / "two" / "report.html").exists()
     assert not (project / "results").exists()
@@ -92,7 +85,7 @@ def test_out_option_and_explicit_files(project, capsys):
 )
 def test_a_bad_file_exits_2_and_writes_nothing(project, capsys, change, key):
     (project / "experiments" / "two.toml").write_text(EXPERIMENT.format(name="two").replace(*change))
-    code, out, err = run(capsys, "run")
+    code, out, err = run_cli(capsys, "run")
     assert code == 2 and out == ""
     assert err.startswith("error: experiments/two.toml:") and f": {key}: " in err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -100,7 +93,7 @@ def test_a_bad_file_exits_2_and_writes_nothing(project, capsys, change, key):
 
 
 def test_a_failing_run_leaves_old_results_alone(project, capsys, monkeypatch):
-    run(capsys, "run")
+    run_cli(capsys, "run")
     before = (project / "results" / "one" / "table.csv").read_bytes()
 
     def broken(*args, **kwargs):
@@ -115,12 +108,12 @@ def test_a_failing_run_leaves_old_results_alone(project, capsys, monkeypatch):
 
 def test_no_experiments_directory(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    code, _, err = run(capsys, "run")
+    code, _, err = run_cli(capsys, "run")
     assert code == 2 and "no experiment directory" in err
 
 
 def test_duplicate_names_are_refused(project, capsys):
     (project / "experiments" / "two.toml").write_text(EXPERIMENT.format(name="one"))
-    code, _, err = run(capsys, "run")
+    code, _, err = run_cli(capsys, "run")
     assert code == 2 and "is also the name of" in err
     assert not Path("results").exists()

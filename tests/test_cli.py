@@ -53,7 +53,7 @@ def test_attack_readable_output(capsys):
 def test_weapon_column_override_and_ad_hoc_weapon(capsys):
     code, out, _ = run_cli(capsys, *AR, "--set", "weapon.dice=3", "--exact", "--json")
     assert code == 0 and json.loads(out)["scenario"]["weapon.dice"] == 3
-    code, out, _ = run(
+    code, out, _ = run_cli(
         capsys,
         "attack",
         "hitech_tft",

@@ -16,6 +16,17 @@ from pathlib import Path
 __all__ = ["write_bytes", "write_text", "staged_directory"]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+#: Permissions of what is written: as ``open`` would make them (temporary files are private).
+_FILE_MODE = 0o666 & ~_umask()
+_DIRECTORY_MODE = 0o777 & ~_umask()
+
+
 def write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (a reader sees the old file or the new one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -23,6 +34,7 @@ def write_bytes(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        os.chmod(temporary, _FILE_MODE)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -45,6 +57,7 @@ def staged_directory(destination: Path) -> Iterator[Path]:
     """
     destination.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent))
+    os.chmod(staging, _DIRECTORY_MODE)
     try:
         yield staging
     except BaseException:

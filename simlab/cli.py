@@ -6,9 +6,10 @@ are printed as one line ``error: ...`` on stderr with exit status 2, never a tra
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,7 @@ class _Progress:
 @click.argument("system")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Scenario input (or ROW.COLUMN).")
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
+@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
 @click.option("--exact", is_flag=True, help="Compute exact values instead of sampling.")
 @click.option("--trials", type=int, default=None, help=f"Trials to sample [default: {DEFAULT_TRIALS:,}].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
@@ -123,6 +125,7 @@ def attack(
     system: str,
     sets: tuple[str, ...],
     rule_items: tuple[str, ...],
+    variant_file: Path | None,
     exact: bool,
     trials: int | None,
     seed: int,
@@ -136,8 +139,7 @@ def attack(
     n_trials = check_trials(DEFAULT_TRIALS if trials is None else trials)
     if seed < 0:
         raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
-    if threads is not None and threads < 1:
-        raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
+    _check_threads(threads)
     scenario, rows = chosen.split_inputs(parse_assignments(sets, "--set"))
     progress = _Progress(n_trials) if sys.stderr.isatty() and not exact else None
     request = AttackRequest(
@@ -150,6 +152,10 @@ def attack(
         threads=threads,
         progress=progress,
     )
+    if variant_file is not None:
+        from simlab.variants import load_variant
+
+        request = load_variant(variant_file, chosen.name).apply(request)
     result = chosen.attack(request)
     if as_json:
         _print_json(result.to_json())
@@ -165,29 +171,14 @@ def attack(
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
 def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None) -> None:
     """Run experiments (default: every experiments/*.toml) into OUT/<name>/."""
-    from simlab.experiments import find_experiments, load_experiment
     from simlab.provenance import experiment_provenance
     from simlab.publish import write_results
     from simlab.runner import run_experiment, work_units
 
-    if threads is not None and threads < 1:
-        raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
-    paths = list(experiment_files) or find_experiments("experiments")
-    experiments = [load_experiment(path) for path in paths]  # every file is checked before anything runs
-    names: dict[str, Path] = {}
-    for experiment in experiments:
-        if experiment.name in names:
-            other = names[experiment.name]
-            raise SimlabError(f"{experiment.path}: name {experiment.name!r} is also the name of {other}")
-        names[experiment.name] = experiment.path
-    for experiment in experiments:
-        if sys.stderr.isatty():
-            with click.progressbar(
-                length=work_units(experiment), label=experiment.name, file=sys.stderr, show_pos=True
-            ) as bar:
-                result = run_experiment(experiment, threads=threads, progress=bar.update)
-        else:
-            result = run_experiment(experiment, threads=threads)
+    _check_threads(threads)
+    for experiment in _load_experiments(experiment_files):
+        with _progress_bar(work_units(experiment), experiment.name) as progress:
+            result = run_experiment(experiment, threads=threads, progress=progress)
         sampled = result.table["trials"].dropna()
         most = int(sampled.max()) if len(sampled) else 0
         provenance = experiment_provenance(experiment, seconds=result.seconds, trials_used=most, rows=len(result.table))
@@ -196,6 +187,158 @@ def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None) -> N
             f"{experiment.name}: {experiment.n_cells} cells, {len(result.table)} rows, "
             f"{result.seconds:.1f} s -> {destination}/"
         )
+
+
+def _check_threads(threads: int | None) -> None:
+    if threads is not None and threads < 1:
+        raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
+
+
+def _load_experiments(files: Sequence[Path]) -> list[Any]:
+    """Every experiment named (default: experiments/*.toml), all checked before any runs."""
+    from simlab.experiments import find_experiments, load_experiment
+
+    experiments = [load_experiment(path) for path in (list(files) or find_experiments("experiments"))]
+    names: dict[str, Path] = {}
+    for experiment in experiments:
+        if experiment.name in names:
+            other = names[experiment.name]
+            raise SimlabError(f"{experiment.path}: name {experiment.name!r} is also the name of {other}")
+        names[experiment.name] = experiment.path
+    return experiments
+
+
+@contextlib.contextmanager
+def _progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on a terminal's stderr; nothing elsewhere."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr, show_pos=True) as bar:
+        yield bar.update
+
+
+@cli.command()
+@click.argument("experiment_file", type=click.Path(path_type=Path), metavar="EXPERIMENT.toml")
+@click.option(
+    "--variant", "variant_files", multiple=True, type=click.Path(path_type=Path), help="Variant (TOML); repeatable."
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
+)
+@click.option("--batches", type=int, default=None, help="Batches for the intervals of sampled differences [40].")
+@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+def compare(
+    experiment_file: Path, variant_files: tuple[Path, ...], out: Path, batches: int | None, threads: int | None
+) -> None:
+    """Compare variants with the base rules on every cell of an experiment → OUT/compare_<name>/."""
+    from simlab.compare import DEFAULT_BATCHES, compare_experiment, comparison_units
+    from simlab.experiments import load_experiment
+    from simlab.provenance import experiment_provenance
+    from simlab.publish import write_comparison
+    from simlab.variants import load_variant
+
+    _check_threads(threads)
+    batches = DEFAULT_BATCHES if batches is None else batches
+    if batches < 2:
+        raise SimlabError(f"invalid value {batches} for --batches: expected an integer >= 2")
+    experiment = load_experiment(experiment_file)
+    variants = [load_variant(path, experiment.system) for path in variant_files] or list(experiment.variants)
+    if not variants:
+        raise SimlabError(f"nothing to compare: give --variant FILE (the experiment {experiment_file} lists none)")
+    if len({v.name for v in variants}) != len(variants):
+        raise SimlabError("two variants have the same name")
+    label = f"compare {experiment.name}"
+    with _progress_bar(comparison_units(experiment, variants), label) as progress:
+        comparison = compare_experiment(experiment, variants, batches=batches, threads=threads, progress=progress)
+    sampled = comparison.table["trials"].dropna()
+    provenance = experiment_provenance(
+        experiment,
+        seconds=comparison.seconds,
+        trials_used=int(sampled.max()) if len(sampled) else 0,
+        rows=len(comparison.table),
+    )
+    provenance["variants"] = [v.describe() for v in variants]
+    provenance["batches"] = batches
+    destination = write_comparison(comparison, out, provenance)
+    changed = int((comparison.table["delta"].abs() > 1e-12).sum())
+    click.echo(
+        f"{experiment.name}: {len(variants)} variant(s), {changed} of {len(comparison.table)} rows changed, "
+        f"{comparison.seconds:.1f} s -> {destination}/"
+    )
+
+
+@cli.command()
+@click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
+@click.option(
+    "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
+)
+@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+def baseline(experiment_files: tuple[Path, ...], directory: Path | None, threads: int | None) -> None:
+    """Store the current results of experiments as their baselines."""
+    from simlab.regress import BASELINES, write_baseline
+    from simlab.runner import run_experiment, work_units
+
+    _check_threads(threads)
+    for experiment in _load_experiments(experiment_files):
+        with _progress_bar(work_units(experiment), experiment.name) as progress:
+            run = run_experiment(experiment, threads=threads, progress=progress)
+        path = write_baseline(run, directory or BASELINES)
+        click.echo(f"{experiment.name}: {len(run.table)} rows -> {path}")
+
+
+@cli.command()
+@click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
+@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="Check a variant's rules instead.")
+@click.option("--margin", type=float, default=0.0, show_default=True, help="Practical margin of sampled metrics.")
+@click.option(
+    "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
+)
+@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+def regress(
+    experiment_files: tuple[Path, ...],
+    variant_file: Path | None,
+    margin: float,
+    directory: Path | None,
+    threads: int | None,
+) -> None:
+    """Compare experiments with their baselines: exit 0 if nothing changed, 1 if something did."""
+    import pandas as pd
+
+    from simlab.regress import BASELINES
+    from simlab.regress import regress as check
+    from simlab.variants import load_variant
+
+    _check_threads(threads)
+    experiments = _load_experiments(experiment_files)
+    variant = None
+    if variant_file is not None:
+        systems = {e.system for e in experiments}
+        variant = load_variant(variant_file, systems.pop() if len(systems) == 1 else None)
+        experiments = [e for e in experiments if e.system == variant.system]
+    say = (lambda name: click.echo(f"regress: {name}", err=True)) if sys.stderr.isatty() else None
+    result = check(
+        experiments, variant=variant, margin=margin, directory=directory or BASELINES, threads=threads, progress=say
+    )
+    for note in result.notes:
+        click.echo(f"note: {note}")
+    changed = result.changed
+    total = sum(len(rows) for rows in result.rows.values())
+    if not changed:
+        click.echo(f"no change: {total} rows of {len(result.rows)} experiment(s) match their baselines")
+        return
+    count = sum(len(rows) for rows in changed.values())
+    click.echo(f"changed: {count} of {total} rows")
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_colwidth", 30):
+        for name, rows in changed.items():
+            click.echo(f"\n{name}: {len(rows)} changed rows, largest first (inputs the same in every row left out)")
+            every = result.rows[name]
+            constant = [c for c in every.columns[: every.columns.get_loc("method")] if every[c].nunique() == 1]
+            shown = rows.drop(columns=["cell", *constant]).head(40)
+            click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
+            if len(rows) > 40:
+                click.echo(f"... and {len(rows) - 40} more")
+    sys.exit(1)
 
 
 @cli.command()
@@ -244,6 +387,8 @@ def bench(trials: int, repeat: int, as_json: bool) -> None:
 def _print_result(result: AttackResult) -> None:
     """Readable metrics (with intervals when sampled) and distributions."""
     how = "exact" if result.method == "exact" else f"sampled, {result.trials:,} trials, seed {result.seed}"
+    if result.variant is not None:
+        how += f", variant {result.variant}"
     details = result.details
     click.echo(f"{result.system}: {details.get('weapon', '')} ({how})")
     if "adj_dx_terms" in details:

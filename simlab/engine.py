@@ -61,12 +61,14 @@ def run_blocks(
     threads: int | None = None,
     block_size: int = DEFAULT_BLOCK_SIZE,
     progress: ProgressFn | None = None,
+    first: int = 0,
 ) -> Tallies:
     """Run ``trials`` trials in blocks and return the summed tallies.
 
     Args:
         block_fn: Runs trials ``[start, stop)`` and returns int64 tally arrays.
         trials: Number of trials (>= 1).
+        first: Index of the first trial (trials ``first .. first + trials - 1`` run).
         threads: Worker threads; default: every CPU this process may use.
         block_size: Trials per block (> 0); it never changes the result.
         progress: Called with the number of trials done after every finished block.
@@ -75,15 +77,18 @@ def run_blocks(
         The element-wise sum of every block's tallies.
     """
     check_trials(trials)
+    if first < 0 or first + trials > MAX_TRIALS_PER_CELL:
+        raise InvalidValueError("first trial", first, f"an integer from 0 to {MAX_TRIALS_PER_CELL - trials}")
     if block_size < 1:
         raise InvalidValueError("block_size", block_size, "a positive integer")
     threads = default_threads() if threads is None else threads
     if threads < 1:
         raise InvalidValueError("--threads", threads, "a positive integer")
-    bounds = ((start, min(start + block_size, trials)) for start in range(0, trials, block_size))
+    end = first + trials
+    bounds = ((start, min(start + block_size, end)) for start in range(first, end, block_size))
     first_start, first_stop = next(bounds)
     total = [np.array(t, dtype=np.int64) for t in block_fn(first_start, first_stop)]
-    done = first_stop
+    done = first_stop - first
     if progress:
         progress(done)
     if threads == 1:

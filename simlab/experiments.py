@@ -10,6 +10,7 @@ Cartesian product of the grid on top of the fixed inputs::
     trials = 200000
     seed = 1
     precision = 0.002          # optional: sample until every 95 % half-width is at most this
+    variants = ["variants/tft_extra_hit_every_2.toml"]   # optional: cover these rules too
     metrics = ["p_hit", "mean_damage"]   # optional subset
 
     [fixed]
@@ -44,6 +45,7 @@ from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import coerce, field_specs
 from simlab.results import METHODS
 from simlab.systems import AttackRequest, System, get_system
+from simlab.variants import BASE, Variant, load_variant
 
 __all__ = [
     "RUN_METHODS",
@@ -125,7 +127,7 @@ class Experiment:
         trials: Trials per cell when sampling (the first round, with ``precision``).
         seed: Root seed; cell ``i`` of the grid samples stream ``(seed, i)``.
         precision: Largest 95 % half-width allowed, or None.
-        variants: Variant files to apply.
+        variants: Variants whose cells the run covers too (the base rules always).
         fixed: Scenario inputs common to every cell (``ROW.COLUMN`` overrides allowed).
         grid: Scenario input → values; the run covers their Cartesian product.
         metrics: Metrics to keep, or None for all.
@@ -140,7 +142,7 @@ class Experiment:
     trials: int
     seed: int
     precision: float | None
-    variants: tuple[str, ...]
+    variants: tuple[Variant, ...]
     fixed: Mapping[str, Any]
     grid: Mapping[str, tuple[Any, ...]]
     metrics: tuple[str, ...] | None
@@ -161,6 +163,13 @@ class Experiment:
         keys = list(self.grid)
         for values in itertools.product(*(self.grid[k] for k in keys)):
             yield {**self.fixed, **dict(zip(keys, values, strict=True))}
+
+    @property
+    def dimensions(self) -> dict[str, tuple[Any, ...]]:
+        """The grid, with ``variant`` (``base`` and each variant's name) first when there are variants."""
+        if not self.variants:
+            return dict(self.grid)
+        return {"variant": (BASE, *(v.name for v in self.variants)), **self.grid}
 
     @property
     def n_cells(self) -> int:
@@ -276,9 +285,14 @@ def load_experiment(path: Path | str) -> Experiment:
         precision = float(check.typed(data, "precision", (int, float), "a number > 0"))
         if not precision > 0:
             raise check.fail("", "precision", f"expected a number > 0, got {precision}")
-    variants = tuple(_strings(check, data, "variants"))
-    if variants:
-        raise check.fail("", "variants", "variant files are not supported by this version of simlab")
+    variants = []
+    for name in _strings(check, data, "variants"):
+        try:
+            variants.append(load_variant(path.parent / name, system.name))
+        except SimlabError as exc:
+            raise check.fail("", "variants", str(exc)) from None
+    if len({v.name for v in variants}) != len(variants):
+        raise check.fail("", "variants", "two variants have the same name")
     fixed = _table(check, data, "fixed")
     grid = _table(check, data, "grid")
     for key, value in fixed.items():
@@ -308,7 +322,7 @@ def load_experiment(path: Path | str) -> Experiment:
         trials=trials,
         seed=seed,
         precision=precision,
-        variants=variants,
+        variants=tuple(variants),
         fixed=fixed,
         grid=grid_values,
         metrics=metrics,
@@ -352,7 +366,7 @@ def _chart(
     for key in data:
         if key not in allowed:
             raise check.unknown(table, key, f"key of a {kind} chart", allowed)
-    inputs = experiment.grid
+    inputs = experiment.dimensions
     for key in ("x", "by", "rows", "cols", "panels"):
         if key in data and data[key] not in inputs:
             raise check.unknown(table, key, "grid input", inputs, str(data[key]))
@@ -406,12 +420,14 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
                     raise check.fail(table, key, str(exc)) from None
                 except SimlabError as exc:
                     raise check.fail(table, key, str(exc)) from None
-    for cell in experiment.cells():
-        try:
-            system.check(request_for(system, cell))
-        except SimlabError as exc:
-            shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
-            raise check.fail("grid", "", f"cell {shown}: {exc}") from None
+    for variant in (None, *experiment.variants):
+        for cell in experiment.cells():
+            try:
+                system.check(request_for(system, cell, variant=variant))
+            except SimlabError as exc:
+                shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
+                under = f" under variant {variant.name}" if variant else ""
+                raise check.fail("grid", "", f"cell {shown}{under}: {exc}") from None
 
 
 def _allowed(system: System, inputs: Mapping[str, Any]) -> bool:
@@ -422,10 +438,13 @@ def _allowed(system: System, inputs: Mapping[str, Any]) -> bool:
     return True
 
 
-def request_for(system: System, inputs: Mapping[str, Any], **options: Any) -> AttackRequest:
-    """The attack request of one cell: ``ROW.COLUMN`` keys become row overrides."""
+def request_for(
+    system: System, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
+) -> AttackRequest:
+    """The attack request of one cell (under a variant): ``ROW.COLUMN`` keys become row overrides."""
     scenario, rows = system.split_inputs(inputs)
-    return AttackRequest(scenario=scenario, row_overrides=rows, source="experiment", **options)
+    request = AttackRequest(scenario=scenario, row_overrides=rows, source="experiment", **options)
+    return variant.apply(request) if variant is not None else request
 
 
 def find_experiments(directory: Path | str = "experiments") -> list[Path]:

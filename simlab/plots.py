@@ -29,6 +29,7 @@ __all__ = [
     "choose_charts",
     "draw",
     "chart_file_name",
+    "comparison_charts",
     "AXIS_LABELS",
 ]
 
@@ -152,10 +153,24 @@ def heatmap(
     panels: str | None = None,
     where: Mapping[str, Any] | None = None,
     title: str | None = None,
+    value: str = "value",
+    diverging: bool = False,
 ) -> Figure:
-    """``metric`` over ``rows`` × ``cols`` (weapon × armour), one panel per value of ``panels``."""
+    """``metric`` over ``rows`` × ``cols`` (weapon × armour), one panel per value of ``panels``.
+
+    Args:
+        table: A tidy table (a run's, or a comparison's).
+        metric: The metric shown.
+        rows: Input along the rows.
+        cols: Input along the columns.
+        panels: Input with one panel per value, or None.
+        where: Values of other inputs that select the rows of ``table``.
+        title: The title (default: from the metric and inputs).
+        value: The column shown (``delta`` for the differences of a comparison).
+        diverging: Centre the colours on 0 (for differences).
+    """
     frame = select(table, where, metric=metric)
-    frame = select(frame, method=preferred_method(frame))
+    frame = select(frame, method=preferred_method(frame)).assign(value=lambda f: f[value])
     panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
     row_order = list(dict.fromkeys(frame[rows]))
     col_order = list(dict.fromkeys(frame[cols]))
@@ -164,26 +179,31 @@ def heatmap(
     figure = _figure(min(max(width, 6.4), 22), min(max(height, 3.6), 16))
     grid = figure.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
     low, high = float(frame["value"].min()), float(frame["value"].max())
+    cmap = "viridis"
+    if diverging:
+        low, high, cmap = -max(abs(low), abs(high), 1e-12), max(abs(low), abs(high), 1e-12), "RdBu_r"
     image = None
     for axes, panel in zip(grid, panel_values, strict=True):
         part = frame if panel is None else frame[frame[panels] == panel]
         values = part.pivot_table(index=rows, columns=cols, values="value", aggfunc="first", sort=False)
         values = values.reindex(index=row_order, columns=col_order)
-        image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap="viridis", vmin=low, vmax=high)
+        image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap=cmap, vmin=low, vmax=high)
         axes.set_xticks(range(len(col_order)), [str(c) for c in col_order], rotation=60, ha="right", fontsize=7)
         axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
         if values.size <= 400:
             middle = (low + high) / 2
-            for (i, j), value in np.ndenumerate(values.to_numpy(dtype=float)):
-                if not np.isnan(value):
-                    colour = "black" if value > middle else "white"
-                    axes.text(j, i, f"{value:.2g}", ha="center", va="center", fontsize=5.5, color=colour)
+            for (i, j), shown in np.ndenumerate(values.to_numpy(dtype=float)):
+                if not np.isnan(shown):
+                    dark = abs(shown) < 0.6 * high if diverging else shown > middle
+                    colour = "black" if dark else "white"
+                    axes.text(j, i, f"{shown:.2g}", ha="center", va="center", fontsize=5.5, color=colour)
         axes.set_xlabel(_label(cols))
         if panel is not None:
             axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
     grid[0].set_ylabel(_label(rows))
     if image is not None:
-        figure.colorbar(image, ax=list(grid), label=_label(metric), shrink=0.8)
+        label = _label(metric) if value == "value" else f"{value} of {_label(metric)}"
+        figure.colorbar(image, ax=list(grid), label=label, shrink=0.8)
     figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where))
     return figure
 
@@ -307,7 +327,7 @@ def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartS
     * ``PREFIXk`` series (blast damage by distance) when the metrics have them;
     * for small grids, the damage distributions and attacks-to-incapacitate curves.
     """
-    grid = experiment.grid
+    grid = experiment.dimensions
     varying = [k for k, v in grid.items() if len(v) > 1]
     few = [k for k in varying if len(grid[k]) <= 8]  # inputs that can be told apart as lines
     charts: list[ChartSpec] = []
@@ -377,3 +397,29 @@ def chart_file_name(spec: ChartSpec, taken: set[str]) -> str:
         name, n = f"{base}_{n}", n + 1
     taken.add(name)
     return name
+
+
+def comparison_charts(comparison: Any) -> list[tuple[ChartSpec, Figure]]:
+    """Heatmaps of the differences a variant makes (a :class:`~simlab.compare.Comparison`)."""
+    experiment = comparison.experiment
+    table = comparison.table
+    grid = experiment.grid
+    varying = [k for k, v in grid.items() if len(v) > 1]
+    if "weapon" in varying and "armor" in varying:
+        rows, cols = "weapon", "armor"
+    else:
+        rows, cols = ([*varying, "variant", "variant"])[:2] if varying else ("variant", "method")
+    rest = [k for k in varying if k not in (rows, cols)]
+    panels = next((k for k in rest if len(grid[k]) <= 6), None)
+    fixed = {k: grid[k][0] for k in rest if k != panels}
+    metrics = list(dict.fromkeys(table["metric"]))
+    shown = [m for m in ("mean_damage", "p_incapacitated") if m in metrics] or metrics[:1]
+    charts = []
+    for variant in comparison.variants:
+        where = {**fixed, **({"variant": variant.name} if "variant" not in (rows, cols) else {})}
+        for metric in shown:
+            title = _title(None, f"Change of {_label(metric)} under {variant.name}", where)
+            figure = heatmap(table, metric, rows, cols, panels, where, title, value="delta", diverging=True)
+            options = {"metric": metric, "rows": rows, "cols": cols, "panels": panels, "where": where, "title": title}
+            charts.append((ChartSpec("heatmap", {**options, "name": f"delta_{metric}_{variant.name}"}), figure))
+    return charts

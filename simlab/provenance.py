@@ -49,6 +49,7 @@ def parameters_hash(experiment: Experiment) -> str:
         "metrics": experiment.metrics,
         "rules": as_plain(system.rules_type()),
         "tables": {name: table.digest for name, table in system.tables().items()},
+        "variants": [{k: v.describe()[k] for k in ("name", "rules", "tables")} for v in experiment.variants],
     }
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()
 
@@ -70,6 +71,7 @@ def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used
         "rows": rows,
         "rules": as_plain(system.rules_type()),
         "tables": {name: {"file": t.source, "sha256": t.digest} for name, t in system.tables().items()},
+        "variants": [variant.describe() for variant in experiment.variants],
         "parameters_hash": parameters_hash(experiment),
         "versions": package_versions(),
         "platform": platform.platform(),

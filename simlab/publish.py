@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import matplotlib as mpl
+import pandas as pd
 from matplotlib.figure import Figure
 
 from simlab import plots
 from simlab.atomic import staged_directory
-from simlab.report import Chart, build_report, to_html, to_markdown
+from simlab.compare import Comparison
+from simlab.experiments import ChartSpec
+from simlab.report import Chart, Report, build_comparison_report, build_report, to_html, to_markdown
 from simlab.runner import ExperimentRun
 
-__all__ = ["write_results", "RESULT_FILES"]
+__all__ = ["write_results", "write_comparison", "write_bundle", "save_charts", "RESULT_FILES"]
 
 #: Files every results directory has (besides one PNG and one SVG per chart).
 RESULT_FILES = ("table.csv", "table.parquet", "report.md", "report.html", "provenance.json")
@@ -37,15 +41,12 @@ def _png(figure: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def draw_charts(run: ExperimentRun, directory: Path) -> list[Chart]:
-    """Draw the experiment's charts (or the default choice) as PNG and SVG into ``directory``."""
-    experiment = run.experiment
-    specs = experiment.charts or tuple(plots.choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
+def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path) -> list[Chart]:
+    """Save each figure as PNG and SVG into ``directory`` under a unique name."""
     taken: set[str] = set()
     charts = []
     with mpl.rc_context({"svg.hashsalt": "simlab", "font.size": 9}):
-        for spec in specs:
-            figure = plots.draw(spec, run)
+        for spec, figure in figures:
             name = plots.chart_file_name(spec, taken)
             png = _png(figure)
             (directory / f"{name}.png").write_bytes(png)
@@ -54,24 +55,60 @@ def draw_charts(run: ExperimentRun, directory: Path) -> list[Chart]:
     return charts
 
 
-def write_results(run: ExperimentRun, out: Path, provenance: dict[str, object]) -> Path:
-    """Write ``OUT/<name>/`` for one run, atomically.
+def draw_charts(run: ExperimentRun, directory: Path) -> list[Chart]:
+    """Draw the experiment's charts (or the default choice) as PNG and SVG into ``directory``."""
+    experiment = run.experiment
+    specs = experiment.charts or tuple(plots.choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
+    return save_charts(((spec, plots.draw(spec, run)) for spec in specs), directory)
+
+
+def write_bundle(
+    destination: Path,
+    table: pd.DataFrame,
+    charts: Callable[[Path], list[Chart]],
+    report: Callable[[list[Chart]], Report],
+    provenance: Mapping[str, object],
+) -> Path:
+    """Write one results directory atomically: tables, charts, reports, provenance.
 
     Args:
-        run: The run.
-        out: The results root (``results``).
+        destination: The directory (replaced whole once everything is written).
+        table: The tidy table (``table.csv``, ``table.parquet``).
+        charts: Draws the charts into a directory and returns them.
+        report: Builds the report from the drawn charts.
         provenance: The ``provenance.json`` object.
-
-    Returns:
-        The results directory.
     """
-    destination = out / run.experiment.name
     with staged_directory(destination) as stage:
-        run.table.to_csv(stage / "table.csv", index=False, lineterminator="\n")
-        run.table.to_parquet(stage / "table.parquet", index=False)
-        charts = draw_charts(run, stage)
-        report = build_report(run, charts)
-        (stage / "report.md").write_text(to_markdown(report), encoding="utf-8")
-        (stage / "report.html").write_text(to_html(report), encoding="utf-8")
+        table.to_csv(stage / "table.csv", index=False, lineterminator="\n")
+        table.to_parquet(stage / "table.parquet", index=False)
+        built = report(charts(stage))
+        (stage / "report.md").write_text(to_markdown(built), encoding="utf-8")
+        (stage / "report.html").write_text(to_html(built), encoding="utf-8")
         (stage / "provenance.json").write_text(json.dumps(provenance, indent=2) + "\n", encoding="utf-8")
     return destination
+
+
+def write_results(run: ExperimentRun, out: Path, provenance: Mapping[str, object]) -> Path:
+    """Write ``OUT/<name>/`` for one run of an experiment."""
+    return write_bundle(
+        out / run.experiment.name,
+        run.table,
+        lambda directory: draw_charts(run, directory),
+        lambda charts: build_report(run, charts),
+        provenance,
+    )
+
+
+def write_comparison(comparison: Comparison, out: Path, provenance: Mapping[str, object]) -> Path:
+    """Write ``OUT/compare_<name>/`` for a comparison of variants."""
+
+    def charts(directory: Path) -> list[Chart]:
+        return save_charts(plots.comparison_charts(comparison), directory)
+
+    return write_bundle(
+        out / f"compare_{comparison.experiment.name}",
+        comparison.table,
+        charts,
+        lambda drawn: build_comparison_report(comparison, drawn),
+        provenance,
+    )

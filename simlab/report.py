@@ -16,10 +16,11 @@ from typing import Any
 import pandas as pd
 
 from simlab import reports
+from simlab.compare import Comparison, describe_widths
 from simlab.runner import ExperimentRun
 from simlab.systems import get_system
 
-__all__ = ["Chart", "Report", "build_report", "to_markdown", "to_html"]
+__all__ = ["Chart", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
 
 #: Metrics shown as weapon × armour tables, in order of preference.
 _PIVOT_METRICS = ("mean_damage", "p_incapacitated", "p_hit")
@@ -65,12 +66,12 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
             summary.append(("precision", f"every 95 % half-width at most {experiment.precision:g}"))
     summary.append(("run time", f"{run.seconds:.1f} s"))
     report = Report(experiment.name, experiment.description, summary, charts=list(charts))
-    grid = experiment.grid
+    grid = experiment.dimensions
     metrics = list(dict.fromkeys(run.table["metric"]))
     if "weapon" in grid and "armor" in grid and len(grid["weapon"]) > 1 and len(grid["armor"]) > 1:
         _weapon_armour_tables(report, run, metrics)
     else:
-        inputs = [k for k in experiment.grid]
+        inputs = list(grid)
         report.tables.append(
             (
                 "Every cell (exact values; sampled ones as value ± 95 % half-width)",
@@ -89,12 +90,13 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
 
 def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str]) -> None:
     experiment = run.experiment
-    others = [k for k, v in experiment.grid.items() if k not in ("weapon", "armor") and len(v) > 1]
-    first = {k: experiment.grid[k][0] for k in others}
+    grid = experiment.dimensions
+    others = [k for k, v in grid.items() if k not in ("weapon", "armor") and len(v) > 1]
+    first = {k: grid[k][0] for k in others}
     panel = others[0] if others else None
     shown = [m for m in _PIVOT_METRICS if m in metrics]
     main = shown[0]
-    for value in experiment.grid[panel] if panel else [None]:
+    for value in grid[panel] if panel else [None]:
         where = {**first, **({panel: value} if panel else {})}
         suffix = _where_text(where)
         report.tables.append(
@@ -120,6 +122,63 @@ def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str]
                 reports.marginal_value(run.marginals, main, "weapon", first),
             )
         )
+
+
+def build_comparison_report(comparison: Comparison, charts: list[Chart]) -> Report:
+    """The report of a comparison of variants with the base rules."""
+    experiment = comparison.experiment
+    table = comparison.table
+    system = get_system(experiment.system)
+    summary = [
+        ("system", f"{system.title} ({system.name})"),
+        ("experiment", f"{experiment.name} ({experiment.path})"),
+        ("cells", f"{experiment.n_cells:,}; method {experiment.method}"),
+    ]
+    for variant in comparison.variants:
+        summary.append((f"variant {variant.name}", variant.description or str(variant.path)))
+    sampled = table[table["method"] == "monte_carlo"]
+    if len(sampled):
+        trials = int(sampled["trials"].max())
+        summary.append(
+            (
+                "sampling",
+                f"{trials:,} trials per cell and rule set, seed {experiment.seed}, common random numbers "
+                f"(the same trials under both rules); 95 % intervals of the differences from "
+                f"{comparison.batches} batches",
+            )
+        )
+    summary.append(("run time", f"{comparison.seconds:.1f} s"))
+    description = f"What each variant changes against the base rules, cell by cell. {experiment.description}".strip()
+    report = Report(f"{experiment.name}: variants compared", description, summary, charts=list(charts))
+    inputs = list(experiment.grid)
+    changed = table[table["delta"].abs() > 1e-12]
+    largest = changed.reindex(changed["delta"].abs().sort_values(ascending=False, kind="stable").index).head(25)
+    columns = ["variant", *inputs, "method", "metric", "base", "value", "delta"]
+    shown = largest[columns].assign(
+        interval=[_interval_text(r.delta_ci_low, r.delta_ci_high) for r in largest.itertuples()],
+        independent=[_half_width_text(r.independent_half_width) for r in largest.itertuples()],
+    )
+    report.tables.append(
+        (
+            f"Largest changes ({len(changed):,} of {len(table):,} rows changed; sampled rows with the 95 % "
+            "interval of the difference and the half-width two independent runs would give)",
+            shown.set_index("variant"),
+        )
+    )
+    widths = describe_widths(table)
+    if len(widths):
+        report.tables.append(
+            ("Interval half-widths of sampled differences: common random numbers against independent runs", widths)
+        )
+    return report
+
+
+def _interval_text(low: float, high: float) -> str:
+    return "" if pd.isna(low) else f"[{reports.format_value(low)}, {reports.format_value(high)}]"
+
+
+def _half_width_text(value: float) -> str:
+    return "" if pd.isna(value) else f"± {reports.format_value(value)}"
 
 
 def _where_text(where: dict[str, Any]) -> str:

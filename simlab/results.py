@@ -27,6 +27,7 @@ class AttackResult:
         distributions: Name → {outcome: probability}.
         not_exact: Metrics that have no exact value (left out of an exact result).
         details: Derived figures worth showing (adjusted DX and its terms, ...).
+        variant: Name of the house-rule variant the rules came from, if any.
     """
 
     system: str
@@ -40,6 +41,7 @@ class AttackResult:
     distributions: dict[str, dict[int, float]] = field(default_factory=dict)
     not_exact: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    variant: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``simlab attack --json`` (DESIGN.md)."""
@@ -58,4 +60,6 @@ class AttackResult:
             name: {str(k): v for k, v in dist.items()} for name, dist in self.distributions.items()
         }
         payload["not_exact"] = list(self.not_exact)
+        if self.variant is not None:
+            payload["variant"] = self.variant
         return payload

@@ -7,6 +7,7 @@ and pivot them with plain pandas. Cell ``i`` of the grid samples the random stre
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,8 +21,9 @@ from simlab.experiments import Experiment, request_for
 from simlab.results import AttackResult
 from simlab.rng import MAX_TRIALS_PER_CELL
 from simlab.systems import System, get_system
+from simlab.variants import BASE, Variant
 
-__all__ = ["ExperimentRun", "run_experiment", "work_units", "incapacitation_curve", "ATTACKS"]
+__all__ = ["ExperimentRun", "run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
 
 #: Attacks covered by the attacks-to-incapacitate curves.
 ATTACKS = 10
@@ -35,8 +37,9 @@ class ExperimentRun:
 
     Attributes:
         experiment: The experiment.
-        table: One row per cell, method and metric: ``cell``, the inputs, ``method``,
-            ``metric``, ``value``, ``ci_low``, ``ci_high``, ``trials``.
+        table: One row per cell, rule set, method and metric: ``cell``, ``variant`` (``base``
+            or a variant's name), the inputs, ``method``, ``metric``, ``value``, ``ci_low``,
+            ``ci_high``, ``trials``. The other tables have ``cell`` and ``variant`` too.
         distributions: One row per cell, method, distribution and outcome: ``probability``.
         incapacitation: One row per cell and number of attacks: ``p_incapacitated`` after
             that many attacks (from the exact damage distribution where there is one).
@@ -54,8 +57,13 @@ class ExperimentRun:
 
 
 def work_units(experiment: Experiment) -> int:
-    """Units of progress of a run: one per cell and method."""
-    return experiment.n_cells * len(experiment.methods)
+    """Units of progress of a run: one per cell, method and rule set."""
+    return experiment.n_cells * len(experiment.methods) * (1 + len(experiment.variants))
+
+
+def rule_sets(experiment: Experiment, base: Variant | None = None) -> list[tuple[str, Variant | None]]:
+    """The base rules (or ``base`` in their place), then each variant, with their names."""
+    return [(BASE, base), *((v.name, v) for v in experiment.variants)]
 
 
 def _half_width(result: AttackResult) -> float:
@@ -63,12 +71,24 @@ def _half_width(result: AttackResult) -> float:
 
 
 def _sampled(
-    system: System, experiment: Experiment, inputs: dict[str, Any], cell: int, threads: int | None
+    system: System,
+    experiment: Experiment,
+    inputs: dict[str, Any],
+    cell: int,
+    variant: Variant | None,
+    threads: int | None,
 ) -> AttackResult:
     trials = experiment.trials
     while True:
         request = request_for(
-            system, inputs, method="monte_carlo", trials=trials, seed=experiment.seed, cell=cell, threads=threads
+            system,
+            inputs,
+            variant,
+            method="monte_carlo",
+            trials=trials,
+            seed=experiment.seed,
+            cell=cell,
+            threads=threads,
         )
         result = system.attack(request)
         width = _half_width(result)
@@ -109,6 +129,7 @@ def run_experiment(
     *,
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    base_variant: Variant | None = None,
 ) -> ExperimentRun:
     """Compute every cell of ``experiment`` by each of its methods.
 
@@ -116,6 +137,8 @@ def run_experiment(
         experiment: A validated experiment.
         threads: Worker threads for sampling (None: all CPUs).
         progress: Called with 1 after each cell and method.
+        base_variant: A variant that takes the place of the base rules (rows still say
+            ``base``; ``simlab regress --variant`` compares them with a baseline).
 
     Returns:
         The run's tidy tables.
@@ -127,14 +150,16 @@ def run_experiment(
     dist_rows: list[dict[str, Any]] = []
     curve_rows: list[dict[str, Any]] = []
     marginal_rows: list[dict[str, Any]] = []
-    for cell, inputs in enumerate(experiment.cells()):
-        labels = {"cell": cell, **{k: inputs[k] for k in inputs_columns}}
+    for (variant_name, variant), (cell, inputs) in itertools.product(
+        rule_sets(experiment, base_variant), enumerate(experiment.cells())
+    ):
+        labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}
         results: dict[str, AttackResult] = {}
         for method in experiment.methods:
             if method == "exact":
-                results[method] = system.attack(request_for(system, inputs, method="exact"))
+                results[method] = system.attack(request_for(system, inputs, variant, method="exact"))
             else:
-                results[method] = _sampled(system, experiment, inputs, cell, threads)
+                results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
             if progress is not None:
                 progress(1)
         for method, result in results.items():
@@ -164,31 +189,31 @@ def run_experiment(
             for n, p in enumerate(incapacitation_curve(best.distributions["damage"], int(threshold)), start=1):
                 curve_rows.append({**labels, "method": best.method, "attacks": n, "p_incapacitated": p})
         if "exact" in results:
-            marginal_rows += _marginals(system, experiment, inputs, labels, results["exact"])
-    table = pd.DataFrame(
-        rows, columns=["cell", *inputs_columns, "method", "metric", "value", "ci_low", "ci_high", "trials"]
-    )
+            marginal_rows += _marginals(system, experiment, inputs, variant, labels, results["exact"])
+    keys = ["cell", "variant", *inputs_columns]
+    table = pd.DataFrame(rows, columns=[*keys, "method", "metric", "value", "ci_low", "ci_high", "trials"])
     table["trials"] = table["trials"].astype("Int64")
     return ExperimentRun(
         experiment=experiment,
         table=table,
-        distributions=pd.DataFrame(
-            dist_rows, columns=["cell", *inputs_columns, "method", "distribution", "outcome", "probability"]
-        ),
-        incapacitation=pd.DataFrame(
-            curve_rows, columns=["cell", *inputs_columns, "method", "attacks", "p_incapacitated"]
-        ),
-        marginals=pd.DataFrame(marginal_rows, columns=["cell", *inputs_columns, "change", "metric", "delta"]),
+        distributions=pd.DataFrame(dist_rows, columns=[*keys, "method", "distribution", "outcome", "probability"]),
+        incapacitation=pd.DataFrame(curve_rows, columns=[*keys, "method", "attacks", "p_incapacitated"]),
+        marginals=pd.DataFrame(marginal_rows, columns=[*keys, "change", "metric", "delta"]),
         seconds=time.perf_counter() - started,
     )
 
 
 def _marginals(
-    system: System, experiment: Experiment, inputs: dict[str, Any], labels: dict[str, Any], base: AttackResult
+    system: System,
+    experiment: Experiment,
+    inputs: dict[str, Any],
+    variant: Variant | None,
+    labels: dict[str, Any],
+    base: AttackResult,
 ) -> list[dict[str, Any]]:
     """Exact change of every metric under each of the system's marginal changes."""
     rows = []
-    request = request_for(system, inputs, method="exact")
+    request = request_for(system, inputs, variant, method="exact")
     for change, apply in system.marginals.items():
         try:
             changed = system.attack(apply(request))

@@ -10,8 +10,10 @@ ad-hoc row, for which every column without a default must be given.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -90,6 +92,30 @@ class Table(Generic[R]):
             if column not in specs:
                 raise UnknownNameError(what, column, specs)
         return build(self.row_type, merged, what=what, owner=owner)
+
+    def with_rows(self, changes: Mapping[str, Mapping[str, Any]], owner: str = "") -> Table[R]:
+        """A copy with some rows changed (the given columns) or added (every required column).
+
+        Args:
+            changes: Row name → column → value.
+            owner: How the changes are named in errors (``variant.toml [tables.weapons."x"]``).
+
+        Raises:
+            UnknownNameError: For an unknown column.
+            SimlabError: For a bad value, or a new row without a required column.
+        """
+        rows = dict(self.rows)
+        specs = field_specs(self.row_type)
+        what = f"{owner} column".strip()
+        for name, columns in changes.items():
+            for column in columns:
+                if column not in specs or column == "name":
+                    raise UnknownNameError(what, column, [c for c in specs if c != "name"])
+            base = as_plain(rows[name], natives=True) if name in rows else {}
+            rows[name] = build(self.row_type, {**base, **columns, "name": name}, what=what, owner=owner)
+        canonical = json.dumps({k: dict(v) for k, v in changes.items()}, sort_keys=True, default=str)
+        digest = hashlib.sha256((self.digest + canonical).encode()).hexdigest()
+        return dataclasses.replace(self, rows=rows, digest=digest, source=f"{self.source} with changes")
 
     def as_records(self) -> list[dict[str, Any]]:
         """The rows as JSON-friendly dicts."""

@@ -36,9 +36,18 @@ def small_run(tmp_path_factory):
 
 def test_table_is_tidy_with_every_cell_method_and_metric(small_run):
     table = small_run.table
+    inputs = ["armor", "range_m", "weapon", "mode"]
     assert list(table.columns) == [
-        "cell", "armor", "range_m", "weapon", "mode", "method", "metric", "value", "ci_low", "ci_high", "trials"
-    ]  # fmt: skip
+        "cell",
+        "variant",
+        *inputs,
+        "method",
+        "metric",
+        "value",
+        "ci_low",
+        "ci_high",
+        "trials",
+    ]
     assert sorted(set(table["cell"])) == [0, 1, 2, 3]
     per_cell = table.groupby(["cell", "method"]).size()
     assert (per_cell == 8).all()  # the eight TFT-10 metrics

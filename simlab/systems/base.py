@@ -30,6 +30,9 @@ class AttackRequest:
         block_size: Trials per block (None: the engine's default).
         progress: Called with the number of trials done.
         source: How the inputs are named in errors (``--set``, ``experiment``).
+        first_trial: Index of the first trial sampled (batches of one run start later).
+        tables: Tables that replace the system's own, by name (a variant's changed tables).
+        variant: Name of the variant the rules and tables come from, if any.
     """
 
     scenario: Mapping[str, Any]
@@ -43,6 +46,9 @@ class AttackRequest:
     block_size: int | None = None
     progress: ProgressFn | None = None
     source: str = "--set"
+    first_trial: int = 0
+    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    variant: str | None = None
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAt
     scenario = build(Scenario, request.scenario, what=what, owner=owner)
     rules = build(Rules, request.rules, what="--rule name", owner="--rule")
     overrides = request.row_overrides
-    resolved = resolve(scenario, rules, overrides.get("weapon"), overrides.get("armor"))
+    resolved = resolve(scenario, rules, overrides.get("weapon"), overrides.get("armor"), request.tables)
     return scenario, rules, resolved
 
 
@@ -84,6 +84,7 @@ def attack(request: AttackRequest) -> AttackResult:
             trials=request.trials,
             seed=request.seed,
             cell=request.cell,
+            first_trial=request.first_trial,
             threads=request.threads,
             progress=request.progress,
             **options,
@@ -112,6 +113,7 @@ def attack(request: AttackRequest) -> AttackResult:
             "adj_dx_terms": resolved.adj_dx_terms,
             "incapacitated_at": resolved.st - 1,
         },
+        variant=request.variant,
     )
 
 

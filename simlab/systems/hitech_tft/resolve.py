@@ -20,6 +20,7 @@ from simlab.errors import ScenarioError, SimlabError
 from simlab.mechanics.armour import halve_up
 from simlab.mechanics.roll_under import RollTable, roll_table
 from simlab.systems.hitech_tft.rules import Armour, Rules, Scenario, Weapon, armours, weapons
+from simlab.tables import Table
 
 __all__ = ["ResolvedAttack", "Blast", "resolve", "adjusted_dx_terms", "range_modifier", "resolve_weapon"]
 
@@ -180,7 +181,7 @@ def adjusted_dx_terms(scenario: Scenario, weapon: Weapon, rules: Rules) -> dict[
     return terms
 
 
-def resolve_weapon(scenario: Scenario, overrides: Mapping[str, Any]) -> Weapon:
+def resolve_weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Table[Weapon] | None = None) -> Weapon:
     """The scenario's weapon row (``weapon`` + ``ammo``), with ``weapon.COLUMN`` overrides.
 
     Raises:
@@ -192,7 +193,7 @@ def resolve_weapon(scenario: Scenario, overrides: Mapping[str, Any]) -> Weapon:
             "no weapon: give --set weapon=NAME (see 'simlab tables hitech_tft weapons') "
             "or define one with --set weapon.COLUMN=VALUE"
         )
-    return weapons().resolve(name, overrides)
+    return (table or weapons()).resolve(name, overrides)
 
 
 def resolve(
@@ -200,6 +201,7 @@ def resolve(
     rules: Rules,
     weapon_overrides: Mapping[str, Any] | None = None,
     armour_overrides: Mapping[str, Any] | None = None,
+    tables: Mapping[str, Table[Any]] | None = None,
 ) -> ResolvedAttack:
     """Resolve one attack: weapon, armour, AdjDX and the roll table.
 
@@ -208,13 +210,15 @@ def resolve(
         rules: The rule parameters.
         weapon_overrides: ``weapon.COLUMN`` values (an ad-hoc weapon when no weapon is named).
         armour_overrides: ``armor.COLUMN`` values.
+        tables: Tables replacing the shipped ``weapons`` or ``armor`` table (a variant's).
 
     Raises:
         SimlabError: For unknown rows or columns and for scenarios the rules forbid.
     """
-    weapon = resolve_weapon(scenario, weapon_overrides or {})
+    tables = tables or {}
+    weapon = resolve_weapon(scenario, weapon_overrides or {}, tables.get("weapons"))
     armour_name = scenario.armor if scenario.armor else None
-    armour = armours().resolve(armour_name, armour_overrides or {})
+    armour = tables.get("armor", armours()).resolve(armour_name, armour_overrides or {})
     if scenario.quickdraw and (weapon.range_class != "pistol" or weapon.is_blast):
         raise ScenarioError(f"quickdraw is for pistols and submachineguns; {weapon.name!r} is not one (TFT-6.3)")
     if any(d < 1 for d in rules.blast_divisors) or not rules.blast_divisors:

@@ -195,6 +195,7 @@ def sample_outcome(
     trials: int,
     seed: int,
     cell: int = 0,
+    first_trial: int = 0,
     threads: int | None = None,
     block_size: int = DEFAULT_BLOCK_SIZE,
     progress: ProgressFn | None = None,
@@ -206,11 +207,12 @@ def sample_outcome(
         trials: Number of trials (>= 1).
         seed: Root seed of the run.
         cell: Index of this scenario in the run (selects its stream).
+        first_trial: Index of the first trial (trials ``first_trial ..`` of the stream run).
         threads: Worker threads (default: all CPUs); never changes the result.
         block_size: Trials per block; never changes the result.
         progress: Called with the number of trials done.
     """
     block = block_function(attack, seed, cell)
-    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress)
+    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress, first=first_trial)
     outcome, ci = tallies_to_outcome(attack, tallies, trials)
     return SampledOutcome(outcome, ci, trials, int(tallies[1][kernels.DRAWS]), tallies)

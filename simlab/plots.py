@@ -9,6 +9,7 @@ that names none, and :func:`draw` draws a :class:`~simlab.experiments.ChartSpec`
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -72,11 +73,12 @@ def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
     return frame[list(by)].astype(str).agg(", ".join, axis=1)
 
 
-def _title(title: str | None, default: str, where: Mapping[str, Any] | None) -> str:
-    if title:
-        return title
-    fixed = [f"{k} = {v}" for k, v in (where or {}).items() if not isinstance(v, (list, tuple))]
-    return f"{default} ({', '.join(fixed)})" if fixed else default
+def _title(title: str | None, default: str, where: Mapping[str, Any] | None, width: int = 75) -> str:
+    """The chart's title (wrapped): the given one, or ``default`` with the fixed inputs."""
+    if not title:
+        fixed = [f"{k} = {v}" for k, v in (where or {}).items() if not isinstance(v, (list, tuple))]
+        title = f"{default} ({', '.join(fixed)})" if fixed else default
+    return textwrap.fill(title, width)
 
 
 def _by(by: str | Sequence[str] | None) -> list[str]:
@@ -204,7 +206,7 @@ def heatmap(
     if image is not None:
         label = _label(metric) if value == "value" else f"{value} of {_label(metric)}"
         figure.colorbar(image, ax=list(grid), label=label, shrink=0.8)
-    figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where))
+    figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where), fontsize=10)
     return figure
 
 
@@ -418,7 +420,8 @@ def comparison_charts(comparison: Any) -> list[tuple[ChartSpec, Figure]]:
     for variant in comparison.variants:
         where = {**fixed, **({"variant": variant.name} if "variant" not in (rows, cols) else {})}
         for metric in shown:
-            title = _title(None, f"Change of {_label(metric)} under {variant.name}", where)
+            shown_where = {k: v for k, v in where.items() if k != "variant"}
+            title = _title(None, f"Change of {_label(metric)} under {variant.name}", shown_where)
             figure = heatmap(table, metric, rows, cols, panels, where, title, value="delta", diverging=True)
             options = {"metric": metric, "rows": rows, "cols": cols, "panels": panels, "where": where, "title": title}
             charts.append((ChartSpec("heatmap", {**options, "name": f"delta_{metric}_{variant.name}"}), figure))

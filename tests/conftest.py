@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,3 +86,29 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
         raise SystemExit(0)
     out, err = capsys.readouterr()
     return int(exit_info.value.code or 0), out, err
+
+
+SMALL_EXPERIMENT = """\
+name = "small"
+system = "hitech_tft"
+method = "{method}"
+trials = {trials}
+seed = {seed}
+{extra}
+[fixed]
+armor = "flak jacket"
+range_m = 20
+
+[grid]
+weapon = ["assault rifle", "gauss rifle"]
+mode = ["single", "four"]
+"""
+
+
+def small_experiment(
+    directory: Path, *, trials: int = 40000, seed: int = 1, method: str = "both", extra: str = ""
+) -> Path:
+    """Write a four-cell TFT experiment (two weapons × single and four-round bursts) and return its path."""
+    path = directory / f"small_{seed}.toml"
+    path.write_text(SMALL_EXPERIMENT.format(trials=trials, seed=seed, method=method, extra=extra))
+    return path

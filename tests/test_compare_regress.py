@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import run_cli
+from conftest import run_cli, small_experiment
 
 import simlab
 from simlab.compare import compare_experiment, describe_widths
@@ -15,27 +15,10 @@ from simlab.regress import compare_rows, holm
 from simlab.variants import load_variant
 
 EXTRA_HIT = "experiments/variants/tft_extra_hit_every_2.toml"
-SMALL = """\
-name = "small"
-system = "hitech_tft"
-method = "both"
-trials = {trials}
-seed = {seed}
-
-[fixed]
-armor = "flak jacket"
-range_m = 20
-
-[grid]
-weapon = ["assault rifle", "gauss rifle"]
-mode = ["single", "four"]
-"""
 
 
 def small(tmp_path: Path, trials: int = 40000, seed: int = 1, method: str = "both") -> Path:
-    path = tmp_path / f"small_{seed}.toml"
-    path.write_text(SMALL.format(trials=trials, seed=seed).replace('"both"', f'"{method}"'))
-    return path
+    return small_experiment(tmp_path, trials=trials, seed=seed, method=method)
 
 
 @pytest.fixture(scope="module")

@@ -4,33 +4,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import small_experiment
 
 import simlab
 from simlab.experiments import load_experiment
 from simlab.pmf import PMF
 from simlab.runner import incapacitation_curve, run_experiment
 
-SMALL = """\
-name = "small"
-system = "hitech_tft"
-method = "both"
-trials = 50000
-seed = 3
-{extra}
-[fixed]
-armor = "flak jacket"
-range_m = 20
-
-[grid]
-weapon = ["assault rifle", "gauss rifle"]
-mode = ["single", "four"]
-"""
-
 
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
-    path = tmp_path_factory.mktemp("exp") / "small.toml"
-    path.write_text(SMALL.format(extra=""))
+    path = small_experiment(tmp_path_factory.mktemp("exp"), trials=50000, seed=3)
     return run_experiment(load_experiment(path))
 
 
@@ -83,8 +67,7 @@ def test_cells_use_their_own_streams_and_match_single_attacks(small_run):
 
 
 def test_precision_grows_the_trials_until_met(tmp_path):
-    path = tmp_path / "precise.toml"
-    path.write_text(SMALL.format(extra="precision = 0.004").replace('method = "both"', 'method = "monte_carlo"'))
+    path = small_experiment(tmp_path, trials=50000, seed=3, method="monte_carlo", extra="precision = 0.004")
     run = run_experiment(load_experiment(path))
     widths = (run.table["ci_high"] - run.table["ci_low"]) / 2
     assert widths.max() <= 0.004

@@ -7,6 +7,7 @@ are printed as one line ``error: ...`` on stderr with exit status 2, never a tra
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,9 @@ from simlab.systems import AttackRequest, all_systems, get_system
 __all__ = ["main", "cli"]
 
 DEFAULT_TRIALS = 1_000_000
+DEFAULT_DUELS = 100_000
+#: Outcomes of a distribution printed one per line (the rest are summed).
+SHOWN_OUTCOMES = 30
 
 
 def _print_json(payload: Any) -> None:
@@ -342,6 +346,65 @@ def regress(
 
 
 @cli.command()
+@click.argument("system")
+@click.option("--a", "a_items", multiple=True, metavar="KEY=VALUE", help="Side A's input (or ROW.COLUMN).")
+@click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="Side B's input (or ROW.COLUMN).")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
+@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
+@click.option("--trials", type=int, default=None, help="Duels to sample [default: 100,000].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
+@click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def duel(
+    system: str,
+    a_items: tuple[str, ...],
+    b_items: tuple[str, ...],
+    rule_items: tuple[str, ...],
+    variant_file: Path | None,
+    trials: int | None,
+    seed: int,
+    threads: int | None,
+    as_json: bool,
+) -> None:
+    """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines)."""
+    from simlab.systems import DuelRequest
+
+    chosen = get_system(system)
+    if chosen.duel is None:
+        with_duels = [s.name for s in all_systems() if s.duel is not None]
+        raise SimlabError(f"{system} has no duels (systems with duels: {', '.join(with_duels)})")
+    n_trials = check_trials(DEFAULT_DUELS if trials is None else trials)
+    if seed < 0:
+        raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
+    _check_threads(threads)
+    a, a_rows = chosen.split_inputs(parse_assignments(a_items, "--a"))
+    b, b_rows = chosen.split_inputs(parse_assignments(b_items, "--b"))
+    request = DuelRequest(
+        a=a,
+        b=b,
+        a_rows=a_rows,
+        b_rows=b_rows,
+        rules=parse_assignments(rule_items, "--rule"),
+        trials=n_trials,
+        seed=seed,
+        threads=threads,
+        progress=_Progress(n_trials) if sys.stderr.isatty() else None,
+    )
+    if variant_file is not None:
+        from simlab.variants import load_variant
+
+        variant = load_variant(variant_file, chosen.name)
+        request = dataclasses.replace(
+            request, rules={**variant.rules, **request.rules}, tables=variant.tables, variant=variant.name
+        )
+    result = chosen.duel(request)
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        _print_result(result)
+
+
+@cli.command()
 @click.option("--trials", type=int, default=20_000_000, show_default=True, help="Trials per timed run.")
 @click.option("--repeat", type=int, default=3, show_default=True, help="Timed runs per figure (fastest counts).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -394,6 +457,10 @@ def _print_result(result: AttackResult) -> None:
     if "adj_dx_terms" in details:
         terms = " ".join(f"{k} {v:+d}" for k, v in details["adj_dx_terms"].items() if v and k != "dx")
         click.echo(f"AdjDX {details['adj_dx']} = dx {details['adj_dx_terms']['dx']} {terms}".rstrip())
+    if "to_hit_terms" in details:
+        terms = " ".join(f"{k} {v:+d}" for k, v in details["to_hit_terms"].items() if v)
+        click.echo(f"to-hit DM {details['to_hit_dm']:+d} = {terms or '0'}; rounds fired {details['rounds']}")
+    labels = details.get("labels", {})
     click.echo()
     header = f"{'metric':<20} {'value':>10}"
     if result.ci95:
@@ -408,9 +475,15 @@ def _print_result(result: AttackResult) -> None:
     for name, dist in result.distributions.items():
         click.echo()
         click.echo(f"{name}:")
-        for value, p in dist.items():
-            if p >= 5e-5:
-                click.echo(f"  {value:>4}  {p:8.4f}  {'#' * round(p * 50)}")
+        names = labels.get(name, {})
+        width = max([4, *(len(str(n)) for n in names.values())])
+        shown = [(value, p) for value, p in dist.items() if p >= 5e-5]
+        for value, p in shown[:SHOWN_OUTCOMES]:
+            click.echo(f"  {names.get(value, value)!s:>{width}}  {p:8.4f}  {'#' * round(p * 50)}")
+        if len(shown) > SHOWN_OUTCOMES:
+            later = shown[SHOWN_OUTCOMES:]
+            total = sum(p for _, p in later)
+            click.echo(f"  ... {len(later)} more outcomes up to {later[-1][0]} ({total:.4f} together; see --json)")
         rest = sum(p for p in dist.values() if p < 5e-5)
         if rest:
             click.echo(f"  rare  {rest:8.4f}  (outcomes below 0.00005 each)")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 __all__ = [
@@ -36,6 +37,8 @@ __all__ = [
     "die_from_draw",
     "trial_position",
     "raw_draws",
+    "mix64_np",
+    "die_np",
 ]
 
 #: Draws one trial may make; a trial's draws occupy one window of this many positions.
@@ -116,6 +119,20 @@ def draw_py(key: StreamKey, trial: int, draw: int) -> int:
     """Draw ``draw`` (0-based) of ``trial``, in pure Python: the specification of the stream."""
     position = key.offset + (trial * DRAWS_PER_TRIAL_LIMIT + draw + 1) * key.gamma
     return mix64_py(position & _MASK64)
+
+
+def mix64_np(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """Vectorised numpy SplitMix64 output function, bit-identical to the compiled one."""
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
+    return z ^ (z >> np.uint64(31))
+
+
+def die_np(positions: npt.NDArray[np.uint64], sides: int) -> npt.NDArray[np.int64]:
+    """Faces 1..sides of the draws at the given stream positions (numpy twin of ``die_from_draw``)."""
+    x = mix64_np(positions)
+    return (((x >> np.uint64(32)) * np.uint64(sides)) >> np.uint64(32)).astype(np.int64) + 1
 
 
 def die_py(x: int, sides: int) -> int:

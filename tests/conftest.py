@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scipy import stats
 
 from simlab.cli import main
 from simlab.errors import ScenarioError
@@ -112,3 +113,24 @@ def small_experiment(
     path = directory / f"small_{seed}.toml"
     path.write_text(SMALL_EXPERIMENT.format(trials=trials, seed=seed, method=method, extra=extra))
     return path
+
+
+def chi_square_p(observed_counts, expected_probs):
+    """Pearson chi-square p-value, merging bins until each expects at least 5."""
+    n = observed_counts.sum()
+    expected = expected_probs * n
+    obs_bins, exp_bins = [], []
+    acc_o = acc_e = 0.0
+    for o, e in zip(observed_counts, expected, strict=True):
+        acc_o += o
+        acc_e += e
+        if acc_e >= 5:
+            obs_bins.append(acc_o)
+            exp_bins.append(acc_e)
+            acc_o = acc_e = 0.0
+    if acc_e or acc_o:
+        obs_bins[-1] += acc_o
+        exp_bins[-1] += acc_e
+    if len(obs_bins) < 2:
+        return 1.0
+    return stats.chisquare(obs_bins, exp_bins).pvalue

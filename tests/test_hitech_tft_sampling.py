@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import REGISTRY, Case
+from conftest import REGISTRY, Case, chi_square_p
 from scipy import stats
 
 from simlab.rng import stream_key
@@ -12,27 +12,6 @@ from simlab.systems.hitech_tft.reference import numpy_block, python_block
 from simlab.systems.hitech_tft.sample import block_function, sample_outcome
 
 ALPHA = 0.001
-
-
-def chi_square_p(observed_counts, expected_probs):
-    """Pearson chi-square p-value, merging bins until each expects at least 5."""
-    n = observed_counts.sum()
-    expected = expected_probs * n
-    obs_bins, exp_bins = [], []
-    acc_o = acc_e = 0.0
-    for o, e in zip(observed_counts, expected, strict=True):
-        acc_o += o
-        acc_e += e
-        if acc_e >= 5:
-            obs_bins.append(acc_o)
-            exp_bins.append(acc_e)
-            acc_o = acc_e = 0.0
-    if acc_e or acc_o:
-        obs_bins[-1] += acc_o
-        exp_bins[-1] += acc_e
-    if len(obs_bins) < 2:
-        return 1.0
-    return stats.chisquare(obs_bins, exp_bins).pvalue
 
 
 CHI_CASES = REGISTRY[::9] + REGISTRY[-11:]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from simlab.errors import UnknownNameError
-from simlab.systems.base import AttackRequest, System
+from simlab.systems.base import AttackRequest, DuelRequest, System
 
-__all__ = ["AttackRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems"]
+__all__ = ["AttackRequest", "DuelRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems"]
 
 #: System id → module that defines ``SYSTEM``.
-_MODULES = {"hitech_tft": "simlab.systems.hitech_tft"}
+_MODULES = {"hitech_tft": "simlab.systems.hitech_tft", "striker": "simlab.systems.striker"}
 SYSTEM_NAMES = tuple(_MODULES)
 
 

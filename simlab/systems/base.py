@@ -11,7 +11,7 @@ from simlab.errors import UnknownNameError
 from simlab.results import AttackResult
 from simlab.tables import Table
 
-__all__ = ["AttackRequest", "System"]
+__all__ = ["AttackRequest", "DuelRequest", "System"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,41 @@ class AttackRequest:
 
 
 @dataclass(frozen=True)
+class DuelRequest:
+    """A two-sided engagement (``simlab duel``): each side's inputs as the user put them.
+
+    Attributes:
+        a: Side A's inputs (``--a KEY=VALUE``).
+        b: Side B's inputs.
+        a_rows: Side A's ``ROW.COLUMN`` overrides.
+        b_rows: Side B's.
+        rules: Rule parameter → value.
+        tables: Tables replacing the system's own (a variant's).
+        variant: Name of the variant, if any.
+        trials: Duels to sample.
+        seed: Root seed.
+        cell: Index of the scenario in the run.
+        threads: Worker threads (None: all CPUs).
+        first_trial: Index of the first trial sampled.
+        progress: Called with the number of trials done.
+    """
+
+    a: Mapping[str, Any]
+    b: Mapping[str, Any]
+    a_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    b_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    variant: str | None = None
+    trials: int = 100_000
+    seed: int = 0
+    cell: int = 0
+    threads: int | None = None
+    first_trial: int = 0
+    progress: ProgressFn | None = None
+
+
+@dataclass(frozen=True)
 class System:
     """A rule system.
 
@@ -69,6 +104,7 @@ class System:
             :class:`~simlab.errors.SimlabError`).
         extra_metrics: Metrics only some scenarios have (HE splash, blast distances).
         marginals: Name → change of a request whose effect reports show (``+1 DX``).
+        duel: Answers a :class:`DuelRequest` (None: the system has no duels).
     """
 
     name: str
@@ -83,6 +119,7 @@ class System:
     check: Callable[[AttackRequest], object]
     extra_metrics: Mapping[str, str] = field(default_factory=dict)
     marginals: Mapping[str, Callable[[AttackRequest], AttackRequest]] = field(default_factory=dict)
+    duel: Callable[[DuelRequest], AttackResult] | None = None
 
     def split_inputs(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """Split inputs into scenario inputs and ``ROW.COLUMN`` row overrides.

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies
 from simlab.mechanics.roll_under import NO_ATTACK
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_py, draw_py
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_np, die_py, draw_py
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES
 from simlab.systems.hitech_tft.resolve import ResolvedAttack
@@ -104,18 +104,8 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
     return (joint, counts, distance_sums) if attack.blast is not None else (joint, counts)
 
 
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-
-
-def _mix64(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
 def _d6(positions: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    return (((_mix64(positions) >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)).astype(np.int64) + 1
+    return die_np(positions, 6)
 
 
 def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:

@@ -1,0 +1,160 @@
+"""Striker-derived combat (system id ``striker``): 2d6 8+, extra hits, penetration, wound levels.
+
+Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is silent:
+
+* Outputs of suppressive fire: ``p_hit`` and ``hits`` count the suppressive hits; the
+  wound outcome comes from the one hit a natural 12 scores (STR-3.3). Suppressive fire
+  needs ``half_clip`` or ``full_clip`` from an automatic weapon and ``burst5`` from a
+  semi-automatic one (the seed: "at least half a clip", "a 5 shot burst").
+* Lasers meet ``av_laser`` (``av`` when blank); every other weapon meets ``av``.
+* ``target_light_wounds`` (an input the spec implies for duels) gives -1 per wound on the
+  target's consciousness, Not Dead Yet and serious-wound save rolls ("all rolls", STR-6.1);
+  the medic's rolls are not the target's and take no penalty.
+* Aftermath (STR-7): the stabilise roll takes DM + the medic's skill (-1 without a kit); the
+  treatment roll the same, +1 with a sick bay; the serious-wound save takes the END DM and
+  the doctor's skill. A blank ``medic_skill`` means no medic: Not Dead Yet then dies. One
+  roll covers all wounds: a Not Dead Yet result takes the stabilise-and-treat rolls, a
+  worst result of serious or unconscious the save.
+* Melee (STR-9): one hit; the damage roll is 2d6 + pen - armour with the natural-12 armour
+  halving of STR-4.1 and no blowthrough cap; the natural 2 and 12 of STR-2.1 apply to the
+  to-hit roll. Ranged-only inputs (range, sights, mode) do not apply.
+* A burst with fewer rounds left than the mode fires fires what is left, and its hits are
+  capped by the rounds fired (duels).
+* Duels (STR-11.2): normal fire by both sides every turn, results simultaneous; a dead
+  result ends the duel without a Not Dead Yet roll (either way the figure is down);
+  ``max_turns`` ends a duel in which nobody can hurt anyone any more.
+"""
+
+from __future__ import annotations
+
+from simlab.params import as_plain, build
+from simlab.results import AttackResult
+from simlab.systems.base import AttackRequest, DuelRequest, System
+from simlab.systems.striker.duel import DUEL_METRICS, resolve_duel, side_json
+from simlab.systems.striker.exact import exact_outcome
+from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
+from simlab.systems.striker.resolve import CATEGORIES, ResolvedAttack, resolve
+from simlab.systems.striker.rules import Rules, Scenario, armours, blowthroughs, melee_weapons, weapons
+from simlab.systems.striker.sample import sample_attack, sample_duel
+
+__all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
+
+NAME = "striker"
+
+
+def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
+    """Validate a request into scenario, rules and the resolved attack.
+
+    Raises:
+        SimlabError: For any unknown name, bad value or forbidden scenario.
+    """
+    what = f"{request.source} name" if request.source.startswith("--") else "scenario input"
+    owner = request.source if request.source.startswith("--") else ""
+    scenario = build(Scenario, request.scenario, what=what, owner=owner)
+    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
+    return scenario, rules, resolve(scenario, rules, request.row_overrides, request.tables)
+
+
+def attack(request: AttackRequest) -> AttackResult:
+    """Answer one Striker attack question, exactly or by sampling (STR-12)."""
+    scenario, rules, resolved = resolve_request(request)
+    ci95: dict[str, tuple[float, float]] = {}
+    if request.method == "exact":
+        outcome = exact_outcome(resolved)
+        trials = seed = None
+    else:
+        sampled = sample_attack(
+            resolved,
+            trials=request.trials,
+            seed=request.seed,
+            cell=request.cell,
+            first_trial=request.first_trial,
+            threads=request.threads,
+            progress=request.progress,
+            **({} if request.block_size is None else {"block_size": request.block_size}),
+        )
+        outcome, ci95 = sampled.outcome, sampled.ci95
+        trials, seed = request.trials, request.seed
+    metrics, distributions = metrics_of(outcome, resolved.suppressive)
+    scenario_json = as_plain(scenario)
+    rows = {"weapon": resolved.weapon, "armor": resolved.armour}
+    for row_input, overrides in request.row_overrides.items():
+        row = rows.get(row_input)
+        for column in overrides:
+            scenario_json[f"{row_input}.{column}"] = as_plain(row)[column] if row is not None else overrides[column]
+    return AttackResult(
+        system=NAME,
+        method=request.method,
+        trials=trials,
+        seed=seed,
+        scenario=scenario_json,
+        rules=as_plain(rules),
+        metrics=metrics,
+        ci95={name: ci95[name] for name in metrics if name in ci95},
+        distributions=distributions,
+        details={
+            "weapon": resolved.name,
+            "to_hit_dm": resolved.to_hit_dm,
+            "to_hit_terms": resolved.to_hit_terms,
+            "rounds": resolved.rounds,
+            "labels": {"outcome": dict(enumerate(CATEGORIES))},
+        },
+        variant=request.variant,
+    )
+
+
+def duel(request: DuelRequest) -> AttackResult:
+    """Sample duels of two figures (STR-11.2)."""
+    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
+    resolved = resolve_duel(request.a, request.b, rules, (request.a_rows, request.b_rows), request.tables)
+    sampled = sample_duel(
+        resolved,
+        trials=request.trials,
+        seed=request.seed,
+        cell=request.cell,
+        first_trial=request.first_trial,
+        threads=request.threads,
+        progress=request.progress,
+    )
+    return AttackResult(
+        system=NAME,
+        method="monte_carlo",
+        trials=request.trials,
+        seed=request.seed,
+        scenario={
+            "a": side_json(resolved.a, resolved.attacks[0]),
+            "b": side_json(resolved.b, resolved.attacks[1]),
+        },
+        rules=as_plain(rules),
+        metrics=sampled.metrics,
+        ci95=sampled.ci95,
+        distributions=sampled.distributions,
+        details={"weapon": f"{resolved.attacks[0].name} vs {resolved.attacks[1].name}"},
+        variant=request.variant,
+    )
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Striker-derived combat",
+    spec="rules/striker.md",
+    scenario_type=Scenario,
+    rules_type=Rules,
+    row_inputs={
+        "weapon": "weapons",
+        "armor": "armor",
+        "melee_weapon": "melee_weapons",
+        "defender_weapon": "melee_weapons",
+    },
+    tables=lambda: {
+        "weapons": weapons(),
+        "armor": armours(),
+        "blowthrough": blowthroughs(),
+        "melee_weapons": melee_weapons(),
+    },
+    metrics=METRICS,
+    attack=attack,
+    check=resolve_request,
+    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS},
+    duel=duel,
+)

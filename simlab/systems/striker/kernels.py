@@ -1,0 +1,295 @@
+"""Compiled samplers of Striker attacks and duels (DESIGN.md principle 3).
+
+Private ``@njit(cache=True, nogil=True)`` kernels that run trials ``[start, stop)`` of one
+cell and add int64 tallies into the arrays they are given; :mod:`.sample` prepares their
+inputs and :mod:`.reference` holds plain Python and numpy twins with identical tallies.
+
+Each trial takes its draws one after another from its own window of the cell's stream
+(draw ``j`` at position ``j + 1``). Attack: to-hit 2d6; per wounding hit a penetration
+2d6, then a consciousness or Not Dead Yet 2d6 where the level calls for one; then the
+aftermath rolls (stabilise and treatment, or the serious-wound save); then initiative 2d6
+pairs until they differ. Duel, per turn: the turn's length (1d6), then side A's attack,
+then side B's, each as above without the Not Dead Yet roll (any dead result incapacitates).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64
+
+# Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
+UNHURT, LIGHT, SERIOUS, UNCONSCIOUS, NOT_DEAD_YET, KILLED = range(6)
+LEVEL_LIGHT, LEVEL_SERIOUS, LEVEL_DEAD = 1, 2, 3
+# Indices of the attack's ``counts`` tally.
+DIES_LATER, SUPPRESSION, SUPPRESSION_SQ, INITIATIVE, DRAWS = range(5)
+N_COUNTS = 5
+# Indices of the duel's ``counts`` tally.
+A_WINS, B_WINS, BOTH_DOWN, NEITHER, TURNS, TURNS_SQ, SECONDS, SECONDS_SQ, DUEL_DRAWS = range(9)
+N_DUEL_COUNTS = 9
+# Index of the per-side duel parameters.
+DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM = range(5)
+LANES = 4
+
+
+@njit(inline="always")
+def _two_d6(w: np.uint64, gamma: np.uint64) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
+    """The next two draws as 2d6: (new position, total)."""
+    w1 = w + gamma
+    w2 = w1 + gamma
+    return w2, die_from_draw(mix64(w1), 6) + die_from_draw(mix64(w2), 6)
+
+
+@njit(cache=True, nogil=True)
+def attack_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    hits_by_roll: np.ndarray,
+    wound_hits_by_roll: np.ndarray,
+    level_by_pen: np.ndarray,
+    ndy_target_by_pen: np.ndarray,
+    roll_dm: int,
+    conscious_target: int,
+    aftermath: np.ndarray,
+    suppression: np.ndarray,
+    tactics: np.ndarray,
+    joint: np.ndarray,
+    counts: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample Striker attacks (STR-2 to STR-7, STR-11.1) and add their tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        hits_by_roll: Hits (suppression hits when suppressive) by natural to-hit total.
+        wound_hits_by_roll: Wounding hits by natural to-hit total.
+        level_by_pen: Wound level by natural penetration total.
+        ndy_target_by_pen: Not Dead Yet target by natural penetration total.
+        roll_dm: DM of the target's consciousness and Not Dead Yet rolls.
+        conscious_target: Target of the consciousness roll.
+        aftermath: ``[save_dm, save_target, has_medic, stabilise_dm, stabilise_target,
+            treatment_dm, treatment_target]`` (STR-7).
+        suppression: ``[suppressive, first_hit, extra_hit]`` (STR-3.3).
+        tactics: ``[firer's, target's]`` leader tactics (STR-11.1).
+        joint: ``(LANES, hits + 1, 6)`` histogram of (hits, worst category).
+        counts: Tallies indexed by DIES_LATER, SUPPRESSION, SUPPRESSION_SQ, INITIATIVE, DRAWS.
+    """
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    dies_later = 0
+    suppressed = 0
+    suppressed_sq = 0
+    initiative = 0
+    draws = 0
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        w, natural = _two_d6(w, gamma)
+        made = 2
+        hits = hits_by_roll[natural]
+        worst = UNHURT
+        for _ in range(wound_hits_by_roll[natural]):
+            w, r = _two_d6(w, gamma)
+            made += 2
+            level = level_by_pen[r]
+            category = UNHURT
+            if level == LEVEL_LIGHT:
+                category = LIGHT
+            elif level == LEVEL_SERIOUS:
+                w, roll = _two_d6(w, gamma)
+                made += 2
+                category = SERIOUS if roll + roll_dm >= conscious_target else UNCONSCIOUS
+            elif level == LEVEL_DEAD:
+                w, roll = _two_d6(w, gamma)
+                made += 2
+                category = NOT_DEAD_YET if roll + roll_dm >= ndy_target_by_pen[r] else KILLED
+            if category > worst:
+                worst = category
+        joint[trial & (LANES - 1), hits, worst] += 1
+        if worst == NOT_DEAD_YET:
+            dies = True
+            if aftermath[2]:
+                w, roll = _two_d6(w, gamma)
+                made += 2
+                if roll + aftermath[3] >= aftermath[4]:
+                    w, roll = _two_d6(w, gamma)
+                    made += 2
+                    dies = roll + aftermath[5] < aftermath[6]
+            dies_later += dies
+        elif worst in (SERIOUS, UNCONSCIOUS):
+            w, roll = _two_d6(w, gamma)
+            made += 2
+            dies_later += roll + aftermath[0] < aftermath[1]
+        if suppression[0] and hits > 0:
+            penalty = suppression[1] + suppression[2] * (hits - 1)
+            suppressed += penalty
+            suppressed_sq += penalty * penalty
+        while True:
+            w, ours = _two_d6(w, gamma)
+            w, theirs = _two_d6(w, gamma)
+            made += 4
+            if ours + tactics[0] != theirs + tactics[1]:
+                initiative += ours + tactics[0] > theirs + tactics[1]
+                break
+        draws += made
+    counts[DIES_LATER] += dies_later
+    counts[SUPPRESSION] += suppressed
+    counts[SUPPRESSION_SQ] += suppressed_sq
+    counts[INITIATIVE] += initiative
+    counts[DRAWS] += draws
+
+
+@njit(inline="always")
+def _fire(
+    w: np.uint64,
+    gamma: np.uint64,
+    shooter: int,
+    sides: np.ndarray,
+    rounds: np.ndarray,
+    penalty: np.ndarray,
+    hit_target: int,
+    step: int,
+    level_by_pen: np.ndarray,
+    conscious_target: int,
+    serious_light_wounds: int,
+    new_penalty: np.ndarray,
+    new_down: np.ndarray,
+) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
+    """One side's normal fire at the other in a duel turn (STR-2, STR-3, STR-4, STR-6).
+
+    Returns:
+        (new position, draws made).
+    """
+    other = 1 - shooter
+    made = 2
+    fired = min(sides[shooter, PER_ATTACK], rounds[shooter])
+    rounds[shooter] -= fired
+    w, natural = _two_d6(w, gamma)
+    total = natural + sides[shooter, DM] - penalty[shooter]
+    if natural != 2 and (total >= hit_target or natural == 12):
+        hits = 1 + (total - hit_target) // step
+        hits = max(1, min(hits, fired))
+        for _ in range(hits):
+            w, r = _two_d6(w, gamma)
+            made += 2
+            level = level_by_pen[shooter, r]
+            if level == LEVEL_LIGHT:
+                new_penalty[other] += 1
+            elif level == LEVEL_SERIOUS:
+                w, roll = _two_d6(w, gamma)
+                made += 2
+                if roll + sides[other, ROLL_DM] - penalty[other] >= conscious_target:
+                    new_penalty[other] += serious_light_wounds
+                else:
+                    new_down[other] = True
+            elif level == LEVEL_DEAD:
+                new_down[other] = True
+    return w, made
+
+
+@njit(cache=True, nogil=True)
+def duel_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    sides: np.ndarray,
+    level_by_pen: np.ndarray,
+    hit_target: int,
+    step: int,
+    conscious_target: int,
+    serious_light_wounds: int,
+    max_turns: int,
+    turns_hist: np.ndarray,
+    seconds_hist: np.ndarray,
+    counts: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample duels of two figures (STR-11.2) and add their tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        sides: ``(2, 5)``: per side DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM.
+        level_by_pen: ``(2, 13)``: wound level of side s's hit on the other, by natural roll.
+        hit_target: To-hit target (STR-2.1).
+        step: Extra-hit step (STR-3.1).
+        conscious_target: Consciousness target (STR-6.2).
+        serious_light_wounds: Light wounds a conscious serious wound counts as.
+        max_turns: Turns after which the duel ends undecided.
+        turns_hist: Histogram of the turns a duel lasts (index = turns).
+        seconds_hist: Histogram of its length in tens of seconds.
+        counts: Tallies indexed by A_WINS ... DUEL_DRAWS.
+    """
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    rounds = np.empty(2, np.int64)
+    spare = np.empty(2, np.int64)
+    penalty = np.empty(2, np.int64)
+    new_penalty = np.empty(2, np.int64)
+    down = np.empty(2, np.bool_)
+    new_down = np.empty(2, np.bool_)
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        draws = 0
+        for s in range(2):
+            rounds[s] = sides[s, MAGAZINE]
+            spare[s] = sides[s, SPARE]
+            penalty[s] = 0
+            down[s] = False
+        turns = 0
+        tens = 0
+        while turns < max_turns:
+            turns += 1
+            w += gamma
+            tens += die_from_draw(mix64(w), 6)
+            draws += 1
+            new_penalty[0] = 0
+            new_penalty[1] = 0
+            new_down[0] = False
+            new_down[1] = False
+            for s in range(2):
+                if rounds[s] == 0:
+                    if spare[s] > 0:  # reloading takes the turn
+                        spare[s] -= 1
+                        rounds[s] = sides[s, MAGAZINE]
+                    continue
+                w, used = _fire(
+                    w,
+                    gamma,
+                    s,
+                    sides,
+                    rounds,
+                    penalty,
+                    hit_target,
+                    step,
+                    level_by_pen,
+                    conscious_target,
+                    serious_light_wounds,
+                    new_penalty,
+                    new_down,
+                )
+                draws += used
+            for s in range(2):
+                penalty[s] += new_penalty[s]
+                down[s] = down[s] or new_down[s]
+            if down[0] or down[1]:
+                break
+        if down[0] and down[1]:
+            counts[BOTH_DOWN] += 1
+        elif down[1]:
+            counts[A_WINS] += 1
+        elif down[0]:
+            counts[B_WINS] += 1
+        else:
+            counts[NEITHER] += 1
+        turns_hist[turns] += 1
+        seconds_hist[tens] += 1
+        counts[TURNS] += turns
+        counts[TURNS_SQ] += turns * turns
+        counts[SECONDS] += 10 * tens
+        counts[SECONDS_SQ] += 100 * tens * tens
+        counts[DUEL_DRAWS] += draws

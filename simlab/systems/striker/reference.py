@@ -1,0 +1,299 @@
+"""Plain twins of the compiled Striker kernels, for tests and ``simlab bench``.
+
+:func:`python_attack_block` and :func:`python_duel_block` are straightforward loops over
+trials with one die per draw; :func:`numpy_attack_block` and :func:`numpy_duel_block` are
+the same samplers vectorised over trials with numpy (each trial keeps its own count of
+draws, so every number comes from the same stream position as in the kernels). All give
+tallies identical to :mod:`simlab.systems.striker.kernels`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from simlab.engine import Tallies
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_np, die_py, draw_py
+from simlab.systems.striker import kernels
+from simlab.systems.striker.duel import ResolvedDuel
+from simlab.systems.striker.resolve import (
+    KILLED,
+    LEVEL_DEAD,
+    LEVEL_LIGHT,
+    LEVEL_SERIOUS,
+    LIGHT,
+    NOT_DEAD_YET,
+    SERIOUS,
+    UNCONSCIOUS,
+    UNHURT,
+    ResolvedAttack,
+)
+from simlab.systems.striker.sample import kernel_inputs
+
+__all__ = ["python_attack_block", "numpy_attack_block", "python_duel_block", "numpy_duel_block"]
+
+
+class _Draws:
+    """The draws of one trial, in order, from the stream specification."""
+
+    def __init__(self, key: StreamKey, trial: int) -> None:
+        self.key, self.trial, self.made = key, trial, 0
+
+    def d6(self) -> int:
+        face = die_py(draw_py(self.key, self.trial, self.made), 6)
+        self.made += 1
+        return face
+
+    def two_d6(self) -> int:
+        return self.d6() + self.d6()
+
+
+def _category(attack: ResolvedAttack, draws: _Draws) -> int:
+    """Worst result of one wounding hit (STR-4, STR-6)."""
+    r = draws.two_d6()
+    level = int(attack.level_by_pen[r])
+    if level == LEVEL_LIGHT:
+        return LIGHT
+    if level == LEVEL_SERIOUS:
+        return SERIOUS if draws.two_d6() + attack.roll_dm >= attack.conscious_target else UNCONSCIOUS
+    if level == LEVEL_DEAD:
+        return NOT_DEAD_YET if draws.two_d6() + attack.roll_dm >= attack.ndy_target_by_pen[r] else KILLED
+    return UNHURT
+
+
+def python_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Pure-Python sampler of trials ``[start, stop)``: ``(joint[hits, worst], counts)``."""
+    aftermath, suppression, tactics = (a.tolist() for a in kernel_inputs(attack))
+    joint = np.zeros((attack.max_hits + 1, 6), np.int64)
+    counts = np.zeros(kernels.N_COUNTS, np.int64)
+    for trial in range(start, stop):
+        draws = _Draws(key, trial)
+        natural = draws.two_d6()
+        hits = int(attack.hits_by_roll[natural])
+        worst = max([_category(attack, draws) for _ in range(int(attack.wound_hits_by_roll[natural]))], default=UNHURT)
+        joint[hits, worst] += 1
+        if worst == NOT_DEAD_YET:
+            saved = bool(aftermath[2]) and draws.two_d6() + aftermath[3] >= aftermath[4]
+            saved = saved and draws.two_d6() + aftermath[5] >= aftermath[6]
+            counts[kernels.DIES_LATER] += not saved
+        elif worst in (SERIOUS, UNCONSCIOUS):
+            counts[kernels.DIES_LATER] += draws.two_d6() + aftermath[0] < aftermath[1]
+        if suppression[0] and hits:
+            penalty = suppression[1] + suppression[2] * (hits - 1)
+            counts[kernels.SUPPRESSION] += penalty
+            counts[kernels.SUPPRESSION_SQ] += penalty * penalty
+        while True:
+            ours, theirs = draws.two_d6() + tactics[0], draws.two_d6() + tactics[1]
+            if ours != theirs:
+                counts[kernels.INITIATIVE] += ours > theirs
+                break
+        counts[kernels.DRAWS] += draws.made
+    return joint, counts
+
+
+class _VectorDraws:
+    """Per-trial draw counters over a block of trials: every draw at its stream position."""
+
+    def __init__(self, key: StreamKey, start: int, stop: int) -> None:
+        trials = np.arange(start, stop, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            self.base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * np.uint64(key.gamma)
+        self.gamma = np.uint64(key.gamma)
+        self.made = np.zeros(stop - start, np.uint64)
+
+    def d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+        """One die for each trial in ``rows`` (and advance their counters)."""
+        self.made[rows] += np.uint64(1)
+        with np.errstate(over="ignore"):
+            positions = self.base[rows] + self.made[rows] * self.gamma
+        return die_np(positions, 6)
+
+    def two_d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+        first = self.d6(rows)
+        return first + self.d6(rows)
+
+
+def numpy_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Vectorised numpy sampler of trials ``[start, stop)``: ``(joint, counts)``."""
+    aftermath, suppression, tactics = (a.tolist() for a in kernel_inputs(attack))
+    n = stop - start
+    every = np.arange(n)
+    draws = _VectorDraws(key, start, stop)
+    natural = draws.two_d6(every)
+    hits = attack.hits_by_roll[natural]
+    wound_hits = attack.wound_hits_by_roll[natural]
+    worst = np.zeros(n, np.int64)
+    for i in range(int(wound_hits.max(initial=0))):
+        rows = every[wound_hits > i]
+        r = draws.two_d6(rows)
+        level = attack.level_by_pen[r]
+        category = np.where(level == LEVEL_LIGHT, LIGHT, UNHURT)
+        serious = level == LEVEL_SERIOUS
+        if serious.any():
+            awake = draws.two_d6(rows[serious]) + attack.roll_dm >= attack.conscious_target
+            category[serious] = np.where(awake, SERIOUS, UNCONSCIOUS)
+        dead = level == LEVEL_DEAD
+        if dead.any():
+            saved = draws.two_d6(rows[dead]) + attack.roll_dm >= attack.ndy_target_by_pen[r[dead]]
+            category[dead] = np.where(saved, NOT_DEAD_YET, KILLED)
+        worst[rows] = np.maximum(worst[rows], category)
+    joint = np.zeros((attack.max_hits + 1, 6), np.int64)
+    np.add.at(joint, (hits, worst), 1)
+    counts = np.zeros(kernels.N_COUNTS, np.int64)
+    dies = np.zeros(n, bool)
+    ndy = every[worst == NOT_DEAD_YET]
+    if aftermath[2]:
+        stable = draws.two_d6(ndy) + aftermath[3] >= aftermath[4]
+        treated = np.zeros(len(ndy), bool)
+        treated[stable] = draws.two_d6(ndy[stable]) + aftermath[5] >= aftermath[6]
+        dies[ndy] = ~treated
+    else:
+        dies[ndy] = True
+    hurt = every[(worst == SERIOUS) | (worst == UNCONSCIOUS)]
+    dies[hurt] = draws.two_d6(hurt) + aftermath[0] < aftermath[1]
+    counts[kernels.DIES_LATER] = np.count_nonzero(dies)
+    if suppression[0]:
+        penalty = np.where(hits > 0, suppression[1] + suppression[2] * (hits - 1), 0)
+        counts[kernels.SUPPRESSION] = penalty.sum()
+        counts[kernels.SUPPRESSION_SQ] = (penalty * penalty).sum()
+    pending = every
+    while len(pending):
+        ours = draws.two_d6(pending) + tactics[0]
+        theirs = draws.two_d6(pending) + tactics[1]
+        counts[kernels.INITIATIVE] += np.count_nonzero(ours > theirs)
+        pending = pending[ours == theirs]
+    counts[kernels.DRAWS] = int(draws.made.sum())
+    return joint, counts
+
+
+def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Pure-Python duel sampler of trials ``[start, stop)``: ``(turns, tens of seconds, counts)``."""
+    rules = duel.rules
+    sides = duel.sides.tolist()
+    levels = duel.level_by_pen.tolist()
+    turns_hist = np.zeros(rules.max_turns + 1, np.int64)
+    tens_hist = np.zeros(6 * rules.max_turns + 1, np.int64)
+    counts = np.zeros(kernels.N_DUEL_COUNTS, np.int64)
+    for trial in range(start, stop):
+        draws = _Draws(key, trial)
+        rounds = [sides[0][kernels.MAGAZINE], sides[1][kernels.MAGAZINE]]
+        spare = [sides[0][kernels.SPARE], sides[1][kernels.SPARE]]
+        penalty = [0, 0]
+        down = [False, False]
+        turns = tens = 0
+        while turns < rules.max_turns:
+            turns += 1
+            tens += draws.d6()
+            new_penalty, new_down = [0, 0], [False, False]
+            for s in (0, 1):
+                other = 1 - s
+                if rounds[s] == 0:
+                    if spare[s]:
+                        spare[s] -= 1
+                        rounds[s] = sides[s][kernels.MAGAZINE]
+                    continue
+                fired = min(sides[s][kernels.PER_ATTACK], rounds[s])
+                rounds[s] -= fired
+                natural = draws.two_d6()
+                total = natural + sides[s][kernels.DM] - penalty[s]
+                if natural == 2 or (total < rules.hit_target and natural != 12):
+                    continue
+                for _ in range(max(1, min(1 + (total - rules.hit_target) // rules.extra_hit_step, fired))):
+                    level = levels[s][draws.two_d6()]
+                    if level == LEVEL_LIGHT:
+                        new_penalty[other] += 1
+                    elif level == LEVEL_SERIOUS:
+                        roll = draws.two_d6() + sides[other][kernels.ROLL_DM] - penalty[other]
+                        if roll >= rules.conscious_target:
+                            new_penalty[other] += rules.serious_light_wounds
+                        else:
+                            new_down[other] = True
+                    elif level == LEVEL_DEAD:
+                        new_down[other] = True
+            penalty = [penalty[s] + new_penalty[s] for s in (0, 1)]
+            down = [down[s] or new_down[s] for s in (0, 1)]
+            if any(down):
+                break
+        index = (
+            kernels.BOTH_DOWN
+            if all(down)
+            else kernels.A_WINS
+            if down[1]
+            else kernels.B_WINS
+            if down[0]
+            else kernels.NEITHER
+        )
+        counts[index] += 1
+        turns_hist[turns] += 1
+        tens_hist[tens] += 1
+        counts[kernels.TURNS] += turns
+        counts[kernels.TURNS_SQ] += turns * turns
+        counts[kernels.SECONDS] += 10 * tens
+        counts[kernels.SECONDS_SQ] += 100 * tens * tens
+        counts[kernels.DUEL_DRAWS] += draws.made
+    return turns_hist, tens_hist, counts
+
+
+def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Vectorised numpy duel sampler: every live duel advances one turn per step."""
+    rules = duel.rules
+    sides = duel.sides
+    n = stop - start
+    every = np.arange(n)
+    draws = _VectorDraws(key, start, stop)
+    rounds = np.tile(sides[:, kernels.MAGAZINE], (n, 1))
+    spare = np.tile(sides[:, kernels.SPARE], (n, 1))
+    penalty = np.zeros((n, 2), np.int64)
+    down = np.zeros((n, 2), bool)
+    turns = np.zeros(n, np.int64)
+    tens = np.zeros(n, np.int64)
+    live = every
+    while len(live):
+        turns[live] += 1
+        tens[live] += draws.d6(live)
+        new_penalty = np.zeros((len(live), 2), np.int64)
+        new_down = np.zeros((len(live), 2), bool)
+        for s in (0, 1):
+            other = 1 - s
+            empty = rounds[live, s] == 0
+            reload = empty & (spare[live, s] > 0)
+            spare[live[reload], s] -= 1
+            rounds[live[reload], s] = sides[s, kernels.MAGAZINE]
+            firing = np.flatnonzero(~empty)
+            rows = live[firing]
+            fired = np.minimum(sides[s, kernels.PER_ATTACK], rounds[rows, s])
+            rounds[rows, s] -= fired
+            natural = draws.two_d6(rows)
+            total = natural + sides[s, kernels.DM] - penalty[rows, s]
+            hit = (natural != 2) & ((total >= rules.hit_target) | (natural == 12))
+            hits = np.where(
+                hit, np.maximum(1, np.minimum(1 + (total - rules.hit_target) // rules.extra_hit_step, fired)), 0
+            )
+            for i in range(int(hits.max(initial=0))):
+                at = np.flatnonzero(hits > i)
+                level = duel.level_by_pen[s][draws.two_d6(rows[at])]
+                new_penalty[firing[at], other] += level == LEVEL_LIGHT
+                new_down[firing[at], other] |= level == LEVEL_DEAD
+                serious = at[level == LEVEL_SERIOUS]
+                if len(serious):
+                    roll = draws.two_d6(rows[serious]) + sides[other, kernels.ROLL_DM] - penalty[rows[serious], other]
+                    awake = roll >= rules.conscious_target
+                    new_penalty[firing[serious[awake]], other] += rules.serious_light_wounds
+                    new_down[firing[serious[~awake]], other] = True
+        penalty[live] += new_penalty
+        down[live] |= new_down
+        over = down[live].any(axis=1) | (turns[live] >= rules.max_turns)
+        live = live[~over]
+    counts = np.zeros(kernels.N_DUEL_COUNTS, np.int64)
+    counts[kernels.BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
+    counts[kernels.A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
+    counts[kernels.B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
+    counts[kernels.NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
+    counts[kernels.TURNS] = turns.sum()
+    counts[kernels.TURNS_SQ] = (turns * turns).sum()
+    counts[kernels.SECONDS] = 10 * tens.sum()
+    counts[kernels.SECONDS_SQ] = 100 * (tens * tens).sum()
+    counts[kernels.DUEL_DRAWS] = int(draws.made.sum())
+    turns_hist = np.bincount(turns, minlength=rules.max_turns + 1).astype(np.int64)
+    tens_hist = np.bincount(tens, minlength=6 * rules.max_turns + 1).astype(np.int64)
+    return turns_hist, tens_hist, counts

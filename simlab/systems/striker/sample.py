@@ -1,0 +1,231 @@
+"""Sampling Striker attacks: inputs for the kernel, tallies to estimates with 95 % intervals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from simlab.engine import DEFAULT_BLOCK_SIZE, ProgressFn, Tallies, run_blocks
+from simlab.intervals import normal_mean, wilson
+from simlab.rng import StreamKey, stream_key
+from simlab.systems.striker import kernels
+from simlab.systems.striker.duel import ResolvedDuel
+from simlab.systems.striker.exact import StrikerOutcome
+from simlab.systems.striker.outcomes import INCAPACITATED
+from simlab.systems.striker.resolve import CATEGORIES, ResolvedAttack
+
+__all__ = [
+    "SampledAttack",
+    "SampledDuel",
+    "kernel_inputs",
+    "block_function",
+    "duel_block_function",
+    "sample_attack",
+    "sample_duel",
+    "duel_estimates",
+    "tallies_to_outcome",
+    "mean_interval",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class SampledAttack:
+    """Point estimates, 95 % intervals and raw tallies of a sampled attack."""
+
+    outcome: StrikerOutcome
+    ci95: dict[str, tuple[float, float]]
+    trials: int
+    tallies: Tallies
+
+
+def kernel_inputs(attack: ResolvedAttack) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The aftermath, suppression and initiative arrays of :func:`kernels.attack_block`."""
+    t = attack.treatment
+    has_medic = t.stabilise_dm is not None and t.treatment_dm is not None
+    aftermath = np.array(
+        [
+            t.save_dm,
+            t.save_target,
+            int(has_medic),
+            t.stabilise_dm or 0,
+            t.stabilise_target,
+            t.treatment_dm or 0,
+            t.treatment_target,
+        ],
+        np.int64,
+    )
+    rules = attack.rules
+    suppression = np.array(
+        [int(attack.suppressive), rules.suppression_first_hit, rules.suppression_extra_hit], np.int64
+    )
+    tactics = np.array([attack.scenario.tactics, attack.scenario.target_tactics], np.int64)
+    return aftermath, suppression, tactics
+
+
+def _attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
+    joint = np.zeros((kernels.LANES, attack.max_hits + 1, len(CATEGORIES)), np.int64)
+    counts = np.zeros(kernels.N_COUNTS, np.int64)
+    kernels.attack_block(
+        np.uint64(key.offset),
+        np.uint64(key.gamma),
+        start,
+        stop,
+        attack.hits_by_roll,
+        attack.wound_hits_by_roll,
+        attack.level_by_pen,
+        attack.ndy_target_by_pen,
+        attack.roll_dm,
+        attack.conscious_target,
+        *kernel_inputs(attack),
+        joint,
+        counts,
+    )
+    return joint.sum(axis=0), counts
+
+
+def block_function(attack: ResolvedAttack, seed: int, cell: int = 0) -> partial[Tallies]:
+    """The engine's block function ``(start, stop) -> tallies`` for this attack and stream."""
+    return partial(_attack_tallies, attack, stream_key(seed, cell))
+
+
+def mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float]:
+    """Normal 95 % interval of a mean from int64 sums (a point for a single trial)."""
+    if trials < 2:
+        return total / trials, total / trials
+    return normal_mean(float(total), float(total_sq), trials)
+
+
+def tallies_to_outcome(
+    attack: ResolvedAttack, tallies: Tallies, trials: int
+) -> tuple[StrikerOutcome, dict[str, tuple[float, float]]]:
+    """Point estimates and 95 % intervals from summed tallies."""
+    joint, counts = tallies
+    hits = joint.sum(axis=1)
+    worst = joint.sum(axis=0)
+    h = np.arange(len(hits), dtype=np.int64)
+    killed = int(worst[CATEGORIES.index("killed")])
+    dies = int(counts[kernels.DIES_LATER])
+    ci = {
+        "p_hit": wilson(int(hits[1:].sum()), trials),
+        "mean_hits": mean_interval(int(h @ hits), int((h * h) @ hits), trials),
+        **{f"p_{c}": wilson(int(worst[i]), trials) for i, c in enumerate(CATEGORIES)},
+        "p_incapacitated": wilson(int(worst[list(INCAPACITATED)].sum()), trials),
+        "p_dies_later": wilson(dies, trials),
+        "p_survives": wilson(trials - killed - dies, trials),
+        "p_initiative": wilson(int(counts[kernels.INITIATIVE]), trials),
+    }
+    if attack.suppressive:
+        ci["p_suppressed"] = ci["p_hit"]
+        ci["mean_suppression"] = mean_interval(
+            int(counts[kernels.SUPPRESSION]), int(counts[kernels.SUPPRESSION_SQ]), trials
+        )
+    outcome = StrikerOutcome(
+        joint=joint / trials,
+        dies_later=dies / trials,
+        suppression=int(counts[kernels.SUPPRESSION]) / trials,
+        p_initiative=int(counts[kernels.INITIATIVE]) / trials,
+    )
+    return outcome, ci
+
+
+def sample_attack(
+    attack: ResolvedAttack,
+    *,
+    trials: int,
+    seed: int,
+    cell: int = 0,
+    first_trial: int = 0,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: ProgressFn | None = None,
+) -> SampledAttack:
+    """Sample an attack ``trials`` times (any thread count and block size give the same result)."""
+    block = block_function(attack, seed, cell)
+    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress, first=first_trial)
+    outcome, ci = tallies_to_outcome(attack, tallies, trials)
+    return SampledAttack(outcome, ci, trials, tallies)
+
+
+@dataclass(frozen=True, eq=False)
+class SampledDuel:
+    """Estimates, 95 % intervals, distributions and tallies of sampled duels."""
+
+    metrics: dict[str, float]
+    ci95: dict[str, tuple[float, float]]
+    distributions: dict[str, dict[int, float]]
+    trials: int
+    tallies: Tallies
+
+
+def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
+    turns = np.zeros(duel.rules.max_turns + 1, np.int64)
+    tens = np.zeros(6 * duel.rules.max_turns + 1, np.int64)
+    counts = np.zeros(kernels.N_DUEL_COUNTS, np.int64)
+    rules = duel.rules
+    kernels.duel_block(
+        np.uint64(key.offset),
+        np.uint64(key.gamma),
+        start,
+        stop,
+        duel.sides,
+        duel.level_by_pen,
+        rules.hit_target,
+        rules.extra_hit_step,
+        rules.conscious_target,
+        rules.serious_light_wounds,
+        rules.max_turns,
+        turns,
+        tens,
+        counts,
+    )
+    return turns, tens, counts
+
+
+def duel_block_function(duel: ResolvedDuel, seed: int, cell: int = 0) -> partial[Tallies]:
+    """The engine's block function of a duel."""
+    return partial(_duel_tallies, duel, stream_key(seed, cell))
+
+
+def duel_estimates(tallies: Tallies, trials: int) -> SampledDuel:
+    """Duel metrics, intervals and distributions from summed tallies."""
+    turns, tens, counts = tallies
+    metrics: dict[str, float] = {}
+    ci: dict[str, tuple[float, float]] = {}
+    for name, index in (
+        ("p_a_wins", kernels.A_WINS),
+        ("p_b_wins", kernels.B_WINS),
+        ("p_both_down", kernels.BOTH_DOWN),
+        ("p_neither", kernels.NEITHER),
+    ):
+        metrics[name] = int(counts[index]) / trials
+        ci[name] = wilson(int(counts[index]), trials)
+    for name, total, square in (
+        ("mean_turns", kernels.TURNS, kernels.TURNS_SQ),
+        ("mean_seconds", kernels.SECONDS, kernels.SECONDS_SQ),
+    ):
+        metrics[name] = int(counts[total]) / trials
+        ci[name] = mean_interval(int(counts[total]), int(counts[square]), trials)
+    distributions = {
+        "turns": {int(t): int(n) / trials for t, n in enumerate(turns) if n},
+        "seconds": {10 * int(t): int(n) / trials for t, n in enumerate(tens) if n},
+    }
+    return SampledDuel(metrics, ci, distributions, trials, tallies)
+
+
+def sample_duel(
+    duel: ResolvedDuel,
+    *,
+    trials: int,
+    seed: int,
+    cell: int = 0,
+    first_trial: int = 0,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: ProgressFn | None = None,
+) -> SampledDuel:
+    """Sample ``trials`` duels (any thread count and block size give the same result)."""
+    block = duel_block_function(duel, seed, cell)
+    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress, first=first_trial)
+    return duel_estimates(tallies, trials)

@@ -25,6 +25,13 @@ from simlab.systems.hitech_tft.reference import numpy_block, python_block
 from simlab.systems.hitech_tft.resolve import resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario
 from simlab.systems.hitech_tft.sample import block_function
+from simlab.systems.striker import kernels as striker_kernels
+from simlab.systems.striker import reference as striker_reference
+from simlab.systems.striker import rules as striker_rules
+from simlab.systems.striker import sample as striker_sample
+from simlab.systems.striker.duel import resolve_duel
+from simlab.systems.striker.exact import exact_outcome as striker_exact
+from simlab.systems.striker.resolve import resolve as striker_resolve
 
 __all__ = ["Workload", "WORKLOADS", "run_bench"]
 
@@ -32,25 +39,113 @@ SEED = 2026
 
 
 @dataclass(frozen=True)
+class Samplers:
+    """One workload's compiled block function and its numpy and pure-Python twins."""
+
+    compiled: Callable[[int, int], Any]
+    numpy: Callable[[int, int], Any]
+    python: Callable[[int, int], Any]
+    draws: Callable[[Any], int]
+
+
+@dataclass(frozen=True)
 class Workload:
-    """One benchmark workload: a system's central mechanic on a fixed scenario."""
+    """One benchmark workload: a system's central mechanic on a fixed scenario.
+
+    Attributes:
+        name: The workload's name in the report.
+        system: System id.
+        prepare: Builds the samplers of the workload.
+        scale: Fraction of ``--trials`` the workload runs (duels take many rolls a trial).
+        exact: Times the exact engine (and icepool) on the same question, or None.
+    """
 
     name: str
     system: str
-    scenario: Scenario
+    prepare: Callable[[], Samplers]
+    scale: float = 1.0
+    exact: Callable[[], dict[str, Any]] | None = None
 
+
+def _tft(scenario: Scenario) -> Callable[[], Samplers]:
+    def prepare() -> Samplers:
+        attack = resolve(scenario, Rules())
+        key = stream_key(SEED)
+        return Samplers(
+            compiled=block_function(attack, SEED),
+            numpy=lambda a, b: numpy_block(attack, key, a, b),
+            python=lambda a, b: python_block(attack, key, a, b),
+            draws=lambda tallies: int(tallies[1][kernels.DRAWS]),
+        )
+
+    return prepare
+
+
+def _tft_exact(scenario: Scenario) -> Callable[[], dict[str, Any]]:
+    def timing() -> dict[str, Any]:
+        rules = Rules()
+        attack = resolve(scenario, rules)
+        seconds = _best_seconds(lambda: exact_outcome(resolve(scenario, rules)), 5)
+        icepool_seconds = None
+        if icepool_available():
+
+            def with_icepool() -> None:
+                oracle = icepool_attack(scenario, rules, attack.weapon, attack.armour, attack.adj_dx)
+                for die in (oracle.hits, oracle.damage, oracle.knock):
+                    die.denominator()
+
+            icepool_seconds = _best_seconds(with_icepool, 1)
+        return {"seconds": seconds, "icepool_seconds": icepool_seconds}
+
+    return timing
+
+
+def _striker_burst() -> Samplers:
+
+    attack = striker_resolve(STRIKER_BURST, striker_rules.Rules())
+    key = stream_key(SEED)
+    return Samplers(
+        compiled=striker_sample.block_function(attack, SEED),
+        numpy=lambda a, b: striker_reference.numpy_attack_block(attack, key, a, b),
+        python=lambda a, b: striker_reference.python_attack_block(attack, key, a, b),
+        draws=lambda tallies: int(tallies[1][striker_kernels.DRAWS]),
+    )
+
+
+def _striker_burst_exact() -> dict[str, Any]:
+
+    scenario = STRIKER_BURST
+    seconds = _best_seconds(lambda: striker_exact(striker_resolve(scenario, striker_rules.Rules())), 5)
+    return {"seconds": seconds, "icepool_seconds": None}
+
+
+def _striker_duel() -> Samplers:
+
+    duel = resolve_duel(STRIKER_DUEL[0], STRIKER_DUEL[1], striker_rules.Rules(), ({}, {}))
+    key = stream_key(SEED)
+    return Samplers(
+        compiled=striker_sample.duel_block_function(duel, SEED),
+        numpy=lambda a, b: striker_reference.numpy_duel_block(duel, key, a, b),
+        python=lambda a, b: striker_reference.python_duel_block(duel, key, a, b),
+        draws=lambda tallies: int(tallies[2][striker_kernels.DUEL_DRAWS]),
+    )
+
+
+TFT_BURST = Scenario(weapon="assault rifle", mode="four", armor="flak jacket", dx=12, range_m=20)
+TFT_GAUSS = Scenario(weapon="gauss rifle", mode="full", armor="combat TL12", dx=12, range_m=20)
+#: Striker: a half-clip burst of an assault rifle into cloth (STR-3, STR-4, STR-6).
+STRIKER_BURST = striker_rules.Scenario(weapon="assault rifle", mode="half_clip", armor="cloth", skill=2)
+#: Striker: assault rifle bursts against a rifleman, both in cloth (STR-11.2).
+STRIKER_DUEL = (
+    {"weapon": "assault rifle", "mode": "burst5", "armor": "cloth"},
+    {"weapon": "rifle", "armor": "cloth", "skill": 2},
+)
 
 WORKLOADS = (
-    Workload(
-        "tft_four_round_burst",
-        "hitech_tft",
-        Scenario(weapon="assault rifle", mode="four", armor="flak jacket", dx=12, range_m=20),
-    ),
-    Workload(
-        "tft_full_burst_gauss",
-        "hitech_tft",
-        Scenario(weapon="gauss rifle", mode="full", armor="combat TL12", dx=12, range_m=20),
-    ),
+    Workload("tft_four_round_burst", "hitech_tft", _tft(TFT_BURST), exact=_tft_exact(TFT_BURST)),
+    Workload("tft_full_burst_gauss", "hitech_tft", _tft(TFT_GAUSS), exact=_tft_exact(TFT_GAUSS)),
+    Workload("striker_half_clip_burst", "striker", _striker_burst, exact=_striker_burst_exact),
+    Workload("striker_duel", "striker", _striker_duel, scale=0.1),
 )
 
 
@@ -73,25 +168,22 @@ def generator_draws_per_s(draws: int, repeat: int = 3) -> float:
 
 
 def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, Any]:
-    attack = resolve(workload.scenario, Rules())
-    block = block_function(attack, SEED)
-    block(0, 1000)  # compile outside the timing
+    samplers = workload.prepare()
+    trials = max(int(trials * workload.scale), 10_000)
+    samplers.compiled(0, 1000)  # compile outside the timing
     threads = default_threads()
     tallies: list[Any] = []
 
     def one_thread() -> None:
-        tallies[:] = run_blocks(block, trials, threads=1)
+        tallies[:] = run_blocks(samplers.compiled, trials, threads=1)
 
     single = _best_seconds(one_thread, repeat)
-    draws_per_trial = int(tallies[1][kernels.DRAWS]) / trials
-    every = _best_seconds(lambda: run_blocks(block, trials, threads=threads), repeat)
-    key = stream_key(SEED)
+    draws_per_trial = samplers.draws(tallies) / trials
+    every = _best_seconds(lambda: run_blocks(samplers.compiled, trials, threads=threads), repeat)
     numpy_trials = max(trials // 50, 10_000)
-    numpy_seconds = _best_seconds(
-        lambda: run_blocks(lambda a, b: numpy_block(attack, key, a, b), numpy_trials, threads=1), 1
-    )
+    numpy_seconds = _best_seconds(lambda: run_blocks(samplers.numpy, numpy_trials, threads=1), 1)
     python_trials = max(trials // 2000, 2_000)
-    python_seconds = _best_seconds(lambda: python_block(attack, key, 0, python_trials), 1)
+    python_seconds = _best_seconds(lambda: samplers.python(0, python_trials), 1)
     return {
         "name": workload.name,
         "system": workload.system,
@@ -102,22 +194,6 @@ def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, An
         "python_trials_per_s": python_trials / python_seconds,
         "draws_per_trial": draws_per_trial,
     }
-
-
-def _exact_times(workload: Workload) -> dict[str, Any]:
-    rules = Rules()
-    attack = resolve(workload.scenario, rules)
-    seconds = _best_seconds(lambda: exact_outcome(resolve(workload.scenario, rules)), 5)
-    icepool_seconds = None
-    if icepool_available():
-
-        def with_icepool() -> None:
-            oracle = icepool_attack(workload.scenario, rules, attack.weapon, attack.armour, attack.adj_dx)
-            for die in (oracle.hits, oracle.damage, oracle.knock):
-                die.denominator()
-
-        icepool_seconds = _best_seconds(with_icepool, 1)
-    return {"name": workload.name, "seconds": seconds, "icepool_seconds": icepool_seconds}
 
 
 def run_bench(
@@ -141,7 +217,8 @@ def run_bench(
         results.append(rates)
     exact = []
     for workload in WORKLOADS:
-        say(f"exact {workload.name}")
-        exact.append(_exact_times(workload))
+        if workload.exact is not None:
+            say(f"exact {workload.name}")
+            exact.append({"name": workload.name, **workload.exact()})
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"workloads": results, "exact": exact, "peak_rss_mb": peak}

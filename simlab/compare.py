@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from simlab.experiments import Experiment, request_for
+from simlab.experiments import Experiment, answer
 from simlab.systems import System, get_system
 from simlab.variants import Variant
 
@@ -70,8 +70,9 @@ def _sampled_batches(
     """Metrics of each batch of trials: one row per batch, one column per metric."""
     rows = []
     for batch in range(batches):
-        request = request_for(
+        result = answer(
             system,
+            experiment.kind,
             inputs,
             variant,
             method="monte_carlo",
@@ -81,7 +82,7 @@ def _sampled_batches(
             first_trial=batch * per_batch,
             threads=threads,
         )
-        rows.append(system.attack(request).metrics)
+        rows.append(result.metrics)
     return pd.DataFrame(rows)
 
 
@@ -134,8 +135,8 @@ def compare_experiment(
             for method in experiment.methods:
                 if method == "exact":
                     if base_exact is None:
-                        base_exact = system.attack(request_for(system, inputs, method="exact")).metrics
-                    changed = system.attack(request_for(system, inputs, variant, method="exact")).metrics
+                        base_exact = answer(system, experiment.kind, inputs, method="exact").metrics
+                    changed = answer(system, experiment.kind, inputs, variant, method="exact").metrics
                     for metric, value in changed.items():
                         if experiment.metrics is None or metric in experiment.metrics:
                             rows.append(_row(head, method, metric, base_exact[metric], value, None, None, None))

@@ -32,6 +32,7 @@ anything runs or is written.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 import tomllib
@@ -44,7 +45,7 @@ from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import coerce, field_specs
 from simlab.results import METHODS
-from simlab.systems import AttackRequest, System, get_system
+from simlab.systems import SYSTEM_NAMES, AttackRequest, DuelRequest, System, get_system
 from simlab.variants import BASE, Variant, load_variant
 
 __all__ = [
@@ -56,10 +57,14 @@ __all__ = [
     "load_experiment",
     "find_experiments",
     "request_for",
+    "duel_request_for",
+    "answer",
 ]
 
 #: Values of ``method``.
 RUN_METHODS = (*METHODS, "both")
+#: Values of ``kind``: what one cell asks.
+KINDS = ("attack", "duel")
 #: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
 CHART_KINDS: dict[str, tuple[str, ...]] = {
     "curve": ("metric", "x", "by"),
@@ -67,11 +72,13 @@ CHART_KINDS: dict[str, tuple[str, ...]] = {
     "distribution": ("distribution", "by"),
     "attacks_to_incapacitate": ("by", "attacks"),
     "series": ("prefix", "by"),
+    "stacked": ("metrics", "rows", "panels"),
 }
 _CHART_COMMON = ("kind", "title", "name", "where")
 _TOP_KEYS = (
     "name",
     "system",
+    "kind",
     "description",
     "method",
     "trials",
@@ -122,6 +129,7 @@ class Experiment:
         path: The file.
         name: Name of the results directory.
         system: System id.
+        kind: ``attack`` (one attack per cell) or ``duel`` (inputs ``a.KEY`` and ``b.KEY``).
         description: One paragraph for the report.
         method: ``exact``, ``monte_carlo`` or ``both``.
         trials: Trials per cell when sampling (the first round, with ``precision``).
@@ -137,6 +145,7 @@ class Experiment:
     path: Path
     name: str
     system: str
+    kind: str
     description: str
     method: str
     trials: int
@@ -269,9 +278,17 @@ def load_experiment(path: Path | str) -> Experiment:
         system = get_system(check.typed(data, "system", str, "text"))
     except UnknownNameError as exc:
         raise check.fail("", "system", str(exc)) from None
-    method = data.get("method", "exact")
+    kind = data.get("kind", "attack")
+    if kind not in KINDS:
+        raise check.fail("", "kind", f"unknown kind {kind!r} (valid: {', '.join(KINDS)})")
+    if kind == "duel" and system.duel is None:
+        with_duels = [s for s in SYSTEM_NAMES if get_system(s).duel is not None]
+        raise check.fail("", "kind", f"{system.name} has no duels (systems with duels: {', '.join(with_duels)})")
+    method = data.get("method", "exact" if kind == "attack" else "monte_carlo")
     if method not in RUN_METHODS:
         raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
+    if kind == "duel" and method != "monte_carlo":
+        raise check.fail("", "method", "duels are sampled: method must be monte_carlo")
     trials = check.typed(data, "trials", int, "an integer") if "trials" in data else DEFAULT_TRIALS
     try:
         check_trials(trials)
@@ -317,6 +334,7 @@ def load_experiment(path: Path | str) -> Experiment:
         path=path,
         name=name,
         system=system.name,
+        kind=kind,
         description=str(data.get("description", "")),
         method=method,
         trials=trials,
@@ -381,14 +399,21 @@ def _chart(
         for one in value if isinstance(value, list) else [value]:
             if one not in inputs[key]:
                 raise check.fail(table, "where", f"{key} = {one!r} is not in the grid (grid values: {inputs[key]})")
+    for metric in data.get("metrics", []) if isinstance(data.get("metrics", []), list) else [None]:
+        if metric not in (experiment.metrics or metrics):
+            raise check.unknown(table, "metrics", "metric", experiment.metrics or metrics, str(metric))
     for key in CHART_KINDS[kind]:
-        if key not in data and key in ("metric", "x", "rows", "cols", "prefix"):
+        if key not in data and key in ("metric", "x", "rows", "cols", "prefix", "metrics"):
             raise check.fail(table, "kind", f"a {kind} chart needs {key}")
     return ChartSpec(kind=kind, options={k: v for k, v in data.items() if k != "kind"})
 
 
-def _check_value(system: System, key: str, value: Any) -> None:
+def _check_value(system: System, kind: str, key: str, value: Any) -> None:
     """Check one input on its own: its name, its type, and the table row it names."""
+    if kind == "duel":
+        side, dot, key = key.partition(".")
+        if not dot or side not in ("a", "b"):
+            raise SimlabError(f"duel inputs are a.KEY or b.KEY (side a or b), not {side!r}")
     prefix, dot, column = key.partition(".")
     if dot:
         if prefix not in system.row_inputs:
@@ -398,9 +423,9 @@ def _check_value(system: System, key: str, value: Any) -> None:
             raise UnknownNameError(f"{prefix} column", column, specs)
         coerce(specs[column], value, "")
         return
-    specs = field_specs(system.scenario_type)
+    specs = field_specs(system.duel_side_type if kind == "duel" and system.duel_side_type else system.scenario_type)
     if key not in specs:
-        raise UnknownNameError("scenario input", key, specs)
+        raise UnknownNameError("duel side input" if kind == "duel" else "scenario input", key, specs)
     value = coerce(specs[key], value, "")
     if key in system.row_inputs and value:
         system.tables()[system.row_inputs[key]].row(value)
@@ -413,9 +438,9 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
         for key, options in values.items():
             for value in options:
                 try:
-                    _check_value(system, key, value)
+                    _check_value(system, experiment.kind, key, value)
                 except UnknownNameError as exc:
-                    if _allowed(system, {**first, key: value}):
+                    if _allowed(system, experiment.kind, {**first, key: value}):
                         continue  # a name that only exists with other inputs (weapon + ammo)
                     raise check.fail(table, key, str(exc)) from None
                 except SimlabError as exc:
@@ -423,19 +448,27 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
     for variant in (None, *experiment.variants):
         for cell in experiment.cells():
             try:
-                system.check(request_for(system, cell, variant=variant))
+                _check_request(system, experiment.kind, cell, variant)
             except SimlabError as exc:
                 shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
                 under = f" under variant {variant.name}" if variant else ""
                 raise check.fail("grid", "", f"cell {shown}{under}: {exc}") from None
 
 
-def _allowed(system: System, inputs: Mapping[str, Any]) -> bool:
+def _allowed(system: System, kind: str, inputs: Mapping[str, Any]) -> bool:
     try:
-        system.check(request_for(system, inputs))
+        _check_request(system, kind, inputs, None)
     except SimlabError:
         return False
     return True
+
+
+def _check_request(system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None) -> None:
+    if kind == "duel":
+        assert system.duel_check is not None
+        system.duel_check(duel_request_for(system, inputs, variant))
+    else:
+        system.check(request_for(system, inputs, variant))
 
 
 def request_for(
@@ -445,6 +478,36 @@ def request_for(
     scenario, rows = system.split_inputs(inputs)
     request = AttackRequest(scenario=scenario, row_overrides=rows, source="experiment", **options)
     return variant.apply(request) if variant is not None else request
+
+
+def duel_request_for(
+    system: System, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
+) -> DuelRequest:
+    """The duel request of one cell: ``a.KEY`` and ``b.KEY`` inputs (``a.weapon.COLUMN`` overrides)."""
+    sides: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
+    for key, value in inputs.items():
+        side, _, name = key.partition(".")
+        sides[side][name] = value
+    a, a_rows = system.split_inputs(sides["a"])
+    b, b_rows = system.split_inputs(sides["b"])
+    options.pop("method", None)
+    request = DuelRequest(a=a, b=b, a_rows=a_rows, b_rows=b_rows, **options)
+    if variant is None:
+        return request
+    return dataclasses.replace(
+        request,
+        rules={**variant.rules, **request.rules},
+        tables={**request.tables, **variant.tables},
+        variant=variant.name,
+    )
+
+
+def answer(system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any) -> Any:
+    """The :class:`~simlab.results.AttackResult` of one cell: an attack or a duel."""
+    if kind == "duel":
+        assert system.duel is not None
+        return system.duel(duel_request_for(system, inputs, variant, **options))
+    return system.attack(request_for(system, inputs, variant, **options))
 
 
 def find_experiments(directory: Path | str = "experiments") -> list[Path]:

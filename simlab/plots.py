@@ -13,6 +13,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -20,6 +21,7 @@ from matplotlib.ticker import MaxNLocator
 
 from simlab.experiments import ChartSpec, Experiment
 from simlab.reports import preferred_method, select
+from simlab.systems import get_system
 
 __all__ = [
     "curve",
@@ -31,6 +33,7 @@ __all__ = [
     "draw",
     "chart_file_name",
     "comparison_charts",
+    "stacked",
     "AXIS_LABELS",
 ]
 
@@ -50,6 +53,19 @@ AXIS_LABELS = {
     "p_weapon_lost": "P(weapon lost)",
     "mean_splash_damage": "expected splash damage (hit points)",
     "damage": "damage of one attack (hit points)",
+    "p_unhurt": "P(unhurt)",
+    "p_light": "P(light wound)",
+    "p_serious": "P(serious wound, conscious)",
+    "p_unconscious": "P(unconscious)",
+    "p_not_dead_yet": "P(not dead yet)",
+    "p_survives": "P(survives attack and aftermath)",
+    "p_a_wins": "P(A wins)",
+    "p_b_wins": "P(B wins)",
+    "mean_turns": "expected turns",
+    "a.weapon": "A's weapon",
+    "b.weapon": "B's weapon",
+    "range_band": "range band",
+    "outcome": "worst result of one attack (0 unhurt ... 5 killed)",
     "hits": "hits of one attack",
 }
 _STYLE = {"font.size": 9}
@@ -316,6 +332,48 @@ def series(
     return figure
 
 
+def stacked(
+    table: pd.DataFrame,
+    metrics: Sequence[str],
+    rows: str,
+    panels: str | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Exclusive outcomes (``metrics`` summing to 1) as stacked bars per value of ``rows``.
+
+    Used for the wound outcome of an attack per weapon, one panel per armour.
+    """
+    frame = select(table, where)
+    frame = frame[frame["metric"].isin(list(metrics))]
+    frame = select(frame, method=preferred_method(frame))
+    panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
+    row_order = list(dict.fromkeys(frame[rows]))
+    width = min(4.0 + 3.2 * len(panel_values), 22)
+    figure = _figure(width, 1.6 + 0.28 * len(row_order))
+    grid = figure.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
+    colours = matplotlib.colormaps["RdYlGn_r"](np.linspace(0.05, 0.95, len(metrics)))
+    for axes, panel in zip(grid, panel_values, strict=True):
+        part = frame if panel is None else frame[frame[panels] == panel]
+        values = part.pivot_table(index=rows, columns="metric", values="value", aggfunc="first", sort=False)
+        values = values.reindex(index=row_order, columns=list(metrics)).fillna(0.0)
+        left = np.zeros(len(row_order))
+        for metric, colour in zip(metrics, colours, strict=True):
+            axes.barh(range(len(row_order)), values[metric], left=left, color=colour, label=_label(metric))
+            left += values[metric].to_numpy()
+        axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
+        axes.invert_yaxis()
+        axes.set_xlim(0, 1)
+        axes.set_xlabel("probability")
+        if panel is not None:
+            axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
+    grid[0].set_ylabel(_label(rows))
+    handles, labels = grid[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=min(len(metrics), 6), fontsize=8)
+    figure.suptitle(_title(title, f"Outcome of one attack by {_label(rows)}", where), fontsize=10)
+    return figure
+
+
 def _numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
@@ -364,9 +422,21 @@ def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartS
     prefixes = sorted({m[: m.rindex("_") + 1] for m in metrics if re.search(r"_at_\d+$", m) and "damage" in m})
     for prefix in prefixes:
         charts.append(ChartSpec("series", {"prefix": prefix, "by": few[:2], "where": where_first(*few[:2])}))
-    if experiment.n_cells <= 12:
-        charts.append(ChartSpec("distribution", {"distribution": "damage", "by": varying}))
-        charts.append(ChartSpec("attacks_to_incapacitate", {"by": varying}))
+    outcomes = [m for m in get_system(experiment.system).outcome_metrics if m in metrics]
+    if outcomes and few:
+        rows = next((k for k in ("weapon", "a.weapon") if k in varying), few[0])
+        panels = [k for k in few if k != rows][:1]
+        options = {"metrics": outcomes, "rows": rows, "where": where_first(rows, *panels)}
+        charts.append(ChartSpec("stacked", {**options, **({"panels": panels[0]} if panels else {})}))
+    if "a.weapon" in varying and "b.weapon" in varying and "p_a_wins" in metrics:
+        where = where_first("a.weapon", "b.weapon")
+        charts.append(
+            ChartSpec("heatmap", {"metric": "p_a_wins", "rows": "a.weapon", "cols": "b.weapon", "where": where})
+        )
+    if experiment.n_cells <= 12 and experiment.kind == "attack":
+        charts.append(ChartSpec("distribution", {"distribution": "outcome" if outcomes else "damage", "by": varying}))
+        if not outcomes:  # systems with damage points: attacks until the target goes down
+            charts.append(ChartSpec("attacks_to_incapacitate", {"by": varying}))
     return charts
 
 
@@ -383,6 +453,8 @@ def draw(spec: ChartSpec, run: Any) -> Figure:
         return attacks_to_incapacitate(run.incapacitation, **options)
     if spec.kind == "series":
         return series(run.table, **options)
+    if spec.kind == "stacked":
+        return stacked(run.table, **options)
     raise ValueError(f"unknown chart kind {spec.kind!r}")
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.errors import SimlabError
-from simlab.experiments import Experiment, request_for
+from simlab.experiments import Experiment, answer, request_for
 from simlab.results import AttackResult
 from simlab.rng import MAX_TRIALS_PER_CELL
 from simlab.systems import System, get_system
@@ -80,8 +80,9 @@ def _sampled(
 ) -> AttackResult:
     trials = experiment.trials
     while True:
-        request = request_for(
+        result: AttackResult = answer(
             system,
+            experiment.kind,
             inputs,
             variant,
             method="monte_carlo",
@@ -90,7 +91,6 @@ def _sampled(
             cell=cell,
             threads=threads,
         )
-        result = system.attack(request)
         width = _half_width(result)
         if experiment.precision is None or width <= experiment.precision or trials >= PRECISION_TRIAL_CAP:
             return result
@@ -157,7 +157,7 @@ def run_experiment(
         results: dict[str, AttackResult] = {}
         for method in experiment.methods:
             if method == "exact":
-                results[method] = system.attack(request_for(system, inputs, variant, method="exact"))
+                results[method] = answer(system, experiment.kind, inputs, variant, method="exact")
             else:
                 results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
             if progress is not None:

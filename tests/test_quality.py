@@ -38,10 +38,13 @@ def test_bench_report_has_every_figure():
         "draws_per_trial",
         "generator_draws_per_s",
     }
-    assert [w["name"] for w in report["workloads"]] == ["tft_four_round_burst", "tft_full_burst_gauss"]
+    names = [w["name"] for w in report["workloads"]]
+    assert names == ["tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst", "striker_duel"]
     for workload in report["workloads"]:
         assert set(workload) == keys
         assert all(workload[k] > 0 for k in keys - {"name", "system"})
-    assert {e["name"] for e in report["exact"]} == {w["name"] for w in report["workloads"]}
-    assert all(e["seconds"] > 0 and e["icepool_seconds"] > 0 for e in report["exact"])
+    exact = {e["name"]: e for e in report["exact"]}
+    assert set(exact) == {"tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst"}
+    assert all(e["seconds"] > 0 for e in exact.values())
+    assert all(exact[name]["icepool_seconds"] > 0 for name in names if name.startswith("tft"))
     assert report["peak_rss_mb"] > 0

@@ -268,8 +268,8 @@ def test_duel_of_identical_figures_is_symmetric(capsys):
     assert code == 0
     payload = json.loads(out)
     a, b = payload["metrics"]["p_a_wins"], payload["metrics"]["p_b_wins"]
-    half_width = (payload["ci95"]["p_a_wins"][1] - payload["ci95"]["p_a_wins"][0]) / 2
-    assert abs(a - b) <= 2 * half_width  # the difference of two such estimates, about 1.4 half-widths at 95 %
+    # a and b come from one multinomial: Var(a - b) = (a + b - (a - b)^2) / n; test at 99.9 %
+    assert abs(a - b) <= 3.29 * ((a + b - (a - b) ** 2) / payload["trials"]) ** 0.5
 
 
 def test_duel_kernel_equals_references():
@@ -297,3 +297,33 @@ def test_duel_errors(capsys):
     assert code == 2 and "has no duels" in err
     with pytest.raises(ScenarioError):
         resolved({"weapon": "rifle", "cover": "complete"})
+
+
+def test_duel_experiments_run_and_validate(tmp_path):
+    path = tmp_path / "d.toml"
+    path.write_text(
+        'name = "d"\nsystem = "striker"\nkind = "duel"\ntrials = 2000\n'
+        '[fixed]\n"a.armor" = "cloth"\n[grid]\n"a.weapon" = ["rifle", "submachinegun"]\n"b.weapon" = ["rifle"]\n'
+    )
+    run = simlab.run(path)
+    assert set(run.table["metric"]) >= {"p_a_wins", "p_b_wins", "mean_turns"}
+    assert (run.table["method"] == "monte_carlo").all() and len(set(run.table["cell"])) == 2
+    path.write_text(path.read_text().replace('"a.armor"', '"a.armour"'))
+    with pytest.raises(SimlabError, match=r"d.toml:6: \[fixed\] a.armour: unknown duel side input 'armour'"):
+        simlab.run(path)
+    path.write_text(path.read_text().replace('"a.armour"', '"c.armor"'))
+    with pytest.raises(SimlabError, match="side a or b"):
+        simlab.run(path)
+    path.write_text(path.read_text().replace('kind = "duel"', 'kind = "duel"\nmethod = "exact"'))
+    with pytest.raises(SimlabError, match="duels are sampled"):
+        simlab.run(path)
+
+
+def test_stacked_outcome_chart_and_default_choice():
+    from simlab import plots
+    from simlab.experiments import load_experiment
+
+    experiment = load_experiment("experiments/striker_weapons_armour.toml")
+    metrics = [f"p_{c}" for c in CATEGORIES] + ["p_a_wins"]
+    kinds = [c.kind for c in plots.choose_charts(experiment, metrics)]
+    assert "stacked" in kinds

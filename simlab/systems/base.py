@@ -105,6 +105,9 @@ class System:
         extra_metrics: Metrics only some scenarios have (HE splash, blast distances).
         marginals: Name → change of a request whose effect reports show (``+1 DX``).
         duel: Answers a :class:`DuelRequest` (None: the system has no duels).
+        duel_check: Validates a :class:`DuelRequest` without sampling it.
+        duel_side_type: Frozen dataclass of one side's duel inputs.
+        outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
     """
 
     name: str
@@ -120,6 +123,9 @@ class System:
     extra_metrics: Mapping[str, str] = field(default_factory=dict)
     marginals: Mapping[str, Callable[[AttackRequest], AttackRequest]] = field(default_factory=dict)
     duel: Callable[[DuelRequest], AttackResult] | None = None
+    duel_check: Callable[[DuelRequest], object] | None = None
+    duel_side_type: type | None = None
+    outcome_metrics: tuple[str, ...] = ()
 
     def split_inputs(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """Split inputs into scenario inputs and ``ROW.COLUMN`` row overrides.

@@ -27,10 +27,12 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
 
 from __future__ import annotations
 
+import dataclasses
+
 from simlab.params import as_plain, build
 from simlab.results import AttackResult
 from simlab.systems.base import AttackRequest, DuelRequest, System
-from simlab.systems.striker.duel import DUEL_METRICS, resolve_duel, side_json
+from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, ResolvedDuel, resolve_duel, side_json
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
 from simlab.systems.striker.resolve import CATEGORIES, ResolvedAttack, resolve
@@ -103,10 +105,20 @@ def attack(request: AttackRequest) -> AttackResult:
     )
 
 
+def resolve_duel_request(request: DuelRequest) -> ResolvedDuel:
+    """Validate a duel request into the resolved duel.
+
+    Raises:
+        SimlabError: For any bad input of either side or rule.
+    """
+    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
+    return resolve_duel(request.a, request.b, rules, (request.a_rows, request.b_rows), request.tables)
+
+
 def duel(request: DuelRequest) -> AttackResult:
     """Sample duels of two figures (STR-11.2)."""
-    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
-    resolved = resolve_duel(request.a, request.b, rules, (request.a_rows, request.b_rows), request.tables)
+    resolved = resolve_duel_request(request)
+    rules = resolved.rules
     sampled = sample_duel(
         resolved,
         trials=request.trials,
@@ -134,6 +146,21 @@ def duel(request: DuelRequest) -> AttackResult:
     )
 
 
+def plus_one_skill(request: AttackRequest) -> AttackRequest:
+    """The same attack by a firer with 1 more skill."""
+    scenario, _, _ = resolve_request(request)
+    return dataclasses.replace(request, scenario={**request.scenario, "skill": scenario.skill + 1})
+
+
+def plus_one_armour(request: AttackRequest) -> AttackRequest:
+    """The same attack against armour with 1 more AV (and AV against lasers)."""
+    _, _, resolved = resolve_request(request)
+    armour = resolved.armour
+    changed = {"av": armour.av + 1, **({"av_laser": armour.av_laser + 1} if armour.av_laser is not None else {})}
+    rows = {**request.row_overrides, "armor": {**request.row_overrides.get("armor", {}), **changed}}
+    return dataclasses.replace(request, row_overrides=rows)
+
+
 SYSTEM = System(
     name=NAME,
     title="Striker-derived combat",
@@ -157,4 +184,8 @@ SYSTEM = System(
     check=resolve_request,
     extra_metrics={**EXTRA_METRICS, **DUEL_METRICS},
     duel=duel,
+    duel_check=resolve_duel_request,
+    duel_side_type=DuelSide,
+    outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
+    marginals={"+1 skill": plus_one_skill, "+1 armour": plus_one_armour},
 )

@@ -129,7 +129,7 @@ def resolve_duel(
         assert attack.weapon is not None
         sides[s] = (attack.to_hit_dm, attack.rounds, attack.weapon.magazine, side.magazines - 1, end_dm(side.end))
         levels[s] = attack.level_by_pen
-    worst_turn = 1 + sum(2 + 4 * attack.max_hits for attack in attacks)
+    worst_turn = 1 + sum(1 + 2 * attack.max_hits for attack in attacks)
     if worst_turn * rules.max_turns >= DRAWS_PER_TRIAL_LIMIT:
         raise SimlabError(
             f"a duel of up to {rules.max_turns} turns may need {worst_turn * rules.max_turns} draws per trial; "

@@ -5,11 +5,15 @@ cell and add int64 tallies into the arrays they are given; :mod:`.sample` prepar
 inputs and :mod:`.reference` holds plain Python and numpy twins with identical tallies.
 
 Each trial takes its draws one after another from its own window of the cell's stream
-(draw ``j`` at position ``j + 1``). Attack: to-hit 2d6; per wounding hit a penetration
-2d6, then a consciousness or Not Dead Yet 2d6 where the level calls for one; then the
-aftermath rolls (stabilise and treatment, or the serious-wound save); then initiative 2d6
-pairs until they differ. Duel, per turn: the turn's length (1d6), then side A's attack,
-then side B's, each as above without the Not Dead Yet roll (any dead result incapacitates).
+(draw ``j`` at position ``j + 1``), and every 2d6 is one draw (a die from each half of it,
+:func:`simlab.rng.two_d6_from_draw`). Attack: the to-hit 2d6 is draw 0; wounding hit ``i``
+has its penetration 2d6 at draw ``1 + 2i`` and, where the level calls for one, its
+consciousness or Not Dead Yet 2d6 at ``2 + 2i`` (fixed places, so the hits do not wait for
+each other); after the ``k`` hits, from draw ``1 + 2k`` on, the aftermath rolls (stabilise
+and treatment, or the serious-wound save), then initiative 2d6 pairs until they differ.
+Duel, per turn, one draw after another: the turn's length (1d6), then side A's attack,
+then side B's (to-hit, then per hit its penetration and any consciousness roll; a dead
+result incapacitates without a Not Dead Yet roll).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
 
 # Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
 UNHURT, LIGHT, SERIOUS, UNCONSCIOUS, NOT_DEAD_YET, KILLED = range(6)
@@ -28,6 +32,8 @@ N_COUNTS = 5
 # Indices of the duel's ``counts`` tally.
 A_WINS, B_WINS, BOTH_DOWN, NEITHER, TURNS, TURNS_SQ, SECONDS, SECONDS_SQ, DUEL_DRAWS = range(9)
 N_DUEL_COUNTS = 9
+# Rows of the attack's per-hit table.
+FOLLOW, TARGET, SUCCESS, FAILURE = range(4)
 # Index of the per-side duel parameters.
 DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM = range(5)
 LANES = 4
@@ -35,10 +41,9 @@ LANES = 4
 
 @njit(inline="always")
 def _two_d6(w: np.uint64, gamma: np.uint64) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
-    """The next two draws as 2d6: (new position, total)."""
-    w1 = w + gamma
-    w2 = w1 + gamma
-    return w2, die_from_draw(mix64(w1), 6) + die_from_draw(mix64(w2), 6)
+    """The next draw as 2d6: (new position, total)."""
+    w += gamma
+    return w, two_d6_from_draw(mix64(w))
 
 
 @njit(cache=True, nogil=True)
@@ -49,10 +54,8 @@ def attack_block(
     stop: int,
     hits_by_roll: np.ndarray,
     wound_hits_by_roll: np.ndarray,
-    level_by_pen: np.ndarray,
-    ndy_target_by_pen: np.ndarray,
+    hit_table: np.ndarray,
     roll_dm: int,
-    conscious_target: int,
     aftermath: np.ndarray,
     suppression: np.ndarray,
     tactics: np.ndarray,
@@ -68,10 +71,10 @@ def attack_block(
         stop: One past the last trial.
         hits_by_roll: Hits (suppression hits when suppressive) by natural to-hit total.
         wound_hits_by_roll: Wounding hits by natural to-hit total.
-        level_by_pen: Wound level by natural penetration total.
-        ndy_target_by_pen: Not Dead Yet target by natural penetration total.
+        hit_table: ``(4, 13)`` by natural penetration total: whether a consciousness or Not
+            Dead Yet roll follows (FOLLOW), its target (TARGET), and the category when it
+            succeeds (SUCCESS) or fails (FAILURE); without a roll both are the category.
         roll_dm: DM of the target's consciousness and Not Dead Yet rolls.
-        conscious_target: Target of the consciousness roll.
         aftermath: ``[save_dm, save_target, has_medic, stabilise_dm, stabilise_target,
             treatment_dm, treatment_target]`` (STR-7).
         suppression: ``[suppressive, first_hit, extra_hit]`` (STR-3.3).
@@ -80,6 +83,7 @@ def attack_block(
         counts: Tallies indexed by DIES_LATER, SUPPRESSION, SUPPRESSION_SQ, INITIATIVE, DRAWS.
     """
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    g2 = gamma + gamma
     dies_later = 0
     suppressed = 0
     suppressed_sq = 0
@@ -88,40 +92,34 @@ def attack_block(
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
         w, natural = _two_d6(w, gamma)
-        made = 2
+        made = 1
         hits = hits_by_roll[natural]
         worst = UNHURT
-        for _ in range(wound_hits_by_roll[natural]):
-            w, r = _two_d6(w, gamma)
-            made += 2
-            level = level_by_pen[r]
-            category = UNHURT
-            if level == LEVEL_LIGHT:
-                category = LIGHT
-            elif level == LEVEL_SERIOUS:
-                w, roll = _two_d6(w, gamma)
-                made += 2
-                category = SERIOUS if roll + roll_dm >= conscious_target else UNCONSCIOUS
-            elif level == LEVEL_DEAD:
-                w, roll = _two_d6(w, gamma)
-                made += 2
-                category = NOT_DEAD_YET if roll + roll_dm >= ndy_target_by_pen[r] else KILLED
-            if category > worst:
-                worst = category
+        wound_hits = wound_hits_by_roll[natural]
+        for _ in range(wound_hits):
+            # Branch-free: the follow-up roll is computed always, but its draw counts as
+            # made only where the wound level calls for it.
+            r = two_d6_from_draw(mix64(w + gamma))
+            roll = two_d6_from_draw(mix64(w + g2))
+            w += g2
+            success = roll + roll_dm >= hit_table[TARGET, r]
+            category = hit_table[SUCCESS, r] if success else hit_table[FAILURE, r]
+            made += 1 + hit_table[FOLLOW, r]
+            worst = max(worst, category)
         joint[trial & (LANES - 1), hits, worst] += 1
         if worst == NOT_DEAD_YET:
             dies = True
             if aftermath[2]:
                 w, roll = _two_d6(w, gamma)
-                made += 2
+                made += 1
                 if roll + aftermath[3] >= aftermath[4]:
                     w, roll = _two_d6(w, gamma)
-                    made += 2
+                    made += 1
                     dies = roll + aftermath[5] < aftermath[6]
             dies_later += dies
         elif worst in (SERIOUS, UNCONSCIOUS):
             w, roll = _two_d6(w, gamma)
-            made += 2
+            made += 1
             dies_later += roll + aftermath[0] < aftermath[1]
         if suppression[0] and hits > 0:
             penalty = suppression[1] + suppression[2] * (hits - 1)
@@ -130,7 +128,7 @@ def attack_block(
         while True:
             w, ours = _two_d6(w, gamma)
             w, theirs = _two_d6(w, gamma)
-            made += 4
+            made += 2
             if ours + tactics[0] != theirs + tactics[1]:
                 initiative += ours + tactics[0] > theirs + tactics[1]
                 break
@@ -164,7 +162,7 @@ def _fire(
         (new position, draws made).
     """
     other = 1 - shooter
-    made = 2
+    made = 1
     fired = min(sides[shooter, PER_ATTACK], rounds[shooter])
     rounds[shooter] -= fired
     w, natural = _two_d6(w, gamma)
@@ -174,13 +172,13 @@ def _fire(
         hits = max(1, min(hits, fired))
         for _ in range(hits):
             w, r = _two_d6(w, gamma)
-            made += 2
+            made += 1
             level = level_by_pen[shooter, r]
             if level == LEVEL_LIGHT:
                 new_penalty[other] += 1
             elif level == LEVEL_SERIOUS:
                 w, roll = _two_d6(w, gamma)
-                made += 2
+                made += 1
                 if roll + sides[other, ROLL_DM] - penalty[other] >= conscious_target:
                     new_penalty[other] += serious_light_wounds
                 else:

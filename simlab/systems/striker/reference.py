@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.engine import Tallies
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_np, die_py, draw_py
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_np, die_py, draw_py, two_d6_np, two_d6_py
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
 from simlab.systems.striker.resolve import (
@@ -34,31 +34,42 @@ __all__ = ["python_attack_block", "numpy_attack_block", "python_duel_block", "nu
 
 
 class _Draws:
-    """The draws of one trial, in order, from the stream specification."""
+    """The draws of one trial, in order, from the stream specification.
+
+    ``next`` is the position of the next draw; ``made`` counts the draws used (they differ
+    where the attack layout leaves an unused place for a follow-up roll).
+    """
 
     def __init__(self, key: StreamKey, trial: int) -> None:
-        self.key, self.trial, self.made = key, trial, 0
+        self.key, self.trial, self.made, self.next = key, trial, 0, 0
 
     def d6(self) -> int:
-        face = die_py(draw_py(self.key, self.trial, self.made), 6)
+        face = die_py(draw_py(self.key, self.trial, self.next), 6)
         self.made += 1
+        self.next += 1
         return face
 
     def two_d6(self) -> int:
-        return self.d6() + self.d6()
+        total = two_d6_py(draw_py(self.key, self.trial, self.next))
+        self.made += 1
+        self.next += 1
+        return total
+
+    def skip(self) -> None:
+        """Leave the next place unused."""
+        self.next += 1
 
 
 def _category(attack: ResolvedAttack, draws: _Draws) -> int:
     """Worst result of one wounding hit (STR-4, STR-6)."""
     r = draws.two_d6()
     level = int(attack.level_by_pen[r])
-    if level == LEVEL_LIGHT:
-        return LIGHT
     if level == LEVEL_SERIOUS:
         return SERIOUS if draws.two_d6() + attack.roll_dm >= attack.conscious_target else UNCONSCIOUS
     if level == LEVEL_DEAD:
         return NOT_DEAD_YET if draws.two_d6() + attack.roll_dm >= attack.ndy_target_by_pen[r] else KILLED
-    return UNHURT
+    draws.skip()  # the follow-up place of a hit stays unused
+    return LIGHT if level == LEVEL_LIGHT else UNHURT
 
 
 def python_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
@@ -99,18 +110,26 @@ class _VectorDraws:
         with np.errstate(over="ignore"):
             self.base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * np.uint64(key.gamma)
         self.gamma = np.uint64(key.gamma)
+        self.next = np.zeros(stop - start, np.uint64)
         self.made = np.zeros(stop - start, np.uint64)
+
+    def _positions(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:
+        self.next[rows] += np.uint64(1)
+        self.made[rows] += np.uint64(1)
+        with np.errstate(over="ignore"):
+            return self.base[rows] + self.next[rows] * self.gamma
 
     def d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
         """One die for each trial in ``rows`` (and advance their counters)."""
-        self.made[rows] += np.uint64(1)
-        with np.errstate(over="ignore"):
-            positions = self.base[rows] + self.made[rows] * self.gamma
-        return die_np(positions, 6)
+        return die_np(self._positions(rows), 6)
 
     def two_d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-        first = self.d6(rows)
-        return first + self.d6(rows)
+        """2d6 (one draw) for each trial in ``rows``."""
+        return two_d6_np(self._positions(rows))
+
+    def skip(self, rows: npt.NDArray[np.intp]) -> None:
+        """Leave the next place of each trial in ``rows`` unused."""
+        self.next[rows] += np.uint64(1)
 
 
 def numpy_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
@@ -136,6 +155,7 @@ def numpy_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop:
         if dead.any():
             saved = draws.two_d6(rows[dead]) + attack.roll_dm >= attack.ndy_target_by_pen[r[dead]]
             category[dead] = np.where(saved, NOT_DEAD_YET, KILLED)
+        draws.skip(rows[~serious & ~dead])
         worst[rows] = np.maximum(worst[rows], category)
     joint = np.zeros((attack.max_hits + 1, 6), np.int64)
     np.add.at(joint, (hits, worst), 1)

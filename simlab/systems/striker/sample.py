@@ -14,7 +14,19 @@ from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
 from simlab.systems.striker.exact import StrikerOutcome
 from simlab.systems.striker.outcomes import INCAPACITATED
-from simlab.systems.striker.resolve import CATEGORIES, ResolvedAttack
+from simlab.systems.striker.resolve import (
+    CATEGORIES,
+    KILLED,
+    LEVEL_DEAD,
+    LEVEL_LIGHT,
+    LEVEL_SERIOUS,
+    LIGHT,
+    NOT_DEAD_YET,
+    SERIOUS,
+    UNCONSCIOUS,
+    UNHURT,
+    ResolvedAttack,
+)
 
 __all__ = [
     "SampledAttack",
@@ -64,6 +76,20 @@ def kernel_inputs(attack: ResolvedAttack) -> tuple[np.ndarray, np.ndarray, np.nd
     return aftermath, suppression, tactics
 
 
+def hit_table(attack: ResolvedAttack) -> np.ndarray:
+    """The kernel's per-hit table by natural penetration total (rows FOLLOW, TARGET, SUCCESS, FAILURE)."""
+    table = np.zeros((4, attack.level_by_pen.shape[0]), np.int64)
+    for r, level in enumerate(attack.level_by_pen):
+        if level == LEVEL_SERIOUS:
+            table[:, r] = (1, attack.conscious_target, SERIOUS, UNCONSCIOUS)
+        elif level == LEVEL_DEAD:
+            table[:, r] = (1, attack.ndy_target_by_pen[r], NOT_DEAD_YET, KILLED)
+        else:
+            category = LIGHT if level == LEVEL_LIGHT else UNHURT
+            table[:, r] = (0, 0, category, category)
+    return table
+
+
 def _attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
     joint = np.zeros((kernels.LANES, attack.max_hits + 1, len(CATEGORIES)), np.int64)
     counts = np.zeros(kernels.N_COUNTS, np.int64)
@@ -74,10 +100,8 @@ def _attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, stop: in
         stop,
         attack.hits_by_roll,
         attack.wound_hits_by_roll,
-        attack.level_by_pen,
-        attack.ndy_target_by_pen,
+        hit_table(attack),
         attack.roll_dm,
-        attack.conscious_target,
         *kernel_inputs(attack),
         joint,
         counts,

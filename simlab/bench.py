@@ -12,6 +12,7 @@ import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -67,16 +68,22 @@ class Workload:
     exact: Callable[[], dict[str, Any]] | None = None
 
 
+def _samplers(subject: Any, compiled: Any, numpy_twin: Any, python_twin: Any, draws_at: tuple[int, int]) -> Samplers:
+    """The samplers of one resolved question: its compiled block function and both twins."""
+    key = stream_key(SEED)
+    tally, index = draws_at
+    return Samplers(
+        compiled=compiled(subject, SEED),
+        numpy=partial(numpy_twin, subject, key),
+        python=partial(python_twin, subject, key),
+        draws=lambda tallies: int(tallies[tally][index]),
+    )
+
+
 def _tft(scenario: Scenario) -> Callable[[], Samplers]:
     def prepare() -> Samplers:
         attack = resolve(scenario, Rules())
-        key = stream_key(SEED)
-        return Samplers(
-            compiled=block_function(attack, SEED),
-            numpy=lambda a, b: numpy_block(attack, key, a, b),
-            python=lambda a, b: python_block(attack, key, a, b),
-            draws=lambda tallies: int(tallies[1][kernels.DRAWS]),
-        )
+        return _samplers(attack, block_function, numpy_block, python_block, (1, kernels.DRAWS))
 
     return prepare
 
@@ -101,33 +108,29 @@ def _tft_exact(scenario: Scenario) -> Callable[[], dict[str, Any]]:
 
 
 def _striker_burst() -> Samplers:
-
     attack = striker_resolve(STRIKER_BURST, striker_rules.Rules())
-    key = stream_key(SEED)
-    return Samplers(
-        compiled=striker_sample.block_function(attack, SEED),
-        numpy=lambda a, b: striker_reference.numpy_attack_block(attack, key, a, b),
-        python=lambda a, b: striker_reference.python_attack_block(attack, key, a, b),
-        draws=lambda tallies: int(tallies[1][striker_kernels.DRAWS]),
+    return _samplers(
+        attack,
+        striker_sample.block_function,
+        striker_reference.numpy_attack_block,
+        striker_reference.python_attack_block,
+        (1, striker_kernels.DRAWS),
     )
 
 
 def _striker_burst_exact() -> dict[str, Any]:
-
-    scenario = STRIKER_BURST
-    seconds = _best_seconds(lambda: striker_exact(striker_resolve(scenario, striker_rules.Rules())), 5)
+    seconds = _best_seconds(lambda: striker_exact(striker_resolve(STRIKER_BURST, striker_rules.Rules())), 5)
     return {"seconds": seconds, "icepool_seconds": None}
 
 
 def _striker_duel() -> Samplers:
-
     duel = resolve_duel(STRIKER_DUEL[0], STRIKER_DUEL[1], striker_rules.Rules(), ({}, {}))
-    key = stream_key(SEED)
-    return Samplers(
-        compiled=striker_sample.duel_block_function(duel, SEED),
-        numpy=lambda a, b: striker_reference.numpy_duel_block(duel, key, a, b),
-        python=lambda a, b: striker_reference.python_duel_block(duel, key, a, b),
-        draws=lambda tallies: int(tallies[2][striker_kernels.DUEL_DRAWS]),
+    return _samplers(
+        duel,
+        striker_sample.duel_block_function,
+        striker_reference.numpy_duel_block,
+        striker_reference.python_duel_block,
+        (2, striker_kernels.DUEL_DRAWS),
     )
 
 

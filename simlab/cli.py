@@ -7,7 +7,6 @@ are printed as one line ``error: ...`` on stderr with exit status 2, never a tra
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -21,7 +20,7 @@ from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import describe, parse_assignments
 from simlab.results import AttackResult
-from simlab.systems import AttackRequest, all_systems, get_system
+from simlab.systems import AttackRequest, all_systems, get_system, require_duels
 
 __all__ = ["main", "cli"]
 
@@ -140,10 +139,7 @@ def attack(
     chosen = get_system(system)
     if exact and trials is not None:
         raise SimlabError("--exact and --trials exclude each other: give one of them")
-    n_trials = check_trials(DEFAULT_TRIALS if trials is None else trials)
-    if seed < 0:
-        raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
-    _check_threads(threads)
+    n_trials = _check_sampling(DEFAULT_TRIALS if trials is None else trials, seed, threads)
     scenario, rows = chosen.split_inputs(parse_assignments(sets, "--set"))
     progress = _Progress(n_trials) if sys.stderr.isatty() and not exact else None
     request = AttackRequest(
@@ -191,6 +187,14 @@ def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None) -> N
             f"{experiment.name}: {experiment.n_cells} cells, {len(result.table)} rows, "
             f"{result.seconds:.1f} s -> {destination}/"
         )
+
+
+def _check_sampling(trials: int, seed: int, threads: int | None) -> int:
+    """Validate --trials, --seed and --threads; return the trials."""
+    if seed < 0:
+        raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
+    _check_threads(threads)
+    return check_trials(trials)
 
 
 def _check_threads(threads: int | None) -> None:
@@ -370,13 +374,8 @@ def duel(
     from simlab.systems import DuelRequest
 
     chosen = get_system(system)
-    if chosen.duel is None:
-        with_duels = [s.name for s in all_systems() if s.duel is not None]
-        raise SimlabError(f"{system} has no duels (systems with duels: {', '.join(with_duels)})")
-    n_trials = check_trials(DEFAULT_DUELS if trials is None else trials)
-    if seed < 0:
-        raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
-    _check_threads(threads)
+    require_duels(chosen)
+    n_trials = _check_sampling(DEFAULT_DUELS if trials is None else trials, seed, threads)
     a, a_rows = chosen.split_inputs(parse_assignments(a_items, "--a"))
     b, b_rows = chosen.split_inputs(parse_assignments(b_items, "--b"))
     request = DuelRequest(
@@ -393,10 +392,8 @@ def duel(
     if variant_file is not None:
         from simlab.variants import load_variant
 
-        variant = load_variant(variant_file, chosen.name)
-        request = dataclasses.replace(
-            request, rules={**variant.rules, **request.rules}, tables=variant.tables, variant=variant.name
-        )
+        request = load_variant(variant_file, chosen.name).apply(request)
+    assert chosen.duel is not None
     result = chosen.duel(request)
     if as_json:
         _print_json(result.to_json())

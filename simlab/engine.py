@@ -13,14 +13,24 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from simlab.errors import InvalidValueError
-from simlab.rng import MAX_TRIALS_PER_CELL
+from simlab.rng import MAX_TRIALS_PER_CELL, StreamKey, stream_key
 
-__all__ = ["DEFAULT_BLOCK_SIZE", "Tallies", "BlockFn", "ProgressFn", "default_threads", "run_blocks", "check_trials"]
+__all__ = [
+    "DEFAULT_BLOCK_SIZE",
+    "Tallies",
+    "BlockFn",
+    "ProgressFn",
+    "default_threads",
+    "run_blocks",
+    "check_trials",
+    "sample_cell",
+]
 
 #: Trials per block: large enough to hide the per-call overhead, small enough to balance.
 DEFAULT_BLOCK_SIZE = 1 << 18
@@ -117,3 +127,30 @@ def run_blocks(
             if progress:
                 progress(done)
     return tuple(total)
+
+
+def sample_cell(
+    tallies: Callable[[StreamKey, int, int], Tallies],
+    *,
+    trials: int,
+    seed: int,
+    cell: int = 0,
+    first_trial: int = 0,
+    threads: int | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: ProgressFn | None = None,
+) -> Tallies:
+    """Sample one cell: the tallies of trials ``first_trial ..`` of its stream.
+
+    Args:
+        tallies: Runs trials ``[start, stop)`` of the stream with the given key.
+        trials: Number of trials (>= 1).
+        seed: Root seed of the run.
+        cell: Index of this scenario in the run (selects its stream).
+        first_trial: Index of the first trial.
+        threads: Worker threads (default: all CPUs); never changes the result.
+        block_size: Trials per block; never changes the result.
+        progress: Called with the number of trials done.
+    """
+    block = partial(tallies, stream_key(seed, cell))
+    return run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress, first=first_trial)

@@ -32,7 +32,6 @@ anything runs or is written.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import re
 import tomllib
@@ -45,7 +44,7 @@ from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import coerce, field_specs
 from simlab.results import METHODS
-from simlab.systems import SYSTEM_NAMES, AttackRequest, DuelRequest, System, get_system
+from simlab.systems import AttackRequest, DuelRequest, System, get_system, require_duels
 from simlab.variants import BASE, Variant, load_variant
 
 __all__ = [
@@ -281,9 +280,11 @@ def load_experiment(path: Path | str) -> Experiment:
     kind = data.get("kind", "attack")
     if kind not in KINDS:
         raise check.fail("", "kind", f"unknown kind {kind!r} (valid: {', '.join(KINDS)})")
-    if kind == "duel" and system.duel is None:
-        with_duels = [s for s in SYSTEM_NAMES if get_system(s).duel is not None]
-        raise check.fail("", "kind", f"{system.name} has no duels (systems with duels: {', '.join(with_duels)})")
+    if kind == "duel":
+        try:
+            require_duels(system)
+        except SimlabError as exc:
+            raise check.fail("", "kind", str(exc)) from None
     method = data.get("method", "exact" if kind == "attack" else "monte_carlo")
     if method not in RUN_METHODS:
         raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
@@ -492,14 +493,7 @@ def duel_request_for(
     b, b_rows = system.split_inputs(sides["b"])
     options.pop("method", None)
     request = DuelRequest(a=a, b=b, a_rows=a_rows, b_rows=b_rows, **options)
-    if variant is None:
-        return request
-    return dataclasses.replace(
-        request,
-        rules={**variant.rules, **request.rules},
-        tables={**request.tables, **variant.tables},
-        variant=variant.name,
-    )
+    return variant.apply(request) if variant is not None else request
 
 
 def answer(system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any) -> Any:

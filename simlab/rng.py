@@ -43,6 +43,7 @@ __all__ = [
     "two_d6_from_draw",
     "two_d6_py",
     "two_d6_np",
+    "TrialDraws",
 ]
 
 #: Draws one trial may make; a trial's draws occupy one window of this many positions.
@@ -180,3 +181,38 @@ def raw_draws(offset: np.uint64, gamma: np.uint64, count: int) -> np.uint64:  # 
         w += gamma
         folded ^= mix64(w)
     return folded
+
+
+class TrialDraws:
+    """The draws of one trial, in order, in pure Python: the specification the kernels follow.
+
+    Attributes:
+        next: Position (0-based) of the trial's next draw.
+        made: Draws used so far (less than ``next`` where a layout leaves places unused).
+    """
+
+    def __init__(self, key: StreamKey, trial: int, first: int = 0) -> None:
+        """Start at draw ``first`` of ``trial`` of the stream ``key``."""
+        self.key, self.trial, self.next, self.made = key, trial, first, 0
+
+    def _draw(self) -> int:
+        x = draw_py(self.key, self.trial, self.next)
+        self.next += 1
+        self.made += 1
+        return x
+
+    def d6(self) -> int:
+        """One die (one draw)."""
+        return die_py(self._draw(), 6)
+
+    def dice(self, count: int) -> int:
+        """The sum of ``count`` dice, one draw each (``dice(3)`` is 3d6)."""
+        return sum(self.d6() for _ in range(count))
+
+    def two_d6(self) -> int:
+        """2d6 from one draw (:func:`two_d6_from_draw`)."""
+        return two_d6_py(self._draw())
+
+    def skip(self) -> None:
+        """Leave the next place unused."""
+        self.next += 1

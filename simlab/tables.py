@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import hashlib
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Generic, TypeVar
@@ -22,7 +23,7 @@ from typing import Any, Generic, TypeVar
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import as_plain, build, coerce, field_specs
 
-__all__ = ["Table", "load_table"]
+__all__ = ["Table", "load_table", "table_loader"]
 
 R = TypeVar("R")
 
@@ -161,3 +162,14 @@ def load_table(package: str, filename: str, name: str, row_name: str, row_type: 
             raise SimlabError(f"{filename} line {line}: duplicate name {row_key!r}")
         rows[row_key] = row
     return Table(name, row_name, row_type, rows, filename, hashlib.sha256(data).hexdigest())
+
+
+def table_loader(package: str, filename: str, name: str, row_name: str, row_type: type[R]) -> Callable[[], Table[R]]:
+    """A loader of one shipped table that reads the file once, on first use (arguments as :func:`load_table`)."""
+
+    @functools.cache
+    def load() -> Table[R]:
+        return load_table(package, filename, name, row_name, row_type)
+
+    load.__doc__ = f"The {name} table ({filename})."
+    return load

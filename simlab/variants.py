@@ -29,14 +29,16 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import as_plain, build
-from simlab.systems import AttackRequest, get_system
+from simlab.systems import AttackRequest, DuelRequest, get_system
 from simlab.tables import Table
 
 __all__ = ["Variant", "VariantError", "load_variant", "BASE"]
+
+Request = TypeVar("Request", AttackRequest, DuelRequest)
 
 #: The name of the unchanged rules in tables that list variants.
 BASE = "base"
@@ -73,8 +75,8 @@ class Variant:
     table_changes: Mapping[str, Mapping[str, Mapping[str, Any]]]
     tables: Mapping[str, Table[Any]]
 
-    def apply(self, request: AttackRequest) -> AttackRequest:
-        """The request under this variant (its own ``rules`` still win over the variant's)."""
+    def apply(self, request: Request) -> Request:
+        """The request (attack or duel) under this variant; its own ``rules`` still win over the variant's."""
         return dataclasses.replace(
             request,
             rules={**self.rules, **request.rules},

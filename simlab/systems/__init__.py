@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from simlab.errors import UnknownNameError
+from simlab.errors import SimlabError, UnknownNameError
 from simlab.systems.base import AttackRequest, DuelRequest, System
 
-__all__ = ["AttackRequest", "DuelRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems"]
+__all__ = ["AttackRequest", "DuelRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems", "require_duels"]
 
 #: System id → module that defines ``SYSTEM``.
 _MODULES = {"hitech_tft": "simlab.systems.hitech_tft", "striker": "simlab.systems.striker"}
@@ -30,3 +30,14 @@ def get_system(name: str) -> System:
 def all_systems() -> list[System]:
     """Every system, in id order."""
     return [get_system(name) for name in SYSTEM_NAMES]
+
+
+def require_duels(system: System) -> None:
+    """Raise unless ``system`` has duels, naming those that do.
+
+    Raises:
+        SimlabError: When the system has no duels.
+    """
+    if system.duel is None:
+        with_duels = [s.name for s in all_systems() if s.duel is not None]
+        raise SimlabError(f"{system.name} has no duels (systems with duels: {', '.join(with_duels)})")

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from simlab.engine import ProgressFn
 from simlab.errors import UnknownNameError
+from simlab.params import build
 from simlab.results import AttackResult
 from simlab.tables import Table
 
-__all__ = ["AttackRequest", "DuelRequest", "System"]
+__all__ = ["AttackRequest", "DuelRequest", "System", "build_inputs", "sampling_options", "with_input", "with_row"]
+
+S = TypeVar("S")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,45 @@ class DuelRequest:
     threads: int | None = None
     first_trial: int = 0
     progress: ProgressFn | None = None
+    block_size: int | None = None
+
+
+def build_inputs(request: AttackRequest, scenario_type: type[S], rules_type: type[R]) -> tuple[S, R]:
+    """The request's scenario and rules as typed dataclasses, named in errors as the user gave them.
+
+    Raises:
+        SimlabError: For an unknown name or a bad value.
+    """
+    from_option = request.source.startswith("--")
+    what = f"{request.source} name" if from_option else "scenario input"
+    scenario = build(scenario_type, request.scenario, what=what, owner=request.source if from_option else "")
+    return scenario, build(rules_type, request.rules, what="--rule name", owner="--rule")
+
+
+def with_input(request: AttackRequest, name: str, value: Any) -> AttackRequest:
+    """The same request with one scenario input set (for marginal changes such as ``+1 DX``)."""
+    return dataclasses.replace(request, scenario={**request.scenario, name: value})
+
+
+def with_row(request: AttackRequest, row: str, columns: Mapping[str, Any]) -> AttackRequest:
+    """The same request with some columns of a table row overridden (``armor.protection``...)."""
+    merged = {**request.row_overrides.get(row, {}), **columns}
+    return dataclasses.replace(request, row_overrides={**request.row_overrides, row: merged})
+
+
+def sampling_options(request: AttackRequest | DuelRequest) -> dict[str, Any]:
+    """The keyword arguments of :func:`simlab.engine.sample_cell` that a request asks for."""
+    options: dict[str, Any] = {
+        "trials": request.trials,
+        "seed": request.seed,
+        "cell": request.cell,
+        "first_trial": request.first_trial,
+        "threads": request.threads,
+        "progress": request.progress,
+    }
+    if request.block_size is not None:
+        options["block_size"] = request.block_size
+    return options
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,9 @@ Implements ``rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is 
 
 from __future__ import annotations
 
-import dataclasses
-
-from simlab.params import as_plain, build
+from simlab.params import as_plain
 from simlab.results import AttackResult
-from simlab.systems.base import AttackRequest, System
+from simlab.systems.base import AttackRequest, System, build_inputs, sampling_options, with_input, with_row
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.outcomes import EXTRA_METRICS, METRICS, Outcome, joint_metrics, metric_names
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
@@ -45,10 +43,7 @@ def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAt
     Raises:
         SimlabError: For any unknown name, bad value or forbidden scenario.
     """
-    what = f"{request.source} name" if request.source.startswith("--") else "scenario input"
-    owner = request.source if request.source.startswith("--") else ""
-    scenario = build(Scenario, request.scenario, what=what, owner=owner)
-    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
+    scenario, rules = build_inputs(request, Scenario, Rules)
     overrides = request.row_overrides
     resolved = resolve(scenario, rules, overrides.get("weapon"), overrides.get("armor"), request.tables)
     return scenario, rules, resolved
@@ -78,17 +73,7 @@ def attack(request: AttackRequest) -> AttackResult:
         outcome = exact_outcome(resolved)
         trials = seed = None
     else:
-        options = {} if request.block_size is None else {"block_size": request.block_size}
-        sampled = sample_outcome(
-            resolved,
-            trials=request.trials,
-            seed=request.seed,
-            cell=request.cell,
-            first_trial=request.first_trial,
-            threads=request.threads,
-            progress=request.progress,
-            **options,
-        )
+        sampled = sample_outcome(resolved, **sampling_options(request))
         outcome, ci95 = sampled.outcome, sampled.ci95
         trials, seed = request.trials, request.seed
     metrics, distributions = metrics_of(resolved, outcome)
@@ -120,14 +105,13 @@ def attack(request: AttackRequest) -> AttackResult:
 def plus_one_dx(request: AttackRequest) -> AttackRequest:
     """The same attack by a firer with 1 more DX."""
     scenario, _, _ = resolve_request(request)
-    return dataclasses.replace(request, scenario={**request.scenario, "dx": scenario.dx + 1})
+    return with_input(request, "dx", scenario.dx + 1)
 
 
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
     """The same attack against armour that stops 1 more point per die (or per attack)."""
     _, _, resolved = resolve_request(request)
-    armour = {**request.row_overrides.get("armor", {}), "protection": resolved.armour.protection + 1}
-    return dataclasses.replace(request, row_overrides={**request.row_overrides, "armor": armour})
+    return with_row(request, "armor", {"protection": resolved.armour.protection + 1})
 
 
 SYSTEM = System(

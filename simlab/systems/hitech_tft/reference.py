@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies
 from simlab.mechanics.roll_under import NO_ATTACK
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_np, die_py, draw_py
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, TrialDraws, die_np
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES
 from simlab.systems.hitech_tft.resolve import ResolvedAttack
@@ -44,22 +44,6 @@ def damage_of_faces(
     return damage, knock
 
 
-class _Trial:
-    """The draws of one trial, in order, from the stream specification."""
-
-    def __init__(self, key: StreamKey, trial: int, first: int = 0) -> None:
-        self.key, self.trial, self.next, self.used = key, trial, first, 0
-
-    def d6(self) -> int:
-        face = die_py(draw_py(self.key, self.trial, self.next), 6)
-        self.next += 1
-        self.used += 1
-        return face
-
-    def roll_3d6(self) -> int:
-        return self.d6() + self.d6() + self.d6()
-
-
 def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
     """Pure-Python sampler of trials ``[start, stop)``: ``(joint[hits, damage], counts[, distance_sums])``."""
     table = attack.table
@@ -68,10 +52,10 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
     counts = np.zeros(kernels.N_COUNTS, np.int64)
     distance_sums = np.zeros((kernels.N_DISTANCES, 2), np.int64)
     for trial in range(start, stop):
-        draws = _Trial(key, trial)
+        draws = TrialDraws(key, trial)
         slot = NO_ATTACK
-        if attack.quickdraw_dx is None or draws.roll_3d6() <= attack.quickdraw_dx:
-            slot = draws.roll_3d6()
+        if attack.quickdraw_dx is None or draws.dice(3) <= attack.quickdraw_dx:
+            slot = draws.dice(3)
         hits = int(table.hits[slot])
         protection = None
         if attack.blast is None:
@@ -95,12 +79,12 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
         counts[kernels.DICE_SQ] += n_dice * n_dice
         if attack.blast is not None:
             for k in BLAST_DISTANCES:
-                figure = _Trial(key, trial, kernels.DISTANCE_WINDOW * (k + 1) - 1)
+                figure = TrialDraws(key, trial, kernels.DISTANCE_WINDOW * (k + 1) - 1)
                 faces = [figure.d6() for _ in range(attack.blast.dice_at[k])]
                 damage_k, _ = damage_of_faces(attack, 1, faces, attack.blast.protection_at[k])
                 distance_sums[k] += (damage_k, damage_k * damage_k)
-                draws.used += figure.used
-        counts[kernels.DRAWS] += draws.used
+                draws.made += figure.made
+        counts[kernels.DRAWS] += draws.made
     return (joint, counts, distance_sums) if attack.blast is not None else (joint, counts)
 
 

@@ -8,10 +8,9 @@ CSV files in ``simlab/data/hitech_tft/``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from simlab.params import spec_field
-from simlab.tables import Table, load_table
+from simlab.tables import table_loader
 
 __all__ = ["Rules", "Scenario", "Weapon", "Armour", "weapons", "armours", "MODES", "WEAPON_FLAGS"]
 
@@ -126,13 +125,6 @@ class Armour:
 _DATA = "simlab.data.hitech_tft"
 
 
-@cache
-def weapons() -> Table[Weapon]:
-    """The weapon table (TFT-8)."""
-    return load_table(_DATA, "weapons.csv", "weapons", "weapon", Weapon)
-
-
-@cache
-def armours() -> Table[Armour]:
-    """The armour table (TFT-9)."""
-    return load_table(_DATA, "armor.csv", "armor", "armor", Armour)
+#: The shipped tables, each read once on first use.
+weapons = table_loader(_DATA, "weapons.csv", "weapons", "weapon", Weapon)
+armours = table_loader(_DATA, "armor.csv", "armor", "armor", Armour)

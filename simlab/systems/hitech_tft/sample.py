@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import numpy as np
 
-from simlab.engine import DEFAULT_BLOCK_SIZE, BlockFn, ProgressFn, Tallies, run_blocks
+from simlab.engine import BlockFn, Tallies, sample_cell
 from simlab.errors import SimlabError
 from simlab.intervals import normal_mean, wilson
 from simlab.mechanics.roll_under import ROLL_SLOTS
@@ -189,30 +190,11 @@ def tallies_to_outcome(
     return outcome, ci
 
 
-def sample_outcome(
-    attack: ResolvedAttack,
-    *,
-    trials: int,
-    seed: int,
-    cell: int = 0,
-    first_trial: int = 0,
-    threads: int | None = None,
-    block_size: int = DEFAULT_BLOCK_SIZE,
-    progress: ProgressFn | None = None,
-) -> SampledOutcome:
-    """Sample an attack ``trials`` times.
-
-    Args:
-        attack: The resolved attack.
-        trials: Number of trials (>= 1).
-        seed: Root seed of the run.
-        cell: Index of this scenario in the run (selects its stream).
-        first_trial: Index of the first trial (trials ``first_trial ..`` of the stream run).
-        threads: Worker threads (default: all CPUs); never changes the result.
-        block_size: Trials per block; never changes the result.
-        progress: Called with the number of trials done.
-    """
-    block = block_function(attack, seed, cell)
-    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress, first=first_trial)
+def sample_outcome(attack: ResolvedAttack, **options: Any) -> SampledOutcome:
+    """Sample an attack: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    _check_draws(attack)
+    kernel = _blast if attack.blast is not None else _direct_fire
+    tallies = sample_cell(partial(kernel, attack), **options)
+    trials = options["trials"]
     outcome, ci = tallies_to_outcome(attack, tallies, trials)
     return SampledOutcome(outcome, ci, trials, int(tallies[1][kernels.DRAWS]), tallies)

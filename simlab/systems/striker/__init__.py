@@ -27,11 +27,17 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
 
 from __future__ import annotations
 
-import dataclasses
-
 from simlab.params import as_plain, build
 from simlab.results import AttackResult
-from simlab.systems.base import AttackRequest, DuelRequest, System
+from simlab.systems.base import (
+    AttackRequest,
+    DuelRequest,
+    System,
+    build_inputs,
+    sampling_options,
+    with_input,
+    with_row,
+)
 from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, ResolvedDuel, resolve_duel, side_json
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
@@ -50,10 +56,7 @@ def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAt
     Raises:
         SimlabError: For any unknown name, bad value or forbidden scenario.
     """
-    what = f"{request.source} name" if request.source.startswith("--") else "scenario input"
-    owner = request.source if request.source.startswith("--") else ""
-    scenario = build(Scenario, request.scenario, what=what, owner=owner)
-    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
+    scenario, rules = build_inputs(request, Scenario, Rules)
     return scenario, rules, resolve(scenario, rules, request.row_overrides, request.tables)
 
 
@@ -65,16 +68,7 @@ def attack(request: AttackRequest) -> AttackResult:
         outcome = exact_outcome(resolved)
         trials = seed = None
     else:
-        sampled = sample_attack(
-            resolved,
-            trials=request.trials,
-            seed=request.seed,
-            cell=request.cell,
-            first_trial=request.first_trial,
-            threads=request.threads,
-            progress=request.progress,
-            **({} if request.block_size is None else {"block_size": request.block_size}),
-        )
+        sampled = sample_attack(resolved, **sampling_options(request))
         outcome, ci95 = sampled.outcome, sampled.ci95
         trials, seed = request.trials, request.seed
     metrics, distributions = metrics_of(outcome, resolved.suppressive)
@@ -119,15 +113,7 @@ def duel(request: DuelRequest) -> AttackResult:
     """Sample duels of two figures (STR-11.2)."""
     resolved = resolve_duel_request(request)
     rules = resolved.rules
-    sampled = sample_duel(
-        resolved,
-        trials=request.trials,
-        seed=request.seed,
-        cell=request.cell,
-        first_trial=request.first_trial,
-        threads=request.threads,
-        progress=request.progress,
-    )
+    sampled = sample_duel(resolved, **sampling_options(request))
     return AttackResult(
         system=NAME,
         method="monte_carlo",
@@ -149,7 +135,7 @@ def duel(request: DuelRequest) -> AttackResult:
 def plus_one_skill(request: AttackRequest) -> AttackRequest:
     """The same attack by a firer with 1 more skill."""
     scenario, _, _ = resolve_request(request)
-    return dataclasses.replace(request, scenario={**request.scenario, "skill": scenario.skill + 1})
+    return with_input(request, "skill", scenario.skill + 1)
 
 
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
@@ -157,8 +143,7 @@ def plus_one_armour(request: AttackRequest) -> AttackRequest:
     _, _, resolved = resolve_request(request)
     armour = resolved.armour
     changed = {"av": armour.av + 1, **({"av_laser": armour.av_laser + 1} if armour.av_laser is not None else {})}
-    rows = {**request.row_overrides, "armor": {**request.row_overrides.get("armor", {}), **changed}}
-    return dataclasses.replace(request, row_overrides=rows)
+    return with_row(request, "armor", changed)
 
 
 SYSTEM = System(

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.engine import Tallies
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, die_np, die_py, draw_py, two_d6_np, two_d6_py
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, TrialDraws, die_np, two_d6_np
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
 from simlab.systems.striker.resolve import (
@@ -33,34 +33,7 @@ from simlab.systems.striker.sample import kernel_inputs
 __all__ = ["python_attack_block", "numpy_attack_block", "python_duel_block", "numpy_duel_block"]
 
 
-class _Draws:
-    """The draws of one trial, in order, from the stream specification.
-
-    ``next`` is the position of the next draw; ``made`` counts the draws used (they differ
-    where the attack layout leaves an unused place for a follow-up roll).
-    """
-
-    def __init__(self, key: StreamKey, trial: int) -> None:
-        self.key, self.trial, self.made, self.next = key, trial, 0, 0
-
-    def d6(self) -> int:
-        face = die_py(draw_py(self.key, self.trial, self.next), 6)
-        self.made += 1
-        self.next += 1
-        return face
-
-    def two_d6(self) -> int:
-        total = two_d6_py(draw_py(self.key, self.trial, self.next))
-        self.made += 1
-        self.next += 1
-        return total
-
-    def skip(self) -> None:
-        """Leave the next place unused."""
-        self.next += 1
-
-
-def _category(attack: ResolvedAttack, draws: _Draws) -> int:
+def _category(attack: ResolvedAttack, draws: TrialDraws) -> int:
     """Worst result of one wounding hit (STR-4, STR-6)."""
     r = draws.two_d6()
     level = int(attack.level_by_pen[r])
@@ -78,7 +51,7 @@ def python_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop
     joint = np.zeros((attack.max_hits + 1, 6), np.int64)
     counts = np.zeros(kernels.N_COUNTS, np.int64)
     for trial in range(start, stop):
-        draws = _Draws(key, trial)
+        draws = TrialDraws(key, trial)
         natural = draws.two_d6()
         hits = int(attack.hits_by_roll[natural])
         worst = max([_category(attack, draws) for _ in range(int(attack.wound_hits_by_roll[natural]))], default=UNHURT)
@@ -195,7 +168,7 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
     tens_hist = np.zeros(6 * rules.max_turns + 1, np.int64)
     counts = np.zeros(kernels.N_DUEL_COUNTS, np.int64)
     for trial in range(start, stop):
-        draws = _Draws(key, trial)
+        draws = TrialDraws(key, trial)
         rounds = [sides[0][kernels.MAGAZINE], sides[1][kernels.MAGAZINE]]
         spare = [sides[0][kernels.SPARE], sides[1][kernels.SPARE]]
         penalty = [0, 0]

@@ -8,10 +8,9 @@ every scenario input is a field of :class:`Scenario`. The tables are CSV files i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from simlab.params import spec_field
-from simlab.tables import Table, load_table
+from simlab.tables import table_loader
 
 __all__ = [
     "Rules",
@@ -164,25 +163,8 @@ class MeleeWeapon:
 _DATA = "simlab.data.striker"
 
 
-@cache
-def weapons() -> Table[Weapon]:
-    """The weapon table (STR-10)."""
-    return load_table(_DATA, "weapons.csv", "weapons", "weapon", Weapon)
-
-
-@cache
-def armours() -> Table[Armour]:
-    """The armour table (STR-10)."""
-    return load_table(_DATA, "armor.csv", "armor", "armor", Armour)
-
-
-@cache
-def blowthroughs() -> Table[Blowthrough]:
-    """The blowthrough maxima (STR-5)."""
-    return load_table(_DATA, "blowthrough.csv", "blowthrough", "blowthrough class", Blowthrough)
-
-
-@cache
-def melee_weapons() -> Table[MeleeWeapon]:
-    """The melee weapon table (STR-9)."""
-    return load_table(_DATA, "melee_weapons.csv", "melee_weapons", "melee weapon", MeleeWeapon)
+#: The shipped tables, each read once on first use.
+weapons = table_loader(_DATA, "weapons.csv", "weapons", "weapon", Weapon)
+armours = table_loader(_DATA, "armor.csv", "armor", "armor", Armour)
+blowthroughs = table_loader(_DATA, "blowthrough.csv", "blowthrough", "blowthrough class", Blowthrough)
+melee_weapons = table_loader(_DATA, "melee_weapons.csv", "melee_weapons", "melee weapon", MeleeWeapon)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import numpy as np
 
-from simlab.engine import DEFAULT_BLOCK_SIZE, ProgressFn, Tallies, run_blocks
+from simlab.engine import Tallies, sample_cell
 from simlab.intervals import normal_mean, wilson
 from simlab.rng import StreamKey, stream_key
 from simlab.systems.striker import kernels
@@ -154,22 +155,11 @@ def tallies_to_outcome(
     return outcome, ci
 
 
-def sample_attack(
-    attack: ResolvedAttack,
-    *,
-    trials: int,
-    seed: int,
-    cell: int = 0,
-    first_trial: int = 0,
-    threads: int | None = None,
-    block_size: int = DEFAULT_BLOCK_SIZE,
-    progress: ProgressFn | None = None,
-) -> SampledAttack:
-    """Sample an attack ``trials`` times (any thread count and block size give the same result)."""
-    block = block_function(attack, seed, cell)
-    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress, first=first_trial)
-    outcome, ci = tallies_to_outcome(attack, tallies, trials)
-    return SampledAttack(outcome, ci, trials, tallies)
+def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:
+    """Sample an attack: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    tallies = sample_cell(partial(_attack_tallies, attack), **options)
+    outcome, ci = tallies_to_outcome(attack, tallies, options["trials"])
+    return SampledAttack(outcome, ci, options["trials"], tallies)
 
 
 @dataclass(frozen=True, eq=False)
@@ -238,18 +228,6 @@ def duel_estimates(tallies: Tallies, trials: int) -> SampledDuel:
     return SampledDuel(metrics, ci, distributions, trials, tallies)
 
 
-def sample_duel(
-    duel: ResolvedDuel,
-    *,
-    trials: int,
-    seed: int,
-    cell: int = 0,
-    first_trial: int = 0,
-    threads: int | None = None,
-    block_size: int = DEFAULT_BLOCK_SIZE,
-    progress: ProgressFn | None = None,
-) -> SampledDuel:
-    """Sample ``trials`` duels (any thread count and block size give the same result)."""
-    block = duel_block_function(duel, seed, cell)
-    tallies = run_blocks(block, trials, threads=threads, block_size=block_size, progress=progress, first=first_trial)
-    return duel_estimates(tallies, trials)
+def sample_duel(duel: ResolvedDuel, **options: Any) -> SampledDuel:
+    """Sample duels: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    return duel_estimates(sample_cell(partial(_duel_tallies, duel), **options), options["trials"])

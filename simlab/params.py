@@ -157,7 +157,7 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
     Raises:
         InvalidValueError: When the value does not fit the field.
     """
-    label = f"{owner} {spec.name}".strip()
+    label = f"{owner}{spec.name}" if owner.endswith(".") else f"{owner} {spec.name}".strip()
     bad = InvalidValueError(label, value, spec.expected())
     text = value.strip() if isinstance(value, str) else None
     result: Any
@@ -189,6 +189,8 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
             if result != result or result in (float("inf"), float("-inf")):
                 raise bad
         elif spec.kind == "str":
+            if isinstance(value, int) and not isinstance(value, bool):
+                text = str(value)  # a code that may be a number (a weapon's ROF) given as one
             if text is None:
                 raise bad
             result = text

@@ -201,9 +201,13 @@ class TrialDraws:
         self.made += 1
         return x
 
+    def die(self, sides: int) -> int:
+        """One die of ``sides`` faces (one draw)."""
+        return die_py(self._draw(), sides)
+
     def d6(self) -> int:
-        """One die (one draw)."""
-        return die_py(self._draw(), 6)
+        """One d6 (one draw)."""
+        return self.die(6)
 
     def dice(self, count: int) -> int:
         """The sum of ``count`` dice, one draw each (``dice(3)`` is 3d6)."""

@@ -8,7 +8,11 @@ from simlab.systems.base import AttackRequest, DuelRequest, System
 __all__ = ["AttackRequest", "DuelRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems", "require_duels"]
 
 #: System id → module that defines ``SYSTEM``.
-_MODULES = {"hitech_tft": "simlab.systems.hitech_tft", "striker": "simlab.systems.striker"}
+_MODULES = {
+    "hitech_tft": "simlab.systems.hitech_tft",
+    "striker": "simlab.systems.striker",
+    "tyconian": "simlab.systems.tyconian",
+}
 SYSTEM_NAMES = tuple(_MODULES)
 
 

@@ -1,0 +1,174 @@
+"""Tyconian Traveller combat (system id ``tyconian``): d20 skills, recoil, full auto, locations, wounds.
+
+Implements ``rules/tyconian.md`` TYC-0 to TYC-6 and TYC-10 for one attack. Choices where
+the spec is silent:
+
+* One attack is one firer's turn of fire at one target: ``shots`` single shots (or bursts)
+  with recoil growing shot by shot (TYC-3.4), or one turn of full-auto fire (TYC-4). Aim
+  applies to the first shot only (TYC-3.2); the shots after it keep the range band without
+  the sights' extra range.
+* The *per_round* reading of bursts (TYC-3.7) rolls every round of each burst as a
+  full-auto die (skill does not apply, a 6 hits, 5-6 at close range).
+* Knockdown (TYC-6.4) compares the damage of one shot or burst with the target's DEX; a turn
+  of full-auto fire counts as one phase.
+* "3d6 under END" (TYC-6.3) is ``3d6 <= END``: higher and the target falls unconscious. The
+  DEX losses of TYC-6.3 are taken once each: -2 for any slight (or worse) wound, -4 more for
+  any serious (or worse) one.
+* Two weapons (TYC-3.5): the shots are the off hand's, firing one at a time (-5) with STR'
+  one lower.
+* Bystanders (TYC-4.5): all missed dice are rolled (half, rounded up, near the target and the
+  rest behind it); ``mean_bystander_hits`` counts the 6s of both.
+* Exact values: hits, mean damage, jams and bystander hits for every attack; for attacks of
+  at most one hit also the damage distribution and the wound outcome over all locations.
+  The wound outcome of several hits is sampled only (``not_exact``).
+"""
+
+from __future__ import annotations
+
+from simlab.params import as_plain
+from simlab.results import AttackResult
+from simlab.systems.base import AttackRequest, System, build_inputs, sampling_options, with_input, with_row
+from simlab.systems.tyconian.exact import exact_attack
+from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
+from simlab.systems.tyconian.rules import (
+    Rules,
+    Scenario,
+    action_points,
+    armours,
+    full_auto_rows,
+    hit_locations,
+    weapons,
+)
+from simlab.systems.tyconian.sample import sample_attack
+from simlab.systems.tyconian.wounds import WOUND_LEVELS
+
+__all__ = ["SYSTEM", "attack", "resolve_request", "Rules", "Scenario", "METRICS", "EXTRA_METRICS"]
+
+NAME = "tyconian"
+#: Metrics of every attack (TYC-10).
+METRICS = {
+    "p_hit": "probability of at least one hit",
+    "mean_hits": "expected hits",
+    "mean_damage": "expected damage, all hits and blunt trauma together",
+    "p_knockdown": "probability that one shot's damage exceeds the target's DEX (TYC-6.4)",
+    "p_stun": "probability that a head hit stuns (2d6 + damage > END, TYC-6.4)",
+    "p_incapacitated": "probability of unconscious, killed or DEX <= 0 (TYC-6.5)",
+    "p_killed": "probability of a killing wound (TYC-6.2)",
+}
+#: Metrics of some attacks only.
+EXTRA_METRICS = {
+    "mean_bystander_hits": "expected hits of missed full-auto dice on figures near and behind the target (TYC-4.5)",
+    "p_jam": "probability that a semi-automatic weapon jams after the turn's shots (TYC-3.6)",
+}
+_OUTCOMES = ("p_knockdown", "p_stun", "p_incapacitated", "p_killed")
+
+
+def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
+    """Validate a request into scenario, rules and the resolved attack.
+
+    Raises:
+        SimlabError: For any unknown name, bad value or forbidden scenario.
+    """
+    scenario, rules = build_inputs(request, Scenario, Rules)
+    return scenario, rules, resolve(scenario, rules, request.row_overrides, request.tables)
+
+
+def _exact(resolved: ResolvedAttack) -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+    exact = exact_attack(resolved)
+    metrics = {
+        "p_hit": float(exact.hits.p_at_least(1)),
+        "mean_hits": exact.hits.mean(),
+        "mean_damage": exact.mean_damage,
+    }
+    distributions = {"hits": exact.hits.to_dict()}
+    missing: list[str] = []
+    if exact.damage is not None:
+        metrics.update({name: float(exact.outcome[name]) for name in _OUTCOMES})
+        distributions["damage"] = exact.damage.to_dict()
+        distributions.update(exact.wounds)
+    else:
+        missing = list(_OUTCOMES)
+    if exact.mean_bystander_hits is not None:
+        metrics["mean_bystander_hits"] = exact.mean_bystander_hits
+    if exact.p_jam is not None:
+        metrics["p_jam"] = exact.p_jam
+    return metrics, distributions, missing
+
+
+def attack(request: AttackRequest) -> AttackResult:
+    """Answer one Tyconian attack question, exactly or by sampling (TYC-10)."""
+    scenario, rules, resolved = resolve_request(request)
+    ci95: dict[str, tuple[float, float]] = {}
+    not_exact: list[str] = []
+    if request.method == "exact":
+        metrics, distributions, not_exact = _exact(resolved)
+        trials = seed = None
+    else:
+        sampled = sample_attack(resolved, **sampling_options(request))
+        metrics, ci95, distributions = sampled.metrics, sampled.ci95, sampled.distributions
+        trials, seed = request.trials, request.seed
+    scenario_json = as_plain(scenario)
+    rows = {"weapon": as_plain(resolved.weapon), "armor": as_plain(resolved.armour)}
+    for row_input, overrides in request.row_overrides.items():
+        for column in overrides:
+            scenario_json[f"{row_input}.{column}"] = rows[row_input][column]
+    details = {
+        "weapon": resolved.weapon.name,
+        "band": resolved.band,
+        "effective_skills": list(resolved.skills),
+        "labels": {f"wounds_{name}": dict(enumerate(WOUND_LEVELS)) for name in LOCATIONS},
+    }
+    if resolved.auto is not None:
+        details["full_auto"] = {
+            "rounds": resolved.auto.rounds,
+            "dice": resolved.auto.dice,
+            "p_die": resolved.auto.p_die,
+        }
+    return AttackResult(
+        system=NAME,
+        method=request.method,
+        trials=trials,
+        seed=seed,
+        scenario=scenario_json,
+        rules=as_plain(rules),
+        metrics=metrics,
+        ci95={name: ci95[name] for name in metrics if name in ci95},
+        distributions=distributions,
+        not_exact=not_exact,
+        details=details,
+        variant=request.variant,
+    )
+
+
+def plus_one_skill(request: AttackRequest) -> AttackRequest:
+    """The same attack by a firer with 1 more skill."""
+    scenario, _, _ = resolve_request(request)
+    return with_input(request, "skill", scenario.skill + 1)
+
+
+def plus_one_armour(request: AttackRequest) -> AttackRequest:
+    """The same attack against armour with 1 more AV where it covers."""
+    _, _, resolved = resolve_request(request)
+    return with_row(request, "armor", {"av": resolved.armour.av + 1})
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Tyconian Traveller combat",
+    spec="rules/tyconian.md",
+    scenario_type=Scenario,
+    rules_type=Rules,
+    row_inputs={"weapon": "weapons", "armor": "armor"},
+    tables=lambda: {
+        "weapons": weapons(),
+        "armor": armours(),
+        "action_points": action_points(),
+        "full_auto": full_auto_rows(),
+        "hit_locations": hit_locations(),
+    },
+    metrics=METRICS,
+    attack=attack,
+    check=resolve_request,
+    extra_metrics=EXTRA_METRICS,
+    marginals={"+1 skill": plus_one_skill, "+1 armour": plus_one_armour},
+)

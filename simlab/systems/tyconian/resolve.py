@@ -1,0 +1,233 @@
+"""From scenario and rules to the tables one Tyconian attack is computed from (TYC-3 to TYC-6).
+
+:func:`resolve` validates the scenario and works out everything that does not depend on
+the dice: each shot's effective skill (recoil growing shot by shot), the full-auto dice,
+and per location the damage dice that get through, the blunt trauma and the capacity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from simlab.errors import ScenarioError, SimlabError, UnknownNameError
+from simlab.systems.tyconian.damage import blunt_trauma, dice_left
+from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
+from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
+from simlab.systems.tyconian.rules import (
+    Armour,
+    Rules,
+    Scenario,
+    Weapon,
+    armours,
+    full_auto_rows,
+    hit_locations,
+    weapons,
+)
+from simlab.systems.tyconian.wounds import capacity
+from simlab.tables import Table
+
+__all__ = ["ResolvedAttack", "resolve", "LOCATIONS"]
+
+#: Locations in table order (TYC-5.1).
+LOCATIONS = tuple(row.name for row in hit_locations())
+
+
+@dataclass(frozen=True, eq=False)
+class ResolvedAttack:
+    """Everything a Tyconian attack's outcome depends on.
+
+    Attributes:
+        scenario: The inputs.
+        rules: The rule parameters.
+        weapon: The weapon row.
+        armour: The target's armour row.
+        band: Range band of the (first) shot.
+        skills: Effective skill of each shot or burst (single and burst modes).
+        shot_steps: Location steps each shot may move toward the aimed location (aim points).
+        rounds_per_hit_roll: Rounds of a burst rolled as full-auto dice (``per_round`` reading), or 0.
+        hit_face: Face a full-auto die needs to hit.
+        auto: The full-auto fire (full_auto mode), else None.
+        location_of_roll: Location index of each d20 roll (index 1..20).
+        target_index: Index of the aimed location.
+        whole_dice: Whole d8 that get through at each location.
+        half_die: 1 where a d4 gets through at each location.
+        trauma: Blunt trauma at each location.
+        capacity: Damage capacity of each location (TYC-6.1).
+        max_damage_per_hit: Most damage one hit can do.
+    """
+
+    scenario: Scenario
+    rules: Rules
+    weapon: Weapon
+    armour: Armour
+    band: str
+    skills: tuple[int, ...]
+    shot_steps: tuple[int, ...]
+    rounds_per_hit_roll: int
+    hit_face: int
+    auto: FullAutoFire | None
+    location_of_roll: npt.NDArray[np.int64]
+    target_index: int
+    whole_dice: npt.NDArray[np.int64]
+    half_die: npt.NDArray[np.int64]
+    trauma: npt.NDArray[np.int64]
+    capacity: npt.NDArray[np.int64]
+    max_damage_per_hit: int
+
+    @property
+    def max_hits(self) -> int:
+        """Most hits the attack can score."""
+        if self.auto is not None:
+            return self.auto.dice
+        if self.rounds_per_hit_roll:
+            return len(self.skills) * self.rounds_per_hit_roll
+        return len(self.skills)
+
+
+def _weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Table[Weapon]) -> Weapon:
+    if not scenario.weapon and not overrides:
+        raise SimlabError(
+            "no weapon: give --set weapon=NAME (see 'simlab tables tyconian weapons') "
+            "or define one with --set weapon.COLUMN=VALUE"
+        )
+    return table.resolve(scenario.weapon or None, overrides)
+
+
+def _check(scenario: Scenario, weapon: Weapon, rules: Rules) -> None:
+    automatic = weapon.automatic_rof is not None
+    if scenario.mode != "single" and not automatic:
+        raise ScenarioError(
+            f"{weapon.name!r} (ROF {weapon.rof}) fires single shots only: burst and full_auto need a numeric ROF"
+        )
+    if scenario.mode != "single" and (scenario.aim or scenario.aim_location):
+        raise ScenarioError("bursts and full automatic fire never get aim (TYC-3.2)")
+    if (scenario.aim or scenario.aim_location) and scenario.movement != "still":
+        raise ScenarioError(f"no aimed fire while {scenario.movement} (TYC-3.2)")
+    for name, points in (("aim", scenario.aim), ("aim_location", scenario.aim_location)):
+        if points > rules.max_aim_points:
+            raise ScenarioError(f"{name} is at most {rules.max_aim_points} points (TYC-3.2), not {points}")
+    if scenario.mode == "full_auto" and scenario.movement not in ("still", "walk"):
+        raise ScenarioError(f"full automatic fire only standing or walking, not {scenario.movement} (TYC-4.1)")
+    if scenario.target_location not in LOCATIONS:
+        raise UnknownNameError("target_location", scenario.target_location, LOCATIONS)
+
+
+def resolve(
+    scenario: Scenario,
+    rules: Rules,
+    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    tables: Mapping[str, Table[Any]] | None = None,
+) -> ResolvedAttack:
+    """Resolve one attack: effective skills, full-auto dice and per-location damage.
+
+    Raises:
+        SimlabError: For unknown rows or columns and for scenarios the rules forbid.
+    """
+    overrides = row_overrides or {}
+    tables = tables or {}
+    weapon = _weapon(scenario, overrides.get("weapon", {}), tables.get("weapons", weapons()))
+    armour = tables.get("armor", armours()).resolve(scenario.armor or None, overrides.get("armor", {}))
+    _check(scenario, weapon, rules)
+    aimed = scenario.aim > 0 or scenario.aim_location > 0
+    band = range_band(scenario.range_m, weapon.short_range_m, sights=scenario.sights, aimed=aimed, rules=rules)
+    if band is None:
+        raise ScenarioError(
+            f"{scenario.range_m:g} m is beyond extreme range (16 x {weapon.short_range_m:g} m) "
+            f"of {weapon.name!r} (TYC-3.1)"
+        )
+    loaded = weapon.magazine if scenario.loaded is None else scenario.loaded
+    str_prime = strength_prime(scenario.firer_str, scenario.movement, two_weapons=scenario.two_weapons)
+    auto = None
+    skills: tuple[int, ...] = ()
+    steps: tuple[int, ...] = ()
+    per_round = 0
+    hit_face = rules.close_hit_face if band == "close" else rules.full_auto_hit_face
+    if scenario.mode == "full_auto":
+        assert weapon.automatic_rof is not None
+        burst = weapon.burst_recoil if weapon.burst_recoil is not None else weapon.recoil
+        auto = full_auto_fire(
+            weapon.automatic_rof, 0 if "recoilless" in weapon.flags else burst, loaded, band, str_prime,
+            tables.get("full_auto", full_auto_rows()), rules,
+        )  # fmt: skip
+    else:
+        rounds_each = weapon.automatic_rof if scenario.mode == "burst" else 1
+        assert rounds_each is not None
+        if scenario.shots * rounds_each > loaded:
+            raise ScenarioError(
+                f"{scenario.shots} {scenario.mode} shot(s) need {scenario.shots * rounds_each} rounds; "
+                f"{loaded} are loaded"
+            )
+        if scenario.mode == "burst" and rules.burst_hits == "per_round":
+            per_round = rounds_each
+            skills = (0,) * scenario.shots
+        else:
+            recoil = (
+                weapon.burst_recoil if scenario.mode == "burst" and weapon.burst_recoil is not None else weapon.recoil
+            )
+            if "recoilless" in weapon.flags:
+                recoil = 0
+            elif scenario.braced and "pistol" in weapon.flags:
+                recoil = max(0, recoil - 1)
+            penalties = recoil_penalties([recoil] * scenario.shots, str_prime)
+            two_weapon = 5 if scenario.two_weapons else 0  # the off hand, firing one at a time (TYC-3.5)
+            skills = tuple(
+                effective_skill(
+                    scenario.skill,
+                    scenario.aim if i == 0 else 0,
+                    band if i == 0 else _band_unaimed(scenario, weapon, rules),
+                    target_ran=scenario.target_ran,
+                    obscured=scenario.obscured,
+                    recoil_penalty=penalty,
+                    two_weapon_penalty=two_weapon if scenario.two_weapons else 0,
+                    rules=rules,
+                )
+                for i, penalty in enumerate(penalties)
+            )
+        steps = (scenario.aim_location,) + (0,) * (scenario.shots - 1)
+    location_rows = list(tables.get("hit_locations", hit_locations()))
+    location_of_roll = np.zeros(21, np.int64)
+    for roll in range(1, 21):
+        location_of_roll[roll] = next(i for i, row in enumerate(location_rows) if row.roll_min <= roll <= row.roll_max)
+    whole = np.zeros(len(LOCATIONS), np.int64)
+    half = np.zeros(len(LOCATIONS), np.int64)
+    trauma = np.zeros(len(LOCATIONS), np.int64)
+    caps = np.zeros(len(LOCATIONS), np.int64)
+    for i, location in enumerate(LOCATIONS):
+        through_cover = dice_left(weapon.damage, scenario.cover_av, weapon.penetration)
+        left = dice_left(through_cover, armour.av_at(location), weapon.penetration)
+        whole[i] = int(left)
+        half[i] = int(left - int(left) >= 0.5)
+        trauma[i] = blunt_trauma(through_cover - left, rules)
+        caps[i] = capacity(location, scenario.target_str, scenario.target_end)
+    return ResolvedAttack(
+        scenario=scenario,
+        rules=rules,
+        weapon=weapon,
+        armour=armour,
+        band=band,
+        skills=skills,
+        shot_steps=steps,
+        rounds_per_hit_roll=per_round,
+        hit_face=hit_face,
+        auto=auto,
+        location_of_roll=location_of_roll,
+        target_index=LOCATIONS.index(scenario.target_location),
+        whole_dice=whole,
+        half_die=half,
+        trauma=trauma,
+        capacity=caps,
+        max_damage_per_hit=int((8 * whole + 4 * half + trauma).max()),
+    )
+
+
+def _band_unaimed(scenario: Scenario, weapon: Weapon, rules: Rules) -> str:
+    """The band of the shots after the first (no aim: sights do not lengthen R)."""
+    band = range_band(scenario.range_m, weapon.short_range_m, sights=scenario.sights, aimed=False, rules=rules)
+    if band is None:
+        raise ScenarioError(f"{scenario.range_m:g} m is beyond extreme range of {weapon.name!r} without aim (TYC-3.1)")
+    return band

@@ -1,0 +1,177 @@
+"""Parameters, scenario inputs and data tables of the Tyconian rules (TYC-0 to TYC-6).
+
+Every number a designer may change is a field of :class:`Rules` with the spec's default;
+every scenario input is a field of :class:`Scenario`. The tables are CSV files in
+``simlab/data/tyconian/`` (weapons, armour, action points, full-auto reductions, hit
+locations); rows not in the original text are marked illustrative.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simlab.mechanics.d20 import ROUNDINGS
+from simlab.params import spec_field
+from simlab.tables import table_loader
+
+__all__ = [
+    "Rules",
+    "Scenario",
+    "Weapon",
+    "Armour",
+    "ActionPoints",
+    "FullAutoRow",
+    "HitLocation",
+    "weapons",
+    "armours",
+    "action_points",
+    "full_auto_rows",
+    "hit_locations",
+    "MODES",
+    "PENETRATIONS",
+    "MOVEMENTS",
+    "SIGHTS",
+]
+
+MODES = ("single", "burst", "full_auto")
+PENETRATIONS = ("normal", "high", "low", "nil")
+MOVEMENTS = ("still", "walk", "trot", "vehicle")
+SIGHTS = ("none", "scope", "electronic")
+WEAPON_FLAGS = ("energy", "pistol", "recoilless", "shotgun")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule parameters of the Tyconian rules, with the spec's defaults."""
+
+    skill_die: int = spec_field(20, doc="faces of the skill die (TYC-1.1)", minimum=2)
+    critical_success_max: int = spec_field(1, doc="rolls at or below this always succeed, critically (TYC-1.1)")
+    critical_failure_min: int = spec_field(20, doc="rolls at or above this always fail (TYC-1.1)")
+    rounding: str = spec_field("nearest", doc="'round off': nearest (halves up) or down (TYC-1.3)", choices=ROUNDINGS)
+    aim_bonus: int = spec_field(5, doc="skill per aim point (TYC-3.2)", minimum=0)
+    max_aim_points: int = spec_field(3, doc="most aim points on accuracy, and most location steps (TYC-3.2)")
+    scope_bonus_m: float = spec_field(15.0, doc="metres a rifle scope adds to short range, aimed shots (TYC-3.1)")
+    electronic_bonus_m: float = spec_field(20.0, doc="metres electronic sights add to short range (TYC-3.1)")
+    burst_hits: str = spec_field(
+        "one",
+        doc="hits of a successful burst: one, or per_round as in full auto (TYC-3.7)",
+        choices=("one", "per_round"),
+    )
+    full_auto_hit_face: int = spec_field(6, doc="a full-auto die hits on this face or more (TYC-4.1)", minimum=1)
+    close_hit_face: int = spec_field(5, doc="... and on this face or more at close range (TYC-4.1)", minimum=1)
+    recoil_dice_factor: int = spec_field(2, doc="full-auto dice lost per point of R5 over STR' (TYC-4.3)", minimum=0)
+    jam_bonus: int = spec_field(3, doc="jam check 2d6 + this against the shots fired (TYC-3.6)")
+    blunt_per_die: int = spec_field(2, doc="blunt trauma per whole die stopped by armour (TYC-5.3)", minimum=0)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Inputs of one Tyconian attack (TYC-0)."""
+
+    weapon: str = spec_field("", doc="row of the weapon table (required unless weapon.COLUMN values define one)")
+    armor: str = spec_field("none", doc="row of the armour table")
+    mode: str = spec_field("single", doc="fire mode (TYC-3.7, TYC-4)", choices=MODES)
+    skill: int = spec_field(10, doc="firer's skill with the weapon (d20 scale)")
+    aim: int = spec_field(0, doc="aim points spent on accuracy, +5 each (TYC-3.2)", minimum=0)
+    aim_location: int = spec_field(0, doc="aim points spent moving the hit location (TYC-3.2)", minimum=0)
+    target_location: str = spec_field("chest", doc="location aimed at (TYC-5.1)")
+    shots: int = spec_field(1, doc="shots (or bursts) fired this turn (single, burst)", minimum=1)
+    range_m: float = spec_field(20.0, doc="distance in metres (TYC-3.1)", minimum=0)
+    sights: str = spec_field("none", doc="sights (TYC-3.1)", choices=SIGHTS)
+    movement: str = spec_field("still", doc="firer's movement (TYC-3.4)", choices=MOVEMENTS)
+    braced: bool = spec_field(False, doc="pistol braced in both hands, recoil -1 (TYC-3.4)")
+    two_weapons: bool = spec_field(False, doc="a weapon in each hand (TYC-3.4, TYC-3.5)")
+    target_ran: bool = spec_field(False, doc="the target ran this second, skill halved (TYC-3.3)")
+    obscured: bool = spec_field(False, doc="the target is partly obscured, skill halved (TYC-3.3)")
+    loaded: int | None = spec_field(None, doc="rounds in the magazine; blank: a full magazine", minimum=0)
+    cover_av: int = spec_field(0, doc="AV of cover in front of the target (TYC-5.3)", minimum=0)
+    firer_str: int = spec_field(10, doc="firer's STR (TYC-3.4)", minimum=0)
+    target_str: int = spec_field(10, doc="target's STR (TYC-6.1)", minimum=1)
+    target_dex: int = spec_field(10, doc="target's DEX (TYC-6.4)", minimum=0)
+    target_end: int = spec_field(10, doc="target's END (TYC-6)", minimum=1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Weapon:
+    """A row of the weapon table (TYC-0)."""
+
+    name: str = spec_field(doc="the weapon's name")
+    short_range_m: float = spec_field(doc="printed short range R in metres (TYC-3.1)", minimum=0)
+    rof: str = spec_field(doc="rate of fire: a number (automatic) or SA, SA<n>, SS<n>, BA, LA, PA, DAR")
+    damage: float = spec_field(doc="damage dice (d8), halves allowed (TYC-5.2)", minimum=0)
+    penetration: str = spec_field("normal", doc="penetration class (TYC-5.2)", choices=PENETRATIONS)
+    recoil: int = spec_field(0, doc="recoil of one shot (TYC-3.4)", minimum=0)
+    burst_recoil: int | None = spec_field(None, doc="recoil of a burst (TYC-3.4, TYC-4.3)", minimum=0)
+    magazine: int = spec_field(doc="rounds per magazine", minimum=1)
+    magazine_type: str = spec_field("box", doc="box, R, I, B or C (TYC-2.2)", choices=("box", "R", "I", "B", "C"))
+    flags: frozenset[str] = spec_field(frozenset(), doc="space-separated flags", choices=WEAPON_FLAGS)
+    notes: str = spec_field("", doc="free text; 'illustrative' marks values not in the seed")
+
+    @property
+    def automatic_rof(self) -> int | None:
+        """The ROF of an automatic weapon (a plain number), else None."""
+        return int(self.rof) if self.rof.isdigit() else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Armour:
+    """A row of the armour table (TYC-0)."""
+
+    name: str = spec_field(doc="the armour's name")
+    av: int = spec_field(doc="armour value at the locations it covers (TYC-5.2)", minimum=0)
+    covers: str = spec_field("", doc="space-separated locations (TYC-5.1), or all")
+    notes: str = spec_field("", doc="free text")
+
+    def av_at(self, location: str) -> int:
+        """AV at one location (0 where the armour does not cover it)."""
+        covered = self.covers.split()
+        return self.av if ("all" in covered or location in covered) else 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionPoints:
+    """A row of the action-point table (TYC-2.1)."""
+
+    name: str = spec_field(doc="DEX band")
+    dex_min: int = spec_field(doc="lowest DEX of the band")
+    dex_max: int = spec_field(doc="highest DEX of the band")
+    points: int = spec_field(doc="points per turn")
+    second_1: int = spec_field(doc="points in second 1")
+    second_2: int = spec_field(doc="points in second 2")
+    second_3: int = spec_field(doc="points in second 3")
+    second_4: int = spec_field(doc="points in second 4")
+    second_5: int = spec_field(doc="points in second 5")
+    notes: str = spec_field("", doc="free text")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FullAutoRow:
+    """A row of the full-auto table (TYC-4.2, TYC-4.4)."""
+
+    name: str = spec_field(doc="row name")
+    rof: int = spec_field(doc="ROF of the row")
+    rounds: int = spec_field(doc="rounds fired in a turn (10 x ROF)")
+    medium_reduction: int = spec_field(doc="dice lost at medium range")
+    long_reduction: int = spec_field(doc="dice lost at long range")
+    minimum_dice: int = spec_field(doc="reductions never leave fewer dice than this")
+    notes: str = spec_field("", doc="free text")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HitLocation:
+    """A row of the hit-location table (TYC-5.1)."""
+
+    name: str = spec_field(doc="location")
+    roll_min: int = spec_field(doc="lowest d20 roll")
+    roll_max: int = spec_field(doc="highest d20 roll")
+    notes: str = spec_field("", doc="free text")
+
+
+_DATA = "simlab.data.tyconian"
+
+#: The shipped tables, each read once on first use.
+weapons = table_loader(_DATA, "weapons.csv", "weapons", "weapon", Weapon)
+armours = table_loader(_DATA, "armor.csv", "armor", "armor", Armour)
+action_points = table_loader(_DATA, "action_points.csv", "action_points", "DEX band", ActionPoints)
+full_auto_rows = table_loader(_DATA, "full_auto.csv", "full_auto", "full-auto row", FullAutoRow)
+hit_locations = table_loader(_DATA, "hit_locations.csv", "hit_locations", "location", HitLocation)

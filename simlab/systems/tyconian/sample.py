@@ -1,0 +1,157 @@
+"""Sampling Tyconian attacks: inputs for the kernel, tallies to estimates with 95 % intervals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from simlab.engine import Tallies, sample_cell
+from simlab.intervals import wilson
+from simlab.rng import StreamKey
+from simlab.systems.striker.sample import mean_interval
+from simlab.systems.tyconian import kernels
+from simlab.systems.tyconian.exact import semi_automatic
+from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
+from simlab.systems.tyconian.wounds import LIMBS, WOUND_LEVELS
+
+__all__ = ["KernelInputs", "kernel_inputs", "sample_attack", "SampledAttack", "estimates"]
+
+
+@dataclass(frozen=True, eq=False)
+class KernelInputs:
+    """The arrays :func:`kernels.attack_block` takes besides the stream and the tallies."""
+
+    kind: int
+    skills: np.ndarray
+    steps: np.ndarray
+    roll_limits: np.ndarray
+    rolls_per_attack: int
+    hit_face: int
+    location_of_roll: np.ndarray
+    target_index: int
+    locations: np.ndarray
+    target: np.ndarray
+    jam: np.ndarray
+
+
+def kernel_inputs(attack: ResolvedAttack) -> KernelInputs:
+    """The kernel's view of an attack."""
+    rules = attack.rules
+    if attack.auto is not None:
+        kind, rolls, skills = kernels.FULL_AUTO, attack.auto.dice, np.zeros(1, np.int64)
+    elif attack.rounds_per_hit_roll:
+        kind, rolls, skills = kernels.PER_ROUND, attack.rounds_per_hit_roll, np.array(attack.skills, np.int64)
+    else:
+        kind, rolls, skills = kernels.SHOTS, 1, np.array(attack.skills, np.int64)
+    steps = np.array(attack.shot_steps or (0,), np.int64)
+    locations = np.vstack(
+        [
+            attack.whole_dice,
+            attack.half_die,
+            attack.trauma,
+            attack.capacity,
+            np.array([name in LIMBS for name in LOCATIONS], np.int64),
+        ]
+    ).astype(np.int64)
+    s = attack.scenario
+    jams = semi_automatic(attack) and s.mode == "single"
+    return KernelInputs(
+        kind=kind,
+        skills=skills,
+        steps=steps,
+        roll_limits=np.array([rules.skill_die, rules.critical_success_max, rules.critical_failure_min], np.int64),
+        rolls_per_attack=rolls,
+        hit_face=attack.hit_face,
+        location_of_roll=attack.location_of_roll,
+        target_index=attack.target_index,
+        locations=locations,
+        target=np.array([s.target_dex, s.target_end, LOCATIONS.index("head")], np.int64),
+        jam=np.array([len(attack.skills) if jams else -1, rules.jam_bonus], np.int64),
+    )
+
+
+def new_tallies(attack: ResolvedAttack) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Empty tallies: hits histogram, damage histogram, wound levels by location, counts."""
+    return (
+        np.zeros(attack.max_hits + 1, np.int64),
+        np.zeros(attack.max_hits * attack.max_damage_per_hit + 1, np.int64),
+        np.zeros((len(LOCATIONS), len(WOUND_LEVELS)), np.int64),
+        np.zeros(kernels.N_COUNTS, np.int64),
+    )
+
+
+def _attack_tallies(attack: ResolvedAttack, inputs: KernelInputs, key: StreamKey, start: int, stop: int) -> Tallies:
+    hits, damage, levels, counts = new_tallies(attack)
+    i = inputs
+    kernels.attack_block(
+        np.uint64(key.offset), np.uint64(key.gamma), start, stop, i.kind, i.skills, i.steps, i.roll_limits,
+        i.rolls_per_attack, i.hit_face, i.location_of_roll, i.target_index, i.locations, i.target, i.jam,
+        hits, damage, levels, counts,
+    )  # fmt: skip
+    return hits, damage, levels, counts
+
+
+def block_function(attack: ResolvedAttack, key: StreamKey) -> partial[Tallies]:
+    """The engine's block function of an attack on one stream."""
+    return partial(_attack_tallies, attack, kernel_inputs(attack), key)
+
+
+@dataclass(frozen=True, eq=False)
+class SampledAttack:
+    """Estimates, 95 % intervals, distributions and tallies of a sampled attack."""
+
+    metrics: dict[str, float]
+    ci95: dict[str, tuple[float, float]]
+    distributions: dict[str, dict[int, float]]
+    tallies: Tallies
+
+
+def estimates(attack: ResolvedAttack, tallies: Tallies, trials: int) -> SampledAttack:
+    """Metrics (TYC-10), intervals and distributions from summed tallies."""
+    hits, damage, levels, counts = tallies
+    h = np.arange(len(hits), dtype=np.int64)
+    d = np.arange(len(damage), dtype=np.int64)
+    metrics: dict[str, float] = {}
+    ci: dict[str, tuple[float, float]] = {}
+
+    def probability(name: str, count: int) -> None:
+        metrics[name] = count / trials
+        ci[name] = wilson(count, trials)
+
+    def mean(name: str, total: int, total_sq: int) -> None:
+        metrics[name] = total / trials
+        ci[name] = mean_interval(total, total_sq, trials)
+
+    probability("p_hit", int(hits[1:].sum()))
+    mean("mean_hits", int(h @ hits), int((h * h) @ hits))
+    mean("mean_damage", int(d @ damage), int((d * d) @ damage))
+    for name, index in (
+        ("p_knockdown", kernels.KNOCKDOWN),
+        ("p_stun", kernels.STUN),
+        ("p_incapacitated", kernels.INCAPACITATED),
+        ("p_killed", kernels.KILLED),
+    ):
+        probability(name, int(counts[index]))
+    if attack.auto is not None:
+        mean("mean_bystander_hits", int(counts[kernels.BYSTANDERS]), int(counts[kernels.BYSTANDERS_SQ]))
+    if semi_automatic(attack) and attack.scenario.mode == "single":
+        probability("p_jam", int(counts[kernels.JAMS]))
+    distributions = {
+        "hits": {int(k): int(n) / trials for k, n in enumerate(hits) if n},
+        "damage": {int(k): int(n) / trials for k, n in enumerate(damage) if n},
+        **{
+            f"wounds_{location}": {level: int(n) / trials for level, n in enumerate(levels[i])}
+            for i, location in enumerate(LOCATIONS)
+        },
+    }
+    return SampledAttack(metrics, ci, distributions, tallies)
+
+
+def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:
+    """Sample an attack: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    inputs = kernel_inputs(attack)
+    tallies = sample_cell(partial(_attack_tallies, attack, inputs), **options)
+    return estimates(attack, tallies, options["trials"])

@@ -1,0 +1,159 @@
+"""Tyconian system: exact against sampled on a registry, kernel against its twins, CLI."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from conftest import chi_square_p, run_cli
+from scipy import stats
+
+import simlab
+from simlab.errors import ScenarioError, SimlabError
+from simlab.rng import stream_key
+from simlab.systems.tyconian import kernels
+from simlab.systems.tyconian.exact import exact_attack
+from simlab.systems.tyconian.reference import numpy_block, python_block
+from simlab.systems.tyconian.resolve import resolve
+from simlab.systems.tyconian.rules import Rules, Scenario
+from simlab.systems.tyconian.sample import _attack_tallies, kernel_inputs, sample_attack
+
+ALPHA = 0.001
+AD_HOC = {"weapon.rof": 7, "weapon.short_range_m": 40, "weapon.damage": 2.5, "weapon.magazine": 70,
+          "weapon.burst_recoil": 1}  # fmt: skip
+
+#: Every range band, every penetration class, full auto at every listed ROF (3, 5, 10) and an unlisted one (7).
+CASES = [
+    ({"weapon": "autopistol", "range_m": 4}, {}),  # close
+    ({"weapon": "battle rifle", "range_m": 50, "armor": "flak vest"}, {}),  # short, normal
+    ({"weapon": "laser rifle", "range_m": 150, "armor": "combat armour"}, {}),  # medium, high
+    ({"weapon": "shotgun", "range_m": 50, "armor": "cloth"}, {}),  # long, low
+    ({"weapon": "stunner", "range_m": 70, "armor": "helmet"}, {}),  # very long, nil
+    ({"weapon": "bolt rifle", "range_m": 1000, "skill": 20}, {}),  # extreme
+    ({"weapon": "heavy pistol", "shots": 4, "firer_str": 8, "braced": True}, {}),  # recoil, several hits
+    ({"weapon": "revolver", "aim": 2, "aim_location": 3, "target_location": "head", "range_m": 8}, {}),
+    ({"weapon": "assault rifle", "mode": "burst", "shots": 3, "range_m": 30}, {}),
+    ({"weapon": "submachinegun", "mode": "burst", "shots": 2, "range_m": 8}, {"burst_hits": "per_round"}),
+    ({"weapon": "assault rifle", "mode": "full_auto", "range_m": 80, "armor": "flak vest"}, {}),  # ROF 3
+    ({"weapon": "submachinegun", "mode": "full_auto", "range_m": 9}, {}),  # ROF 5, close
+    ({"weapon": "light machinegun", "mode": "full_auto", "range_m": 200, "loaded": 60}, {}),  # ROF 10, long
+    ({**AD_HOC, "mode": "full_auto", "range_m": 60, "armor": "combat armour"}, {}),  # ROF 7
+    ({"weapon": "battle rifle", "range_m": 40, "cover_av": 2, "target_end": 6}, {"rounding": "down"}),
+]
+IDS = [
+    ",".join(f"{k}={v}" for k, v in c.items()).replace(" ", "_") + ("," + ",".join(r) if r else "") for c, r in CASES
+]
+
+
+def resolved(inputs: dict, rules: dict):
+    system = simlab.get_system("tyconian")
+    scenario, rows = system.split_inputs(inputs)
+    return resolve(Scenario(**scenario), Rules(**rules), rows)
+
+
+def test_every_band_and_class_is_covered():
+    attacks = [resolved(c, r) for c, r in CASES]
+    assert {a.band for a in attacks} == {"close", "short", "medium", "long", "very_long", "extreme"}
+    assert {a.weapon.penetration for a in attacks} == {"normal", "high", "low", "nil"}
+    assert {a.weapon.automatic_rof for a in attacks if a.auto is not None} == {3, 5, 7, 10}
+
+
+@pytest.mark.parametrize(("inputs", "rules"), CASES, ids=IDS)
+def test_kernel_equals_python_and_numpy_twins(inputs, rules):
+    attack = resolved(inputs, rules)
+    key = stream_key(7, 2)
+    compiled = _attack_tallies(attack, kernel_inputs(attack), key, 5, 805)
+    twins = [python_block(attack, key, 5, 805)] + ([numpy_block(attack, key, 5, 805)] if attack.auto else [])
+    for twin in twins:
+        for mine, theirs in zip(compiled, twin, strict=True):
+            np.testing.assert_array_equal(mine, theirs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("inputs", "rules"), CASES, ids=IDS)
+def test_sampled_agrees_with_exact(inputs, rules):
+    attack = resolved(inputs, rules)
+    exact = exact_attack(attack)
+    trials = 200_000
+    sampled = sample_attack(attack, trials=trials, seed=20261130, threads=1)
+    hits_hist, damage_hist, levels, counts = sampled.tallies
+    assert chi_square_p(hits_hist, exact.hits.probs[: len(hits_hist)]) > ALPHA
+    low, high = sampled.ci95["mean_damage"]
+    assert low - (high - low) <= exact.mean_damage <= high + (high - low)
+    if exact.mean_bystander_hits is not None:
+        low, high = sampled.ci95["mean_bystander_hits"]
+        assert low - (high - low) <= exact.mean_bystander_hits <= high + (high - low)
+    if exact.p_jam is not None:
+        assert stats.binomtest(int(counts[kernels.JAMS]), trials, exact.p_jam).pvalue > ALPHA if exact.p_jam else True
+    if exact.damage is None:
+        return
+    expected = np.zeros(len(damage_hist))
+    expected[exact.damage.offset : exact.damage.offset + len(exact.damage.probs)] = exact.damage.probs
+    assert chi_square_p(damage_hist, expected) > ALPHA
+    for name, index in (("p_knockdown", kernels.KNOCKDOWN), ("p_stun", kernels.STUN),
+                        ("p_incapacitated", kernels.INCAPACITATED), ("p_killed", kernels.KILLED)):  # fmt: skip
+        p = exact.outcome[name]
+        count = int(counts[index])
+        assert (stats.binomtest(count, trials, p).pvalue > ALPHA) if 0 < p < 1 else count == p * trials, name
+    for location, dist in exact.wounds.items():
+        row = levels[list(exact.wounds).index(location)]
+        assert chi_square_p(row, np.array(list(dist.values()))) > ALPHA, location
+
+
+def test_full_auto_exact_json_is_the_binomial_of_the_dice(capsys):
+    args = ["attack", "tyconian", *[f"--set={k}={v}" for k, v in AD_HOC.items()], "--set", "mode=full_auto",
+            "--set", "range_m=60", "--exact", "--json"]  # fmt: skip
+    code, out, _ = run_cli(capsys, *args)
+    assert code == 0
+    payload = json.loads(out)
+    attack = resolved({**AD_HOC, "mode": "full_auto", "range_m": 60}, {})
+    n, p = attack.auto.dice, attack.auto.p_die
+    assert n == 50  # 70 rounds, medium range: the ROF 5 row's 20 dice off (ROF 7 is nearest to 5)
+    hits = {int(k): v for k, v in payload["distributions"]["hits"].items()}
+    for k in range(n + 1):
+        assert hits.get(k, 0.0) == pytest.approx(math.comb(n, k) * p**k * (1 - p) ** (n - k), abs=1e-12)
+    assert payload["not_exact"] == ["p_knockdown", "p_stun", "p_incapacitated", "p_killed"]
+
+
+def test_one_shot_attacks_are_exact_in_full(capsys):
+    code, out, _ = run_cli(capsys, "attack", "tyconian", "--set", "weapon=battle rifle", "--exact", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["not_exact"] == []
+    assert sum(payload["distributions"]["damage"].values()) == pytest.approx(1.0)
+    assert set(payload["metrics"]) >= {"p_hit", "p_knockdown", "p_stun", "p_incapacitated", "p_killed", "p_jam"}
+
+
+@pytest.mark.parametrize(
+    ("inputs", "words"),
+    [
+        ({"weapon": "revolver", "mode": "burst"}, "fires single shots only"),
+        ({"weapon": "assault rifle", "mode": "burst", "aim": 1}, "never get aim"),
+        ({"weapon": "battle rifle", "aim": 1, "movement": "walk"}, "no aimed fire while walk"),
+        ({"weapon": "battle rifle", "aim": 4}, "at most 3"),
+        ({"weapon": "assault rifle", "mode": "full_auto", "movement": "trot"}, "only standing or walking"),
+        ({"weapon": "assault rifle", "mode": "full_auto", "range_m": 500}, "long range at most"),
+        ({"weapon": "autopistol", "range_m": 200}, "beyond extreme range"),
+        ({"weapon": "revolver", "shots": 7}, "6 are loaded"),
+        ({"weapon": "revolver", "target_location": "neck"}, "unknown target_location 'neck'"),
+    ],
+)
+def test_forbidden_scenarios(inputs, words):
+    with pytest.raises(SimlabError, match=words):
+        resolved(inputs, {})
+
+
+def test_sampled_same_for_any_thread_count():
+    request = simlab.AttackRequest(
+        scenario={"weapon": "light machinegun", "mode": "full_auto", "range_m": 50},
+        method="monte_carlo",
+        trials=200_000,
+    )
+    system = simlab.get_system("tyconian")
+    one = system.attack(simlab.AttackRequest(**{**request.__dict__, "threads": 1})).to_json()
+    two = system.attack(simlab.AttackRequest(**{**request.__dict__, "threads": 2, "block_size": 7_777})).to_json()
+    assert one == two
+
+
+def test_scenario_error_type():
+    with pytest.raises(ScenarioError):
+        resolved({"weapon": "revolver", "mode": "full_auto"}, {})

@@ -1,0 +1,136 @@
+"""Tyconian rules, part by part: the worked examples and exact pieces (TYC-1 to TYC-6)."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from simlab.errors import ScenarioError
+from simlab.mechanics.d20 import p_critical_success, p_skill_success, round_off
+from simlab.systems.tyconian.damage import blunt_trauma, dice_left, hit_damage, location_distribution
+from simlab.systems.tyconian.fire import (
+    effective_skill,
+    p_jam,
+    range_band,
+    recoil_penalties,
+    shot_chances,
+    strength_prime,
+)
+from simlab.systems.tyconian.full_auto import full_auto_fire, table_row
+from simlab.systems.tyconian.rules import Rules, action_points, full_auto_rows, hit_locations, weapons
+from simlab.systems.tyconian.wounds import capacity, wound_level
+
+RULES = Rules()
+
+
+def test_tyc1_skill_roll_and_rounding():
+    assert p_skill_success(10) == pytest.approx(0.5)
+    assert p_skill_success(-5) == pytest.approx(0.05)  # a 1 always succeeds
+    assert p_skill_success(40) == pytest.approx(0.95)  # a 20 always fails
+    assert p_critical_success() == pytest.approx(0.05)
+    assert [round_off(x) for x in (2.5, 2.4, -0.5)] == [3, 2, 0]
+    assert [round_off(x, "down") for x in (2.5, 2.9)] == [2, 2]
+
+
+def test_tyc34_recoil_worked_example():
+    assert recoil_penalties([3] * 5, 8) == [0, 0, 1, 4, 7]
+    assert recoil_penalties([2] * 5, 8) == [0, 0, 0, 0, 2]  # braced: recoil 3 - 1
+
+
+def test_tyc34_strength_prime():
+    assert strength_prime(9, "still") == 9
+    assert strength_prime(9, "walk") == 7
+    assert strength_prime(9, "trot") == 4
+    assert strength_prime(9, "vehicle", two_weapons=True) == 3
+    assert strength_prime(9, "still", two_weapons=True, both_same_second=True) == 7
+
+
+def test_tyc31_range_bands_and_effective_skill():
+    bands = [range_band(r, 20, rules=RULES) for r in (10, 20, 40, 80, 160, 320, 321)]
+    assert bands == ["close", "short", "medium", "long", "very_long", "extreme", None]
+    assert range_band(35, 20, sights="scope", aimed=True, rules=RULES) == "short"  # R + 15 m, aimed only
+    assert range_band(35, 20, sights="scope", aimed=False, rules=RULES) == "medium"
+    skill = effective_skill(
+        11, 1, "long", target_ran=True, obscured=False, recoil_penalty=1, two_weapon_penalty=0, rules=RULES
+    )
+    assert skill == round_off((11 + 5) * 0.5 * 0.5) - 1 == 3
+    assert shot_chances([3, 10], RULES) == pytest.approx([0.15, 0.5])
+
+
+def test_tyc36_jam_chance():
+    assert p_jam(4, RULES) == 0.0  # 2d6 + 3 is at least 5
+    assert p_jam(6, RULES) == pytest.approx(1 / 36)  # only a 2 jams
+
+
+def test_tyc52_penetration_worked_examples():
+    assert dice_left(3, 3, "high") == 1.5
+    assert dice_left(3, 1, "low") == 1
+    assert dice_left(3, 2, "normal") == 1
+    assert dice_left(3, 1, "nil") == 0 and dice_left(3, 0, "nil") == 3
+    assert blunt_trauma(1.5, RULES) == 3 and blunt_trauma(2, RULES) == 4
+
+
+def test_tyc52_damage_of_one_hit_by_enumeration():
+    pmf = hit_damage(1.5, 0, 0, "normal", RULES)  # a d8 and a d4
+    expected = np.zeros(13)
+    for a, b in itertools.product(range(1, 9), range(1, 5)):
+        expected[a + b] += 1 / 32
+    np.testing.assert_allclose(pmf.probs, expected[pmf.offset :], atol=1e-12)
+    armoured = hit_damage(3, 3, 0, "high", RULES)  # 1.5 dice left, 1.5 stopped → 3 blunt trauma
+    assert armoured.offset == 2 + 3 and armoured.max_value == 12 + 3
+    assert hit_damage(3, 0, 0, "normal", RULES, critical=True).values.tolist() == [24]
+    behind_cover = hit_damage(3, 0, 2, "normal", RULES)  # cover stops 2 dice, no blunt trauma
+    assert behind_cover.offset == 1 and behind_cover.max_value == 8
+
+
+def test_tyc51_hit_locations():
+    chances = location_distribution(hit_locations())
+    assert sum(chances.values()) == pytest.approx(1.0)
+    assert chances["head"] == pytest.approx(0.10) and chances["chest"] == pytest.approx(0.25)
+    aimed = location_distribution(hit_locations(), aim_steps=1, aimed_at="head")
+    assert aimed["head"] == pytest.approx(0.35)  # head, and chest moved one row up
+
+
+def test_tyc21_action_point_table():
+    table = {row.name: row for row in action_points()}
+    for row in table.values():
+        seconds = [row.second_1, row.second_2, row.second_3, row.second_4, row.second_5]
+        assert sum(seconds) == row.points
+    assert table["15+"].points == 15 and table["1-2"].points == 5
+
+
+def test_tyc4_full_auto_dice():
+    rows = full_auto_rows()
+    assert table_row(4, rows).rof == 3 and table_row(8, rows).rof == 10 and table_row(7, rows).rof == 5
+    short = full_auto_fire(3, 1, 30, "short", 10, rows, RULES)
+    assert (short.rounds, short.dice, short.p_die) == (30, 30, pytest.approx(1 / 6))
+    close = full_auto_fire(3, 1, 30, "close", 10, rows, RULES)
+    assert close.p_die == pytest.approx(2 / 6)
+    long_range = full_auto_fire(5, 1, 50, "long", 10, rows, RULES)
+    assert long_range.dice == 10  # 50 - 40, and never below 10
+    half_magazine = full_auto_fire(10, 1, 50, "medium", 10, rows, RULES)
+    assert half_magazine.dice == 50 - 15  # the reduction scaled by 50 / 100
+    recoil = full_auto_fire(3, 3, 30, "short", 10, rows, RULES)  # R5 15 > STR' 10 → 10 dice off
+    assert recoil.dice == 20
+    floor = full_auto_fire(10, 4, 100, "long", 8, rows, RULES)  # 60 + 24 off, but at least 20
+    assert floor.dice == 20
+    assert full_auto_fire(3, 1, 12, "short", 10, rows, RULES).rounds == 12
+    hits = short.hits()
+    assert hits.total() == pytest.approx(1.0) and hits.mean() == pytest.approx(5.0)
+    with pytest.raises(ScenarioError, match="long range at most"):
+        full_auto_fire(3, 1, 30, "very_long", 10, rows, RULES)
+
+
+def test_tyc6_capacity_and_wound_levels():
+    assert capacity("head", 10, 11) == 11 and capacity("chest", 10, 11) == 32 and capacity("left_leg", 10, 11) == 21
+    c = 20
+    levels = [wound_level(d, "left_arm", c) for d in (0, 5, 6, 10, 11, 15, 16, 25, 26, 41)]
+    assert levels == ["none", "scratch", "slight", "slight", "serious", "serious", "critical", "critical",
+                      "amputated", "amputated"]  # fmt: skip
+    assert wound_level(26, "head", c) == "killed" and wound_level(26, "chest", c) == "critical"
+    assert wound_level(41, "abdomen", c) == "killed"
+
+
+def test_weapon_table_rof_codes():
+    table = {w.name: w for w in weapons()}
+    assert table["assault rifle"].automatic_rof == 3 and table["revolver"].automatic_rof is None

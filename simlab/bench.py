@@ -33,6 +33,12 @@ from simlab.systems.striker import sample as striker_sample
 from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.exact import exact_outcome as striker_exact
 from simlab.systems.striker.resolve import resolve as striker_resolve
+from simlab.systems.tyconian import kernels as tyconian_kernels
+from simlab.systems.tyconian import reference as tyconian_reference
+from simlab.systems.tyconian import rules as tyconian_rules
+from simlab.systems.tyconian import sample as tyconian_sample
+from simlab.systems.tyconian.exact import exact_attack as tyconian_exact
+from simlab.systems.tyconian.resolve import resolve as tyconian_resolve
 
 __all__ = ["Workload", "WORKLOADS", "run_bench"]
 
@@ -134,10 +140,28 @@ def _striker_duel() -> Samplers:
     )
 
 
+def _tyconian_full_auto() -> Samplers:
+    attack = tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())
+    return _samplers(
+        attack,
+        lambda subject, seed: tyconian_sample.block_function(subject, stream_key(seed)),
+        tyconian_reference.numpy_block,
+        tyconian_reference.python_block,
+        (3, tyconian_kernels.DRAWS),
+    )
+
+
+def _tyconian_full_auto_exact() -> dict[str, Any]:
+    seconds = _best_seconds(lambda: tyconian_exact(tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())), 5)
+    return {"seconds": seconds, "icepool_seconds": None}
+
+
 TFT_BURST = Scenario(weapon="assault rifle", mode="four", armor="flak jacket", dx=12, range_m=20)
 TFT_GAUSS = Scenario(weapon="gauss rifle", mode="full", armor="combat TL12", dx=12, range_m=20)
 #: Striker: a half-clip burst of an assault rifle into cloth (STR-3, STR-4, STR-6).
 STRIKER_BURST = striker_rules.Scenario(weapon="assault rifle", mode="half_clip", armor="cloth", skill=2)
+#: Tyconian: a turn of light-machinegun full-auto fire at 50 m into a flak vest (TYC-4 to TYC-6).
+TYCONIAN_FULL_AUTO = tyconian_rules.Scenario(weapon="light machinegun", mode="full_auto", range_m=50, armor="flak vest")
 #: Striker: assault rifle bursts against a rifleman, both in cloth (STR-11.2).
 STRIKER_DUEL = (
     {"weapon": "assault rifle", "mode": "burst5", "armor": "cloth"},
@@ -149,6 +173,7 @@ WORKLOADS = (
     Workload("tft_full_burst_gauss", "hitech_tft", _tft(TFT_GAUSS), exact=_tft_exact(TFT_GAUSS)),
     Workload("striker_half_clip_burst", "striker", _striker_burst, exact=_striker_burst_exact),
     Workload("striker_duel", "striker", _striker_duel, scale=0.1),
+    Workload("tyconian_full_auto", "tyconian", _tyconian_full_auto, scale=0.2, exact=_tyconian_full_auto_exact),
 )
 
 

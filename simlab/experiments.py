@@ -72,6 +72,7 @@ CHART_KINDS: dict[str, tuple[str, ...]] = {
     "attacks_to_incapacitate": ("by", "attacks"),
     "series": ("prefix", "by"),
     "stacked": ("metrics", "rows", "panels"),
+    "distribution_heatmap": ("prefix",),
 }
 _CHART_COMMON = ("kind", "title", "name", "where")
 _TOP_KEYS = (

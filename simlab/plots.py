@@ -34,6 +34,7 @@ __all__ = [
     "chart_file_name",
     "comparison_charts",
     "stacked",
+    "distribution_heatmap",
     "AXIS_LABELS",
 ]
 
@@ -66,6 +67,9 @@ AXIS_LABELS = {
     "b.weapon": "B's weapon",
     "range_band": "range band",
     "outcome": "worst result of one attack (0 unhurt ... 5 killed)",
+    "wounds_rows": "hit location",
+    "wounds_outcome": "wound level (TYC-6.2)",
+    "mean_bystander_hits": "expected hits on bystanders",
     "hits": "hits of one attack",
 }
 _STYLE = {"font.size": 9}
@@ -374,6 +378,42 @@ def stacked(
     return figure
 
 
+def distribution_heatmap(
+    distributions: pd.DataFrame,
+    prefix: str,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    labels: Sequence[str] | None = None,
+) -> Figure:
+    """The distributions named ``PREFIX<row>`` as one heatmap: a row per distribution, a column per outcome.
+
+    Used for the wound level at each hit location (``wounds_head``, ``wounds_chest``...).
+    """
+    frame = select(distributions, where)
+    frame = frame[frame["distribution"].str.startswith(prefix)]
+    frame = select(frame, method=preferred_method(frame))
+    rows = list(dict.fromkeys(frame["distribution"]))
+    values = frame.pivot_table(
+        index="distribution", columns="outcome", values="probability", aggfunc="mean", sort=False
+    )
+    values = values.reindex(index=rows).fillna(0.0)
+    figure = _figure(7.0, 1.6 + 0.35 * len(rows))
+    axes = figure.add_subplot()
+    image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap="magma_r", vmin=0.0, vmax=1.0)
+    outcomes = [int(o) for o in values.columns]
+    names = [labels[o] if labels and o < len(labels) else str(o) for o in outcomes]
+    axes.set_xticks(range(len(outcomes)), names, rotation=30, ha="right", fontsize=8)
+    axes.set_yticks(range(len(rows)), [r.removeprefix(prefix).replace("_", " ") for r in rows], fontsize=8)
+    for (i, j), p in np.ndenumerate(values.to_numpy(dtype=float)):
+        if p >= 0.0005:
+            axes.text(j, i, f"{p:.3f}", ha="center", va="center", fontsize=6.5, color="white" if p > 0.5 else "black")
+    axes.set_xlabel(_label(f"{prefix}outcome"))
+    axes.set_ylabel(_label(f"{prefix}rows"))
+    figure.colorbar(image, ax=axes, label="probability", shrink=0.8)
+    axes.set_title(_title(title, f"{prefix.rstrip('_')} by outcome", where), fontsize=9)
+    return figure
+
+
 def _numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
@@ -455,6 +495,10 @@ def draw(spec: ChartSpec, run: Any) -> Figure:
         return series(run.table, **options)
     if spec.kind == "stacked":
         return stacked(run.table, **options)
+    if spec.kind == "distribution_heatmap":
+        prefix = options["prefix"]
+        names = get_system(run.experiment.system).distribution_labels.get(prefix)
+        return distribution_heatmap(run.distributions, labels=names, **options)
     raise ValueError(f"unknown chart kind {spec.kind!r}")
 
 

@@ -39,12 +39,19 @@ def test_bench_report_has_every_figure():
         "generator_draws_per_s",
     }
     names = [w["name"] for w in report["workloads"]]
-    assert names == ["tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst", "striker_duel"]
+    assert names == [
+        "tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst", "striker_duel", "tyconian_full_auto"
+    ]  # fmt: skip
     for workload in report["workloads"]:
         assert set(workload) == keys
         assert all(workload[k] > 0 for k in keys - {"name", "system"})
     exact = {e["name"]: e for e in report["exact"]}
-    assert set(exact) == {"tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst"}
+    assert set(exact) == {
+        "tft_four_round_burst",
+        "tft_full_burst_gauss",
+        "striker_half_clip_burst",
+        "tyconian_full_auto",
+    }
     assert all(e["seconds"] > 0 for e in exact.values())
     assert all(exact[name]["icepool_seconds"] > 0 for name in names if name.startswith("tft"))
     assert report["peak_rss_mb"] > 0

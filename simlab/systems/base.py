@@ -152,6 +152,8 @@ class System:
         duel_check: Validates a :class:`DuelRequest` without sampling it.
         duel_side_type: Frozen dataclass of one side's duel inputs.
         outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
+        distribution_labels: Names of the outcomes of distributions, by name prefix
+            (``wounds_`` → the wound levels).
     """
 
     name: str
@@ -170,6 +172,7 @@ class System:
     duel_check: Callable[[DuelRequest], object] | None = None
     duel_side_type: type | None = None
     outcome_metrics: tuple[str, ...] = ()
+    distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def split_inputs(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """Split inputs into scenario inputs and ``ROW.COLUMN`` row overrides.

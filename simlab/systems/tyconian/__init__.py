@@ -171,4 +171,5 @@ SYSTEM = System(
     check=resolve_request,
     extra_metrics=EXTRA_METRICS,
     marginals={"+1 skill": plus_one_skill, "+1 armour": plus_one_armour},
+    distribution_labels={"wounds_": WOUND_LEVELS},
 )

@@ -469,6 +469,8 @@ def _print_result(result: AttackResult) -> None:
             low, high = result.ci95[name]
             line += f"   [{low:.6f}, {high:.6f}]"
         click.echo(line)
+    if result.not_exact:
+        click.echo(f"not exact (sample them without --exact): {', '.join(result.not_exact)}")
     for name, dist in result.distributions.items():
         click.echo()
         click.echo(f"{name}:")

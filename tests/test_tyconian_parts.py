@@ -134,3 +134,31 @@ def test_tyc6_capacity_and_wound_levels():
 def test_weapon_table_rof_codes():
     table = {w.name: w for w in weapons()}
     assert table["assault rifle"].automatic_rof == 3 and table["revolver"].automatic_rof is None
+
+
+def test_tyc2_fire_plans():
+    from simlab.systems.tyconian.plans import fire_plan, points_by_second, shot_costs
+
+    table = action_points()
+    w = {x.name: x for x in weapons()}
+    assert points_by_second(4, table) == (2, 1, 1, 1, 1) and points_by_second(0, table) == (0,) * 5
+    assert fire_plan(4, w["battle rifle"], "quick", 0, table).seconds == (1, 1, 2, 3, 4, 5)
+    assert fire_plan(4, w["battle rifle"], "aimed", 2, table).seconds == (2, 5)  # 3 points a shot
+    assert fire_plan(10, w["assault rifle"], "quick", 0, table).shots == 3  # ROF 3 caps the shots
+    assert fire_plan(10, w["assault rifle"], "burst", 0, table).shots == 5  # 2 points a pull
+    assert fire_plan(4, w["bolt rifle"], "quick", 0, table).seconds == (1, 3)  # cycling 2 between shots
+    assert fire_plan(15, w["revolver"], "quick", 0, table).shots == 7  # double action: 2 a pull
+    assert shot_costs(w["revolver"], False) == (2, 0, None)
+
+
+def test_fire_plans_set_the_shots_of_an_attack():
+    import simlab
+
+    quick = simlab.attack("tyconian", weapon="battle rifle", plan="quick", dex=10)
+    assert len(quick.details["effective_skills"]) == 10 and quick.details["plan_seconds"][-1] == 5
+    aimed = simlab.attack("tyconian", weapon="battle rifle", plan="aimed", aim=1, dex=12)
+    assert len(set(aimed.details["effective_skills"][:2])) == 1  # every shot aimed; recoil not yet over STR
+    with pytest.raises(ScenarioError, match="fires in mode burst"):
+        simlab.attack("tyconian", weapon="assault rifle", plan="burst")
+    with pytest.raises(ScenarioError, match="needs aim"):
+        simlab.attack("tyconian", weapon="battle rifle", plan="aimed")

@@ -116,6 +116,7 @@ def attack(request: AttackRequest) -> AttackResult:
         "weapon": resolved.weapon.name,
         "band": resolved.band,
         "effective_skills": list(resolved.skills),
+        "plan_seconds": list(resolved.plan_seconds),
         "labels": {f"wounds_{name}": dict(enumerate(WOUND_LEVELS)) for name in LOCATIONS},
     }
     if resolved.auto is not None:

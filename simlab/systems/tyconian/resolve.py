@@ -7,6 +7,7 @@ and per location the damage dice that get through, the blunt trauma and the capa
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +19,13 @@ from simlab.errors import ScenarioError, SimlabError, UnknownNameError
 from simlab.systems.tyconian.damage import blunt_trauma, dice_left
 from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
+from simlab.systems.tyconian.plans import fire_plan
 from simlab.systems.tyconian.rules import (
     Armour,
     Rules,
     Scenario,
     Weapon,
+    action_points,
     armours,
     full_auto_rows,
     hit_locations,
@@ -59,6 +62,7 @@ class ResolvedAttack:
         trauma: Blunt trauma at each location.
         capacity: Damage capacity of each location (TYC-6.1).
         max_damage_per_hit: Most damage one hit can do.
+        plan_seconds: The second of each shot when a fire plan set them (TYC-2.3).
     """
 
     scenario: Scenario
@@ -78,6 +82,7 @@ class ResolvedAttack:
     trauma: npt.NDArray[np.int64]
     capacity: npt.NDArray[np.int64]
     max_damage_per_hit: int
+    plan_seconds: tuple[int, ...] = ()
 
     @property
     def max_hits(self) -> int:
@@ -100,6 +105,12 @@ def _weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Table[Weapo
 
 def _check(scenario: Scenario, weapon: Weapon, rules: Rules) -> None:
     automatic = weapon.automatic_rof is not None
+    if scenario.plan:
+        wanted = "burst" if scenario.plan == "burst" else "single"
+        if scenario.mode != wanted:
+            raise ScenarioError(f"a {scenario.plan} fire plan fires in mode {wanted}, not {scenario.mode} (TYC-2.3)")
+        if scenario.plan == "aimed" and not (scenario.aim or scenario.aim_location):
+            raise ScenarioError("an aimed fire plan needs aim or aim_location points before each shot (TYC-2.3)")
     if scenario.mode != "single" and not automatic:
         raise ScenarioError(
             f"{weapon.name!r} (ROF {weapon.rof}) fires single shots only: burst and full_auto need a numeric ROF"
@@ -143,6 +154,7 @@ def resolve(
     loaded = weapon.magazine if scenario.loaded is None else scenario.loaded
     str_prime = strength_prime(scenario.firer_str, scenario.movement, two_weapons=scenario.two_weapons)
     auto = None
+    seconds: tuple[int, ...] = ()
     skills: tuple[int, ...] = ()
     steps: tuple[int, ...] = ()
     per_round = 0
@@ -157,6 +169,18 @@ def resolve(
     else:
         rounds_each = weapon.automatic_rof if scenario.mode == "burst" else 1
         assert rounds_each is not None
+        shots = scenario.shots
+        every_shot_aimed = scenario.plan == "aimed"
+        if scenario.plan:
+            aim_points = scenario.aim + scenario.aim_location
+            plan = fire_plan(
+                scenario.dex, weapon, scenario.plan, aim_points, tables.get("action_points", action_points())
+            )
+            if not plan.shots:
+                raise ScenarioError(f"DEX {scenario.dex} leaves no points for a {scenario.plan} shot this turn (TYC-2)")
+            shots = plan.shots
+            seconds = plan.seconds
+        scenario = dataclasses.replace(scenario, shots=shots)
         if scenario.shots * rounds_each > loaded:
             raise ScenarioError(
                 f"{scenario.shots} {scenario.mode} shot(s) need {scenario.shots * rounds_each} rounds; "
@@ -178,8 +202,8 @@ def resolve(
             skills = tuple(
                 effective_skill(
                     scenario.skill,
-                    scenario.aim if i == 0 else 0,
-                    band if i == 0 else _band_unaimed(scenario, weapon, rules),
+                    scenario.aim if (i == 0 or every_shot_aimed) else 0,
+                    band if (i == 0 or every_shot_aimed) else _band_unaimed(scenario, weapon, rules),
                     target_ran=scenario.target_ran,
                     obscured=scenario.obscured,
                     recoil_penalty=penalty,
@@ -188,7 +212,7 @@ def resolve(
                 )
                 for i, penalty in enumerate(penalties)
             )
-        steps = (scenario.aim_location,) + (0,) * (scenario.shots - 1)
+        steps = tuple(scenario.aim_location if (i == 0 or every_shot_aimed) else 0 for i in range(scenario.shots))
     location_rows = list(tables.get("hit_locations", hit_locations()))
     location_of_roll = np.zeros(21, np.int64)
     for roll in range(1, 21):
@@ -206,6 +230,7 @@ def resolve(
         caps[i] = capacity(location, scenario.target_str, scenario.target_end)
     return ResolvedAttack(
         scenario=scenario,
+        plan_seconds=seconds,
         rules=rules,
         weapon=weapon,
         armour=armour,

@@ -76,6 +76,12 @@ class Scenario:
     aim_location: int = spec_field(0, doc="aim points spent moving the hit location (TYC-3.2)", minimum=0)
     target_location: str = spec_field("chest", doc="location aimed at (TYC-5.1)")
     shots: int = spec_field(1, doc="shots (or bursts) fired this turn (single, burst)", minimum=1)
+    plan: str = spec_field(
+        "",
+        doc="fire plan: quick, aimed (aim points before every shot) or burst fills the turn; blank: shots (TYC-2.3)",
+        choices=("", "quick", "aimed", "burst"),
+    )
+    dex: int = spec_field(10, doc="firer's DEX: action points of a fire plan (TYC-2.1)", minimum=0)
     range_m: float = spec_field(20.0, doc="distance in metres (TYC-3.1)", minimum=0)
     sights: str = spec_field("none", doc="sights (TYC-3.1)", choices=SIGHTS)
     movement: str = spec_field("still", doc="firer's movement (TYC-3.4)", choices=MOVEMENTS)

@@ -118,6 +118,25 @@ class Table(Generic[R]):
         digest = hashlib.sha256((self.digest + canonical).encode()).hexdigest()
         return dataclasses.replace(self, rows=rows, digest=digest, source=f"{self.source} with changes")
 
+    def resolve_required(self, name: str | None, overrides: Mapping[str, Any], system: str, also: str = "") -> R:
+        """:meth:`resolve`, with a clear error when neither a name nor any column is given.
+
+        Args:
+            name: The row to start from, or None.
+            overrides: Column → value.
+            system: The system id (named in the hint to list the table).
+            also: A further way to go without this row, for the message (``", or give melee_weapon"``).
+
+        Raises:
+            SimlabError: When both are missing; otherwise as :meth:`resolve`.
+        """
+        if name is None and not overrides:
+            raise SimlabError(
+                f"no {self.row_name}: give --set {self.row_name}=NAME (see 'simlab tables {system} {self.name}') "
+                f"or define one with --set {self.row_name}.COLUMN=VALUE{also}"
+            )
+        return self.resolve(name, overrides)
+
     def as_records(self) -> list[dict[str, Any]]:
         """The rows as JSON-friendly dicts."""
         return [as_plain(row) for row in self]

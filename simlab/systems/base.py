@@ -9,11 +9,20 @@ from typing import Any, TypeVar
 
 from simlab.engine import ProgressFn
 from simlab.errors import UnknownNameError
-from simlab.params import build
+from simlab.params import as_plain, build
 from simlab.results import AttackResult
 from simlab.tables import Table
 
-__all__ = ["AttackRequest", "DuelRequest", "System", "build_inputs", "sampling_options", "with_input", "with_row"]
+__all__ = [
+    "AttackRequest",
+    "DuelRequest",
+    "System",
+    "build_inputs",
+    "sampling_options",
+    "with_input",
+    "with_row",
+    "scenario_json",
+]
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -102,6 +111,23 @@ def build_inputs(request: AttackRequest, scenario_type: type[S], rules_type: typ
     what = f"{request.source} name" if from_option else "scenario input"
     scenario = build(scenario_type, request.scenario, what=what, owner=request.source if from_option else "")
     return scenario, build(rules_type, request.rules, what="--rule name", owner="--rule")
+
+
+def scenario_json(scenario: Any, request: AttackRequest, rows: Mapping[str, Any]) -> dict[str, Any]:
+    """The effective scenario of a result: every input, and each ``ROW.COLUMN`` override as the row has it.
+
+    Args:
+        scenario: The scenario dataclass.
+        request: The request (its row overrides are listed).
+        rows: The resolved row dataclasses by row input (``weapon`` → the weapon used).
+    """
+    payload = as_plain(scenario)
+    for row_input, overrides in request.row_overrides.items():
+        row = rows.get(row_input)
+        plain = as_plain(row) if row is not None else {}
+        for column in overrides:
+            payload[f"{row_input}.{column}"] = plain.get(column, overrides[column])
+    return payload
 
 
 def with_input(request: AttackRequest, name: str, value: Any) -> AttackRequest:

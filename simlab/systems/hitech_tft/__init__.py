@@ -25,7 +25,15 @@ from __future__ import annotations
 
 from simlab.params import as_plain
 from simlab.results import AttackResult
-from simlab.systems.base import AttackRequest, System, build_inputs, sampling_options, with_input, with_row
+from simlab.systems.base import (
+    AttackRequest,
+    System,
+    build_inputs,
+    sampling_options,
+    scenario_json,
+    with_input,
+    with_row,
+)
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.outcomes import EXTRA_METRICS, METRICS, Outcome, joint_metrics, metric_names
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
@@ -77,17 +85,13 @@ def attack(request: AttackRequest) -> AttackResult:
         outcome, ci95 = sampled.outcome, sampled.ci95
         trials, seed = request.trials, request.seed
     metrics, distributions = metrics_of(resolved, outcome)
-    scenario_json = as_plain(scenario)
-    rows = {"weapon": as_plain(resolved.weapon), "armor": as_plain(resolved.armour)}
-    for row_input, overrides in request.row_overrides.items():
-        for column in overrides:
-            scenario_json[f"{row_input}.{column}"] = rows[row_input][column]
+    rows = {"weapon": resolved.weapon, "armor": resolved.armour}
     return AttackResult(
         system=NAME,
         method=request.method,
         trials=trials,
         seed=seed,
-        scenario=scenario_json,
+        scenario=scenario_json(scenario, request, rows),
         rules=as_plain(rules),
         metrics=metrics,
         ci95={name: ci95[name] for name in metrics if name in ci95},

@@ -188,12 +188,7 @@ def resolve_weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Tabl
         SimlabError: When no weapon is named and no columns define one.
     """
     name = f"{scenario.weapon} {scenario.ammo}".strip() if scenario.weapon else None
-    if name is None and not overrides:
-        raise SimlabError(
-            "no weapon: give --set weapon=NAME (see 'simlab tables hitech_tft weapons') "
-            "or define one with --set weapon.COLUMN=VALUE"
-        )
-    return (table or weapons()).resolve(name, overrides)
+    return (table or weapons()).resolve_required(name, overrides, "hitech_tft")
 
 
 def resolve(

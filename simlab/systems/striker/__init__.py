@@ -35,6 +35,7 @@ from simlab.systems.base import (
     System,
     build_inputs,
     sampling_options,
+    scenario_json,
     with_input,
     with_row,
 )
@@ -72,18 +73,13 @@ def attack(request: AttackRequest) -> AttackResult:
         outcome, ci95 = sampled.outcome, sampled.ci95
         trials, seed = request.trials, request.seed
     metrics, distributions = metrics_of(outcome, resolved.suppressive)
-    scenario_json = as_plain(scenario)
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
-    for row_input, overrides in request.row_overrides.items():
-        row = rows.get(row_input)
-        for column in overrides:
-            scenario_json[f"{row_input}.{column}"] = as_plain(row)[column] if row is not None else overrides[column]
     return AttackResult(
         system=NAME,
         method=request.method,
         trials=trials,
         seed=seed,
-        scenario=scenario_json,
+        scenario=scenario_json(scenario, request, rows),
         rules=as_plain(rules),
         metrics=metrics,
         ci95={name: ci95[name] for name in metrics if name in ci95},

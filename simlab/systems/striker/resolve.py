@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError, SimlabError
+from simlab.errors import ScenarioError
 from simlab.mechanics.target_number import TABLE_SLOTS, hits_by_natural, p_at_least, p_higher_with_rerolled_ties
 from simlab.systems.striker.rules import (
     Armour,
@@ -303,13 +303,9 @@ def resolve(
         rounds, pen, cap, he, armour_value = 1, attacker.pen, None, False, armour.av
         step: int | None = None
     else:
-        name = scenario.weapon or None
-        if name is None and not overrides.get("weapon"):
-            raise SimlabError(
-                "no weapon: give --set weapon=NAME (see 'simlab tables striker weapons'), "
-                "define one with --set weapon.COLUMN=VALUE, or give melee_weapon"
-            )
-        weapon = _table(tables, "weapons", weapons()).resolve(name, overrides.get("weapon", {}))
+        weapon = _table(tables, "weapons", weapons()).resolve_required(
+            scenario.weapon or None, overrides.get("weapon", {}), "striker", ", or give melee_weapon"
+        )
         _check_mode(weapon, scenario)
         terms = to_hit_terms(scenario, rules, weapon)
         rounds = rounds_fired(weapon, scenario.mode)

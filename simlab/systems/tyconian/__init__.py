@@ -27,7 +27,15 @@ from __future__ import annotations
 
 from simlab.params import as_plain
 from simlab.results import AttackResult
-from simlab.systems.base import AttackRequest, System, build_inputs, sampling_options, with_input, with_row
+from simlab.systems.base import (
+    AttackRequest,
+    System,
+    build_inputs,
+    sampling_options,
+    scenario_json,
+    with_input,
+    with_row,
+)
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
 from simlab.systems.tyconian.rules import (
@@ -107,11 +115,7 @@ def attack(request: AttackRequest) -> AttackResult:
         sampled = sample_attack(resolved, **sampling_options(request))
         metrics, ci95, distributions = sampled.metrics, sampled.ci95, sampled.distributions
         trials, seed = request.trials, request.seed
-    scenario_json = as_plain(scenario)
-    rows = {"weapon": as_plain(resolved.weapon), "armor": as_plain(resolved.armour)}
-    for row_input, overrides in request.row_overrides.items():
-        for column in overrides:
-            scenario_json[f"{row_input}.{column}"] = rows[row_input][column]
+    rows = {"weapon": resolved.weapon, "armor": resolved.armour}
     details = {
         "weapon": resolved.weapon.name,
         "band": resolved.band,
@@ -130,7 +134,7 @@ def attack(request: AttackRequest) -> AttackResult:
         method=request.method,
         trials=trials,
         seed=seed,
-        scenario=scenario_json,
+        scenario=scenario_json(scenario, request, rows),
         rules=as_plain(rules),
         metrics=metrics,
         ci95={name: ci95[name] for name in metrics if name in ci95},

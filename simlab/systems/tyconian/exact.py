@@ -19,7 +19,7 @@ from simlab.pmf import PMF, dice_sum, die, mixture, point
 from simlab.systems.tyconian.fire import p_jam, shot_chances
 from simlab.systems.tyconian.full_auto import binomial
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
-from simlab.systems.tyconian.wounds import LIMBS
+from simlab.systems.tyconian.wounds import LIMBS, wound_code
 
 __all__ = ["ExactAttack", "exact_attack", "hits_pmf", "hit_damage_pmf", "wound_index", "semi_automatic"]
 
@@ -81,24 +81,8 @@ def hit_damage_pmf(attack: ResolvedAttack, location: int, *, critical: bool = Fa
 
 
 def wound_index(damage: int, location: int, cap: int) -> int:
-    """0 none, 1 scratch, 2 slight, 3 serious, 4 critical, 5 amputated, 6 killed (TYC-6.2), integer arithmetic."""
-    name = LOCATIONS[location]
-    if damage <= 0:
-        return 0
-    if damage > 2 * cap:
-        return 5 if name in LIMBS else 6
-    if 4 * damage > 5 * cap:
-        if name in LIMBS:
-            return 5
-        if location == HEAD:
-            return 6
-    if 4 * damage <= cap:
-        return 1
-    if 2 * damage <= cap:
-        return 2
-    if 4 * damage <= 3 * cap:
-        return 3
-    return 4
+    """The wound level (index in WOUND_LEVELS) of ``damage`` points at location index ``location`` (TYC-6.2)."""
+    return wound_code(damage, cap, LOCATIONS[location] in LIMBS, location == HEAD)
 
 
 def _one_hit_outcome(attack: ResolvedAttack, damage: int, location: int) -> dict[str, float]:

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
+from simlab.systems.tyconian.wounds import wound_code
 
 # Indices of the ``counts`` tally.
 KNOCKDOWN, STUN, INCAPACITATED, KILLED, BYSTANDERS, BYSTANDERS_SQ, JAMS, DRAWS = range(8)
@@ -35,25 +36,8 @@ def _draw(w: np.uint64, gamma: np.uint64, sides: int) -> tuple[np.uint64, np.int
     return w, die_from_draw(mix64(w), sides)
 
 
-@njit(inline="always")
-def _level(damage: np.int64, cap: np.int64, limb: bool, head: bool) -> np.int64:  # pragma: no cover - compiled
-    """0 none, 1 scratch, 2 slight, 3 serious, 4 critical, 5 amputated, 6 killed (TYC-6.2)."""
-    if damage <= 0:
-        return 0
-    if damage > 2 * cap:
-        return 5 if limb else 6
-    if 4 * damage > 5 * cap:
-        if limb:
-            return 5
-        if head:
-            return 6
-    if 4 * damage <= cap:
-        return 1
-    if 2 * damage <= cap:
-        return 2
-    if 4 * damage <= 3 * cap:
-        return 3
-    return 4
+#: The wound level of a location, compiled from the one definition (TYC-6.2).
+_level = njit(inline="always")(wound_code)
 
 
 @njit(cache=True, nogil=True)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError, SimlabError, UnknownNameError
+from simlab.errors import ScenarioError, UnknownNameError
 from simlab.systems.tyconian.damage import blunt_trauma, dice_left
 from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
@@ -95,12 +95,7 @@ class ResolvedAttack:
 
 
 def _weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Table[Weapon]) -> Weapon:
-    if not scenario.weapon and not overrides:
-        raise SimlabError(
-            "no weapon: give --set weapon=NAME (see 'simlab tables tyconian weapons') "
-            "or define one with --set weapon.COLUMN=VALUE"
-        )
-    return table.resolve(scenario.weapon or None, overrides)
+    return table.resolve_required(scenario.weapon or None, overrides, "tyconian")
 
 
 def _check(scenario: Scenario, weapon: Weapon, rules: Rules) -> None:

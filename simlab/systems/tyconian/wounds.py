@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["WOUND_LEVELS", "capacity", "wound_level", "LIMBS"]
+__all__ = ["WOUND_LEVELS", "capacity", "wound_code", "wound_level", "LIMBS"]
 
 #: Wound levels in order of severity (TYC-6.2).
 WOUND_LEVELS = ("none", "scratch", "slight", "serious", "critical", "amputated", "killed")
@@ -19,26 +19,32 @@ def capacity(location: str, strength: int, endurance: int) -> int:
     return total
 
 
-def wound_level(damage: int, location: str, cap: int) -> str:
-    """Wound level of ``damage`` points at a location of capacity ``cap`` (TYC-6.2).
+def wound_code(damage: int, cap: int, limb: bool, head: bool) -> int:
+    """Index in :data:`WOUND_LEVELS` of ``damage`` points at a location of capacity ``cap`` (TYC-6.2).
 
     0 < d ≤ C/4 scratch; ≤ C/2 slight; ≤ 3C/4 serious; above, critical. A limb above 1.25 C is
     amputated; the head above 1.25 C is killed; above 2 C the location is destroyed, which
-    kills at the head, chest and abdomen (and amputates a limb).
+    kills at the head, chest and abdomen (and amputates a limb). Integer arithmetic only, so
+    the compiled sampler uses this very function.
     """
     if damage <= 0:
-        return "none"
+        return 0
     if damage > 2 * cap:
-        return "amputated" if location in LIMBS else "killed"
-    if damage > 1.25 * cap:
-        if location in LIMBS:
-            return "amputated"
-        if location == "head":
-            return "killed"
-    if damage <= cap / 4:
-        return "scratch"
-    if damage <= cap / 2:
-        return "slight"
-    if damage <= 3 * cap / 4:
-        return "serious"
-    return "critical"
+        return 5 if limb else 6
+    if 4 * damage > 5 * cap:
+        if limb:
+            return 5
+        if head:
+            return 6
+    if 4 * damage <= cap:
+        return 1
+    if 2 * damage <= cap:
+        return 2
+    if 4 * damage <= 3 * cap:
+        return 3
+    return 4
+
+
+def wound_level(damage: int, location: str, cap: int) -> str:
+    """The wound level of ``damage`` points at a location of capacity ``cap`` (TYC-6.2), by name."""
+    return WOUND_LEVELS[wound_code(damage, cap, location in LIMBS, location == "head")]

@@ -22,6 +22,7 @@ __all__ = [
     "with_input",
     "with_row",
     "scenario_json",
+    "plus_one",
 ]
 
 S = TypeVar("S")
@@ -133,6 +134,22 @@ def scenario_json(scenario: Any, request: AttackRequest, rows: Mapping[str, Any]
 def with_input(request: AttackRequest, name: str, value: Any) -> AttackRequest:
     """The same request with one scenario input set (for marginal changes such as ``+1 DX``)."""
     return dataclasses.replace(request, scenario={**request.scenario, name: value})
+
+
+def plus_one(name: str, resolve_scenario: Callable[[AttackRequest], Any]) -> Callable[[AttackRequest], AttackRequest]:
+    """A marginal change: the same attack with scenario input ``name`` one higher (``+1 DX``).
+
+    Args:
+        name: The integer scenario input.
+        resolve_scenario: Validates a request and returns ``(scenario, ...)`` (the system's ``check``).
+    """
+
+    def change(request: AttackRequest) -> AttackRequest:
+        scenario = resolve_scenario(request)[0]
+        return with_input(request, name, getattr(scenario, name) + 1)
+
+    change.__doc__ = f"The same attack with 1 more {name}."
+    return change
 
 
 def with_row(request: AttackRequest, row: str, columns: Mapping[str, Any]) -> AttackRequest:

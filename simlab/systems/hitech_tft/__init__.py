@@ -29,9 +29,9 @@ from simlab.systems.base import (
     AttackRequest,
     System,
     build_inputs,
+    plus_one,
     sampling_options,
     scenario_json,
-    with_input,
     with_row,
 )
 from simlab.systems.hitech_tft.exact import exact_outcome
@@ -106,12 +106,6 @@ def attack(request: AttackRequest) -> AttackResult:
     )
 
 
-def plus_one_dx(request: AttackRequest) -> AttackRequest:
-    """The same attack by a firer with 1 more DX."""
-    scenario, _, _ = resolve_request(request)
-    return with_input(request, "dx", scenario.dx + 1)
-
-
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
     """The same attack against armour that stops 1 more point per die (or per attack)."""
     _, _, resolved = resolve_request(request)
@@ -130,5 +124,5 @@ SYSTEM = System(
     attack=attack,
     check=resolve_request,
     extra_metrics=EXTRA_METRICS,
-    marginals={"+1 DX": plus_one_dx, "+1 armour": plus_one_armour},
+    marginals={"+1 DX": plus_one("dx", resolve_request), "+1 armour": plus_one_armour},
 )

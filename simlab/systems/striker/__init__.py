@@ -34,9 +34,9 @@ from simlab.systems.base import (
     DuelRequest,
     System,
     build_inputs,
+    plus_one,
     sampling_options,
     scenario_json,
-    with_input,
     with_row,
 )
 from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, ResolvedDuel, resolve_duel, side_json
@@ -128,12 +128,6 @@ def duel(request: DuelRequest) -> AttackResult:
     )
 
 
-def plus_one_skill(request: AttackRequest) -> AttackRequest:
-    """The same attack by a firer with 1 more skill."""
-    scenario, _, _ = resolve_request(request)
-    return with_input(request, "skill", scenario.skill + 1)
-
-
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
     """The same attack against armour with 1 more AV (and AV against lasers)."""
     _, _, resolved = resolve_request(request)
@@ -168,5 +162,5 @@ SYSTEM = System(
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
-    marginals={"+1 skill": plus_one_skill, "+1 armour": plus_one_armour},
+    marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
 )

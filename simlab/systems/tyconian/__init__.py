@@ -31,9 +31,9 @@ from simlab.systems.base import (
     AttackRequest,
     System,
     build_inputs,
+    plus_one,
     sampling_options,
     scenario_json,
-    with_input,
     with_row,
 )
 from simlab.systems.tyconian.exact import exact_attack
@@ -145,12 +145,6 @@ def attack(request: AttackRequest) -> AttackResult:
     )
 
 
-def plus_one_skill(request: AttackRequest) -> AttackRequest:
-    """The same attack by a firer with 1 more skill."""
-    scenario, _, _ = resolve_request(request)
-    return with_input(request, "skill", scenario.skill + 1)
-
-
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
     """The same attack against armour with 1 more AV where it covers."""
     _, _, resolved = resolve_request(request)
@@ -175,6 +169,6 @@ SYSTEM = System(
     attack=attack,
     check=resolve_request,
     extra_metrics=EXTRA_METRICS,
-    marginals={"+1 skill": plus_one_skill, "+1 armour": plus_one_armour},
+    marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
     distribution_labels={"wounds_": WOUND_LEVELS},
 )

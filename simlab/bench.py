@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from simlab import duels
 from simlab.engine import default_threads, run_blocks
 from simlab.rng import raw_draws, stream_key
 from simlab.systems.hitech_tft import kernels
@@ -136,7 +137,7 @@ def _striker_duel() -> Samplers:
         striker_sample.duel_block_function,
         striker_reference.numpy_duel_block,
         striker_reference.python_duel_block,
-        (2, striker_kernels.DUEL_DRAWS),
+        (2, duels.DUEL_DRAWS),
     )
 
 

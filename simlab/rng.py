@@ -44,6 +44,7 @@ __all__ = [
     "two_d6_py",
     "two_d6_np",
     "TrialDraws",
+    "VectorDraws",
 ]
 
 #: Draws one trial may make; a trial's draws occupy one window of this many positions.
@@ -220,3 +221,38 @@ class TrialDraws:
     def skip(self) -> None:
         """Leave the next place unused."""
         self.next += 1
+
+
+class VectorDraws:
+    """The numpy twin of :class:`TrialDraws`: many trials at once, each draw at its stream position."""
+
+    def __init__(self, key: StreamKey, start: int, stop: int) -> None:
+        """Trials ``start .. stop - 1`` of the stream ``key``, each at its first draw."""
+        trials = np.arange(start, stop, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            self.base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * np.uint64(key.gamma)
+        self.gamma = np.uint64(key.gamma)
+        self.next = np.zeros(stop - start, np.uint64)
+        self.made = np.zeros(stop - start, np.uint64)
+
+    def _positions(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:
+        self.next[rows] += np.uint64(1)
+        self.made[rows] += np.uint64(1)
+        with np.errstate(over="ignore"):
+            return self.base[rows] + self.next[rows] * self.gamma
+
+    def die(self, rows: npt.NDArray[np.intp], sides: int) -> npt.NDArray[np.int64]:
+        """One die of ``sides`` faces for each trial in ``rows`` (one draw each)."""
+        return die_np(self._positions(rows), sides)
+
+    def d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+        """One d6 for each trial in ``rows``."""
+        return self.die(rows, 6)
+
+    def two_d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+        """2d6 (one draw) for each trial in ``rows``."""
+        return two_d6_np(self._positions(rows))
+
+    def skip(self, rows: npt.NDArray[np.intp]) -> None:
+        """Leave the next place of each trial in ``rows`` unused."""
+        self.next[rows] += np.uint64(1)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from simlab.duels import DUEL_METRICS
 from simlab.errors import SimlabError
 from simlab.params import as_plain, build, spec_field
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
@@ -26,16 +27,6 @@ from simlab.systems.striker.rules import COVERS, MODES, RANGE_BANDS, SIGHTS, Rul
 from simlab.tables import Table
 
 __all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "DUEL_METRICS"]
-
-#: Metrics of a duel: name → description.
-DUEL_METRICS = {
-    "p_a_wins": "probability that only B is down when the duel ends",
-    "p_b_wins": "probability that only A is down when the duel ends",
-    "p_both_down": "probability that both go down in the same turn",
-    "p_neither": "probability that the duel is undecided after max_turns turns",
-    "mean_turns": "expected number of turns",
-    "mean_seconds": "expected length in seconds (1D x 10 per turn)",
-}
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.duels import A_WINS, B_WINS, BOTH_DOWN, DUEL_DRAWS, NEITHER, SECONDS, SECONDS_SQ, TURNS, TURNS_SQ
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
 
 # Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
@@ -29,9 +30,6 @@ LEVEL_LIGHT, LEVEL_SERIOUS, LEVEL_DEAD = 1, 2, 3
 # Indices of the attack's ``counts`` tally.
 DIES_LATER, SUPPRESSION, SUPPRESSION_SQ, INITIATIVE, DRAWS = range(5)
 N_COUNTS = 5
-# Indices of the duel's ``counts`` tally.
-A_WINS, B_WINS, BOTH_DOWN, NEITHER, TURNS, TURNS_SQ, SECONDS, SECONDS_SQ, DUEL_DRAWS = range(9)
-N_DUEL_COUNTS = 9
 # Rows of the attack's per-hit table.
 FOLLOW, TARGET, SUCCESS, FAILURE = range(4)
 # Index of the per-side duel parameters.

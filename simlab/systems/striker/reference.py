@@ -10,10 +10,10 @@ tallies identical to :mod:`simlab.systems.striker.kernels`.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
+from simlab import duels
 from simlab.engine import Tallies
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, TrialDraws, die_np, two_d6_np
+from simlab.rng import StreamKey, TrialDraws, VectorDraws
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
 from simlab.systems.striker.resolve import (
@@ -75,42 +75,12 @@ def python_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop
     return joint, counts
 
 
-class _VectorDraws:
-    """Per-trial draw counters over a block of trials: every draw at its stream position."""
-
-    def __init__(self, key: StreamKey, start: int, stop: int) -> None:
-        trials = np.arange(start, stop, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            self.base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * np.uint64(key.gamma)
-        self.gamma = np.uint64(key.gamma)
-        self.next = np.zeros(stop - start, np.uint64)
-        self.made = np.zeros(stop - start, np.uint64)
-
-    def _positions(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:
-        self.next[rows] += np.uint64(1)
-        self.made[rows] += np.uint64(1)
-        with np.errstate(over="ignore"):
-            return self.base[rows] + self.next[rows] * self.gamma
-
-    def d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-        """One die for each trial in ``rows`` (and advance their counters)."""
-        return die_np(self._positions(rows), 6)
-
-    def two_d6(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
-        """2d6 (one draw) for each trial in ``rows``."""
-        return two_d6_np(self._positions(rows))
-
-    def skip(self, rows: npt.NDArray[np.intp]) -> None:
-        """Leave the next place of each trial in ``rows`` unused."""
-        self.next[rows] += np.uint64(1)
-
-
 def numpy_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
     """Vectorised numpy sampler of trials ``[start, stop)``: ``(joint, counts)``."""
     aftermath, suppression, tactics = (a.tolist() for a in kernel_inputs(attack))
     n = stop - start
     every = np.arange(n)
-    draws = _VectorDraws(key, start, stop)
+    draws = VectorDraws(key, start, stop)
     natural = draws.two_d6(every)
     hits = attack.hits_by_roll[natural]
     wound_hits = attack.wound_hits_by_roll[natural]
@@ -166,7 +136,7 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
     levels = duel.level_by_pen.tolist()
     turns_hist = np.zeros(rules.max_turns + 1, np.int64)
     tens_hist = np.zeros(6 * rules.max_turns + 1, np.int64)
-    counts = np.zeros(kernels.N_DUEL_COUNTS, np.int64)
+    counts = np.zeros(duels.N_DUEL_COUNTS, np.int64)
     for trial in range(start, stop):
         draws = TrialDraws(key, trial)
         rounds = [sides[0][kernels.MAGAZINE], sides[1][kernels.MAGAZINE]]
@@ -208,22 +178,16 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
             if any(down):
                 break
         index = (
-            kernels.BOTH_DOWN
-            if all(down)
-            else kernels.A_WINS
-            if down[1]
-            else kernels.B_WINS
-            if down[0]
-            else kernels.NEITHER
+            duels.BOTH_DOWN if all(down) else duels.A_WINS if down[1] else duels.B_WINS if down[0] else duels.NEITHER
         )
         counts[index] += 1
         turns_hist[turns] += 1
         tens_hist[tens] += 1
-        counts[kernels.TURNS] += turns
-        counts[kernels.TURNS_SQ] += turns * turns
-        counts[kernels.SECONDS] += 10 * tens
-        counts[kernels.SECONDS_SQ] += 100 * tens * tens
-        counts[kernels.DUEL_DRAWS] += draws.made
+        counts[duels.TURNS] += turns
+        counts[duels.TURNS_SQ] += turns * turns
+        counts[duels.SECONDS] += 10 * tens
+        counts[duels.SECONDS_SQ] += 100 * tens * tens
+        counts[duels.DUEL_DRAWS] += draws.made
     return turns_hist, tens_hist, counts
 
 
@@ -233,7 +197,7 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
     sides = duel.sides
     n = stop - start
     every = np.arange(n)
-    draws = _VectorDraws(key, start, stop)
+    draws = VectorDraws(key, start, stop)
     rounds = np.tile(sides[:, kernels.MAGAZINE], (n, 1))
     spare = np.tile(sides[:, kernels.SPARE], (n, 1))
     penalty = np.zeros((n, 2), np.int64)
@@ -277,16 +241,16 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
         down[live] |= new_down
         over = down[live].any(axis=1) | (turns[live] >= rules.max_turns)
         live = live[~over]
-    counts = np.zeros(kernels.N_DUEL_COUNTS, np.int64)
-    counts[kernels.BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
-    counts[kernels.A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
-    counts[kernels.B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
-    counts[kernels.NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
-    counts[kernels.TURNS] = turns.sum()
-    counts[kernels.TURNS_SQ] = (turns * turns).sum()
-    counts[kernels.SECONDS] = 10 * tens.sum()
-    counts[kernels.SECONDS_SQ] = 100 * (tens * tens).sum()
-    counts[kernels.DUEL_DRAWS] = int(draws.made.sum())
+    counts = np.zeros(duels.N_DUEL_COUNTS, np.int64)
+    counts[duels.BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
+    counts[duels.A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
+    counts[duels.B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
+    counts[duels.NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
+    counts[duels.TURNS] = turns.sum()
+    counts[duels.TURNS_SQ] = (turns * turns).sum()
+    counts[duels.SECONDS] = 10 * tens.sum()
+    counts[duels.SECONDS_SQ] = 100 * (tens * tens).sum()
+    counts[duels.DUEL_DRAWS] = int(draws.made.sum())
     turns_hist = np.bincount(turns, minlength=rules.max_turns + 1).astype(np.int64)
     tens_hist = np.bincount(tens, minlength=6 * rules.max_turns + 1).astype(np.int64)
     return turns_hist, tens_hist, counts

@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from simlab.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates, mean_interval
 from simlab.engine import Tallies, sample_cell
-from simlab.intervals import normal_mean, wilson
+from simlab.intervals import wilson
 from simlab.rng import StreamKey, stream_key
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
@@ -115,13 +116,6 @@ def block_function(attack: ResolvedAttack, seed: int, cell: int = 0) -> partial[
     return partial(_attack_tallies, attack, stream_key(seed, cell))
 
 
-def mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float]:
-    """Normal 95 % interval of a mean from int64 sums (a point for a single trial)."""
-    if trials < 2:
-        return total / trials, total / trials
-    return normal_mean(float(total), float(total_sq), trials)
-
-
 def tallies_to_outcome(
     attack: ResolvedAttack, tallies: Tallies, trials: int
 ) -> tuple[StrikerOutcome, dict[str, tuple[float, float]]]:
@@ -162,21 +156,10 @@ def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:
     return SampledAttack(outcome, ci, options["trials"], tallies)
 
 
-@dataclass(frozen=True, eq=False)
-class SampledDuel:
-    """Estimates, 95 % intervals, distributions and tallies of sampled duels."""
-
-    metrics: dict[str, float]
-    ci95: dict[str, tuple[float, float]]
-    distributions: dict[str, dict[int, float]]
-    trials: int
-    tallies: Tallies
-
-
 def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
     turns = np.zeros(duel.rules.max_turns + 1, np.int64)
     tens = np.zeros(6 * duel.rules.max_turns + 1, np.int64)
-    counts = np.zeros(kernels.N_DUEL_COUNTS, np.int64)
+    counts = np.zeros(N_DUEL_COUNTS, np.int64)
     rules = duel.rules
     kernels.duel_block(
         np.uint64(key.offset),
@@ -202,32 +185,6 @@ def duel_block_function(duel: ResolvedDuel, seed: int, cell: int = 0) -> partial
     return partial(_duel_tallies, duel, stream_key(seed, cell))
 
 
-def duel_estimates(tallies: Tallies, trials: int) -> SampledDuel:
-    """Duel metrics, intervals and distributions from summed tallies."""
-    turns, tens, counts = tallies
-    metrics: dict[str, float] = {}
-    ci: dict[str, tuple[float, float]] = {}
-    for name, index in (
-        ("p_a_wins", kernels.A_WINS),
-        ("p_b_wins", kernels.B_WINS),
-        ("p_both_down", kernels.BOTH_DOWN),
-        ("p_neither", kernels.NEITHER),
-    ):
-        metrics[name] = int(counts[index]) / trials
-        ci[name] = wilson(int(counts[index]), trials)
-    for name, total, square in (
-        ("mean_turns", kernels.TURNS, kernels.TURNS_SQ),
-        ("mean_seconds", kernels.SECONDS, kernels.SECONDS_SQ),
-    ):
-        metrics[name] = int(counts[total]) / trials
-        ci[name] = mean_interval(int(counts[total]), int(counts[square]), trials)
-    distributions = {
-        "turns": {int(t): int(n) / trials for t, n in enumerate(turns) if n},
-        "seconds": {10 * int(t): int(n) / trials for t, n in enumerate(tens) if n},
-    }
-    return SampledDuel(metrics, ci, distributions, trials, tallies)
-
-
 def sample_duel(duel: ResolvedDuel, **options: Any) -> SampledDuel:
     """Sample duels: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
-    return duel_estimates(sample_cell(partial(_duel_tallies, duel), **options), options["trials"])
+    return duel_estimates(sample_cell(partial(_duel_tallies, duel), **options), options["trials"], seconds_per_bin=10)

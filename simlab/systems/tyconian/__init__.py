@@ -25,10 +25,12 @@ the spec is silent:
 
 from __future__ import annotations
 
-from simlab.params import as_plain
+from simlab.duels import DUEL_METRICS
+from simlab.params import as_plain, build
 from simlab.results import AttackResult
 from simlab.systems.base import (
     AttackRequest,
+    DuelRequest,
     System,
     build_inputs,
     plus_one,
@@ -36,6 +38,7 @@ from simlab.systems.base import (
     scenario_json,
     with_row,
 )
+from simlab.systems.tyconian.duel import DuelSide, ResolvedDuel, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
 from simlab.systems.tyconian.rules import (
@@ -47,7 +50,7 @@ from simlab.systems.tyconian.rules import (
     hit_locations,
     weapons,
 )
-from simlab.systems.tyconian.sample import sample_attack
+from simlab.systems.tyconian.sample import sample_attack, sample_duel
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
 
 __all__ = ["SYSTEM", "attack", "resolve_request", "Rules", "Scenario", "METRICS", "EXTRA_METRICS"]
@@ -145,6 +148,35 @@ def attack(request: AttackRequest) -> AttackResult:
     )
 
 
+def resolve_duel_request(request: DuelRequest) -> ResolvedDuel:
+    """Validate a duel request into the resolved duel.
+
+    Raises:
+        SimlabError: For any bad input of either side or rule.
+    """
+    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
+    return resolve_duel(request.a, request.b, rules, (request.a_rows, request.b_rows), request.tables)
+
+
+def duel(request: DuelRequest) -> AttackResult:
+    """Sample duels of two figures, second by second by fire plan (TYC-2 to TYC-6)."""
+    resolved = resolve_duel_request(request)
+    sampled = sample_duel(resolved, **sampling_options(request))
+    return AttackResult(
+        system=NAME,
+        method="monte_carlo",
+        trials=request.trials,
+        seed=request.seed,
+        scenario={"a": side_json(resolved.a, resolved.names[0]), "b": side_json(resolved.b, resolved.names[1])},
+        rules=as_plain(resolved.rules),
+        metrics=sampled.metrics,
+        ci95=sampled.ci95,
+        distributions=sampled.distributions,
+        details={"weapon": f"{resolved.names[0]} vs {resolved.names[1]}"},
+        variant=request.variant,
+    )
+
+
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
     """The same attack against armour with 1 more AV where it covers."""
     _, _, resolved = resolve_request(request)
@@ -168,7 +200,10 @@ SYSTEM = System(
     metrics=METRICS,
     attack=attack,
     check=resolve_request,
-    extra_metrics=EXTRA_METRICS,
+    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS},
     marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
     distribution_labels={"wounds_": WOUND_LEVELS},
+    duel=duel,
+    duel_check=resolve_duel_request,
+    duel_side_type=DuelSide,
 )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.duels import A_WINS, B_WINS, BOTH_DOWN, DUEL_DRAWS, NEITHER, SECONDS, SECONDS_SQ, TURNS, TURNS_SQ
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
 from simlab.systems.tyconian.wounds import wound_code
 
@@ -188,3 +189,258 @@ def attack_block(
         counts[KILLED] += killed
         counts[INCAPACITATED] += killed or unconscious or dex_left <= 0
         counts[DRAWS] += made
+
+
+# Per-side duel parameters, in the order of duel.SIDE_FIELDS.
+(SKILL, AIM, DEX, STR, END, COST, BETWEEN, CAP, RECOIL, ROUNDS, MAGAZINE, SPARE, AUTO, AUTO_ROUNDS, AUTO_REDUCTION,
+ AUTO_MINIMUM, AUTO_RECOIL, HIT_FACE, MULTIPLIER) = range(19)  # fmt: skip
+MAX_SHOTS = 15
+
+
+@njit(inline="always")
+def _round_off(numerator: np.int64, denominator: np.int64, down: bool) -> np.int64:  # pragma: no cover - compiled
+    """``round_off(numerator / denominator)`` of TYC-1.3, exactly in integers: nearest (halves up) or down."""
+    if down:
+        return numerator // denominator
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+@njit(inline="always")
+def _hit_on(
+    w: np.uint64, gamma: np.uint64, locations: np.ndarray, location_of_roll: np.ndarray, critical: bool, end: np.int64
+) -> tuple[np.uint64, np.int64, np.int64, bool, np.int64]:  # pragma: no cover - compiled
+    """Location, damage and stun of one hit: (position, location, damage, stunned, draws made)."""
+    w, roll = _draw(w, gamma, 20)
+    made = 1
+    location = location_of_roll[roll]
+    damage = locations[2, location]
+    if critical:
+        damage += 8 * locations[0, location] + 4 * locations[1, location]
+    else:
+        for _ in range(locations[0, location]):
+            w, face = _draw(w, gamma, 8)
+            damage += face
+        if locations[1, location]:
+            w, face = _draw(w, gamma, 4)
+            damage += face
+        made += locations[0, location] + locations[1, location]
+    stunned = False
+    if location == 0:  # the head
+        w += gamma
+        made += 1
+        stunned = two_d6_from_draw(mix64(w)) + damage > end
+    return w, location, damage, stunned, made
+
+
+@njit(cache=True, nogil=True)
+def duel_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    sides: np.ndarray,
+    locations: np.ndarray,
+    points: np.ndarray,
+    location_of_roll: np.ndarray,
+    roll_limits: np.ndarray,
+    rounding_down: bool,
+    recoil_dice_factor: int,
+    max_turns: int,
+    turns_hist: np.ndarray,
+    seconds_hist: np.ndarray,
+    counts: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample Tyconian duels second by second (TYC-2 to TYC-6) and add their tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        sides: ``(2, 19)`` per-side parameters (duel.SIDE_FIELDS).
+        locations: ``(2, 5, 7)``: per shooter, the whole d8, half d4, trauma, capacity and
+            is-limb of each location of the other figure.
+        points: ``(16, 5)`` action points per second by DEX (TYC-2.1).
+        location_of_roll: Location index of each d20 roll.
+        roll_limits: ``[skill_die, critical_success_max, critical_failure_min]``.
+        rounding_down: "Round off" reads as round down (TYC-1.3).
+        recoil_dice_factor: Full-auto dice lost per point of R5 over STR (TYC-4.3).
+        max_turns: Turns after which a duel ends undecided.
+        turns_hist: Histogram of turns.
+        seconds_hist: Histogram of seconds.
+        counts: Tallies indexed as in :mod:`simlab.duels`.
+    """
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    dex = np.empty(2, np.int64)
+    strength = np.empty(2, np.int64)
+    loaded = np.empty(2, np.int64)
+    spare = np.empty(2, np.int64)
+    down = np.empty(2, np.bool_)
+    slight = np.empty(2, np.bool_)
+    serious = np.empty(2, np.bool_)
+    serious_count = np.empty(2, np.int64)
+    located = np.zeros((2, 7), np.int64)
+    level = np.zeros((2, 7), np.int64)
+    pending = np.zeros((2, 7), np.int64)
+    stunned = np.empty(2, np.bool_)
+    shot_second = np.zeros((2, MAX_SHOTS), np.int64)
+    n_shots = np.empty(2, np.int64)
+    firing_auto = np.empty(2, np.bool_)
+    recoil_total = np.empty(2, np.int64)
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        made = 0
+        for s in range(2):
+            dex[s] = sides[s, DEX]
+            strength[s] = sides[s, STR]
+            loaded[s] = sides[s, MAGAZINE]
+            spare[s] = sides[s, SPARE]
+            down[s] = False
+            slight[s] = False
+            serious[s] = False
+            serious_count[s] = 0
+            for i in range(7):
+                located[s, i] = 0
+                level[s, i] = 0
+        turns = 0
+        elapsed = 0
+        over = False
+        while turns < max_turns and not over:
+            turns += 1
+            for s in range(2):  # each figure's fire plan for the turn (TYC-2.3)
+                n_shots[s] = 0
+                firing_auto[s] = False
+                recoil_total[s] = 0
+                if down[s] or dex[s] <= 0:
+                    continue
+                if loaded[s] < (1 if sides[s, AUTO] else sides[s, ROUNDS]):
+                    if spare[s] > 0:  # a turn spent reloading
+                        spare[s] -= 1
+                        loaded[s] = sides[s, MAGAZINE]
+                    continue
+                if sides[s, AUTO]:
+                    firing_auto[s] = True
+                    continue
+                row = min(dex[s], 15)
+                available = 0
+                second = 0
+                spent = 0
+                rounds_left = loaded[s]
+                while n_shots[s] < MAX_SHOTS and (sides[s, CAP] < 0 or n_shots[s] < sides[s, CAP]):
+                    if rounds_left < sides[s, ROUNDS]:
+                        break
+                    cost = spent + (sides[s, BETWEEN] if n_shots[s] else 0) + sides[s, COST]
+                    while available < cost and second < 5:
+                        available += points[row, second]
+                        second += 1
+                    if available < cost:
+                        break
+                    shot_second[s, n_shots[s]] = second
+                    n_shots[s] += 1
+                    spent = cost
+                    rounds_left -= sides[s, ROUNDS]
+            for second in range(1, 6):
+                for s in range(2):
+                    stunned[s] = False
+                    for i in range(7):
+                        pending[s, i] = 0
+                for s in range(2):
+                    if down[s]:
+                        continue
+                    other = 1 - s
+                    for k in range(n_shots[s]):
+                        if shot_second[s, k] != second:
+                            continue
+                        loaded[s] -= sides[s, ROUNDS]
+                        recoil_total[s] += sides[s, RECOIL]
+                        penalty = max(0, recoil_total[s] - strength[s])
+                        base = (sides[s, SKILL] + 5 * sides[s, AIM]) * sides[s, MULTIPLIER]
+                        skill = _round_off(base, 100, rounding_down) - penalty
+                        w, roll = _draw(w, gamma, roll_limits[0])
+                        made += 1
+                        critical = roll <= roll_limits[1]
+                        if critical or (roll < roll_limits[2] and roll <= skill):
+                            w, location, damage, stun, used = _hit_on(
+                                w, gamma, locations[s], location_of_roll, critical, sides[other, END]
+                            )
+                            made += used
+                            pending[other, location] += damage
+                            stunned[other] = stunned[other] or stun
+                    if firing_auto[s] and second == 5:
+                        rounds = min(sides[s, AUTO_ROUNDS], loaded[s])
+                        loaded[s] -= rounds
+                        full = sides[s, AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
+                        reduction = _round_off(sides[s, AUTO_REDUCTION] * rounds, full, rounding_down)
+                        r5 = 5 * sides[s, AUTO_RECOIL]
+                        if r5 > strength[s]:
+                            reduction += recoil_dice_factor * (r5 - strength[s])
+                        dice = rounds - reduction
+                        if reduction > 0:
+                            floor = _round_off(sides[s, AUTO_MINIMUM] * rounds, full, rounding_down)
+                            dice = max(dice, floor)
+                        dice = max(0, min(dice, rounds))
+                        scored = 0
+                        for _ in range(dice):
+                            w, face = _draw(w, gamma, 6)
+                            scored += face >= sides[s, HIT_FACE]
+                        made += dice
+                        for _ in range(scored):
+                            w, location, damage, stun, used = _hit_on(
+                                w, gamma, locations[s], location_of_roll, False, sides[other, END]
+                            )
+                            made += used
+                            pending[other, location] += damage
+                            stunned[other] = stunned[other] or stun
+                for s in range(2):  # the wounds of this second (TYC-6)
+                    out = stunned[s]
+                    shooter = 1 - s
+                    for i in range(7):
+                        if pending[s, i] == 0:
+                            continue
+                        located[s, i] += pending[s, i]
+                        new = _level(located[s, i], locations[shooter, 3, i], locations[shooter, 4, i] == 1, i == 0)
+                        if new >= 2 and not slight[s]:
+                            slight[s] = True
+                            dex[s] -= 2
+                        if new >= 3 and not serious[s]:
+                            serious[s] = True
+                            dex[s] -= 4
+                            strength[s] //= 2
+                        if new == 3 and level[s, i] < 3:
+                            serious_count[s] += 1
+                            if i == 0:
+                                out = True
+                            else:
+                                w, a = _draw(w, gamma, 6)
+                                w, b = _draw(w, gamma, 6)
+                                w, c = _draw(w, gamma, 6)
+                                made += 3
+                                if a + b + c > sides[s, END]:
+                                    out = True
+                        if new >= 4:
+                            out = True
+                        level[s, i] = max(level[s, i], new)
+                    if serious_count[s] >= 3 or dex[s] <= 0:
+                        out = True
+                    down[s] = down[s] or out
+                if down[0] or down[1]:
+                    over = True
+                    elapsed = 5 * (turns - 1) + second
+                    break
+        if not over:
+            elapsed = 5 * turns
+        if down[0] and down[1]:
+            counts[BOTH_DOWN] += 1
+        elif down[1]:
+            counts[A_WINS] += 1
+        elif down[0]:
+            counts[B_WINS] += 1
+        else:
+            counts[NEITHER] += 1
+        turns_hist[turns] += 1
+        seconds_hist[elapsed] += 1
+        counts[TURNS] += turns
+        counts[TURNS_SQ] += turns * turns
+        counts[SECONDS] += elapsed
+        counts[SECONDS_SQ] += elapsed * elapsed
+        counts[DUEL_DRAWS] += made

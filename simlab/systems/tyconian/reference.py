@@ -10,14 +10,17 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from simlab import duels
 from simlab.engine import Tallies
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, TrialDraws, die_np, two_d6_np
+from simlab.rng import StreamKey, TrialDraws, VectorDraws
 from simlab.systems.tyconian import kernels
+from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import wound_index
 from simlab.systems.tyconian.resolve import ResolvedAttack
 from simlab.systems.tyconian.sample import kernel_inputs, new_tallies
+from simlab.systems.tyconian.wounds import wound_code
 
-__all__ = ["python_block", "numpy_block"]
+__all__ = ["python_block", "numpy_block", "python_duel_block"]
 
 
 def _hit(attack: ResolvedAttack, draws: TrialDraws, located: list[int], steps: int, critical: bool) -> tuple[int, bool]:
@@ -100,20 +103,11 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
     if attack.auto is None:
         raise ValueError("the numpy reference covers full automatic fire only")
     n = stop - start
-    trials = np.arange(start, stop, dtype=np.uint64)
-    gamma = np.uint64(key.gamma)
-    with np.errstate(over="ignore"):
-        base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
-    made = np.zeros(n, np.uint64)
     every = np.arange(n)
-
-    def positions(rows: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:
-        made[rows] += np.uint64(1)
-        with np.errstate(over="ignore"):
-            return base[rows] + made[rows] * gamma
+    draws = VectorDraws(key, start, stop)
 
     def die(rows: npt.NDArray[np.intp], sides: int) -> npt.NDArray[np.int64]:
-        return die_np(positions(rows), sides)
+        return draws.die(rows, sides)
 
     s = attack.scenario
     dice = attack.auto.dice
@@ -134,7 +128,7 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
         halves = attack.half_die[location] == 1
         damage[halves] += die(rows[halves], 4)
         head = location == 0
-        stunned[rows[head]] |= two_d6_np(positions(rows[head])) + damage[head] > s.target_end
+        stunned[rows[head]] |= draws.two_d6(rows[head]) + damage[head] > s.target_end
         np.add.at(located, (rows, location), damage)
         total[rows] += damage
     missed = dice - hits
@@ -172,5 +166,162 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
     counts[kernels.INCAPACITATED] = np.count_nonzero(killed | unconscious | (dex_left <= 0))
     counts[kernels.BYSTANDERS] = near.sum()
     counts[kernels.BYSTANDERS_SQ] = (near * near).sum()
-    counts[kernels.DRAWS] = int(made.sum())
+    counts[kernels.DRAWS] = int(draws.made.sum())
     return hits_hist, damage_hist, levels, counts
+
+
+def _duel_hit(duel: ResolvedDuel, s: int, draws: TrialDraws, critical: bool, end: int) -> tuple[int, int, bool]:
+    """Location, damage and stun of one hit of side ``s`` (as the kernel's ``_hit_on``)."""
+    table = duel.locations[s]
+    location = int(duel.location_of_roll[draws.die(20)])
+    whole, half = int(table[0, location]), int(table[1, location])
+    damage = int(table[2, location])
+    if critical:
+        damage += 8 * whole + 4 * half
+    else:
+        damage += sum(draws.die(8) for _ in range(whole)) + (draws.die(4) if half else 0)
+    stunned = location == 0 and draws.two_d6() + damage > end
+    return location, damage, stunned
+
+
+def _round(numerator: int, denominator: int, down: bool) -> int:
+    return numerator // denominator if down else (2 * numerator + denominator) // (2 * denominator)
+
+
+def _plan(duel: ResolvedDuel, s: int, dex: int, loaded: int) -> list[int]:
+    """Seconds of the shots of side ``s`` this turn (as the kernel's plan)."""
+    p = duel.sides[s]
+    cap = int(p[kernels.CAP])
+    seconds: list[int] = []
+    available = second = spent = 0
+    rounds_left = loaded
+    while len(seconds) < kernels.MAX_SHOTS and (cap < 0 or len(seconds) < cap) and rounds_left >= p[kernels.ROUNDS]:
+        cost = spent + (int(p[kernels.BETWEEN]) if seconds else 0) + int(p[kernels.COST])
+        while available < cost and second < 5:
+            available += int(duel.points[min(dex, 15), second])
+            second += 1
+        if available < cost:
+            break
+        seconds.append(second)
+        spent = cost
+        rounds_left -= int(p[kernels.ROUNDS])
+    return seconds
+
+
+def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Pure-Python duel sampler of trials ``[start, stop)``: the kernel's tallies."""
+    rules = duel.rules
+    sides = duel.sides
+    down_rounding = rules.rounding == "down"
+    turns_hist = np.zeros(rules.max_turns + 1, np.int64)
+    seconds_hist = np.zeros(5 * rules.max_turns + 1, np.int64)
+    counts = np.zeros(duels.N_DUEL_COUNTS, np.int64)
+    for trial in range(start, stop):
+        draws = TrialDraws(key, trial)
+        dex = [int(sides[s, kernels.DEX]) for s in (0, 1)]
+        strength = [int(sides[s, kernels.STR]) for s in (0, 1)]
+        loaded = [int(sides[s, kernels.MAGAZINE]) for s in (0, 1)]
+        spare = [int(sides[s, kernels.SPARE]) for s in (0, 1)]
+        down, slight, serious = [False, False], [False, False], [False, False]
+        serious_count = [0, 0]
+        located = [[0] * 7, [0] * 7]
+        level = [[0] * 7, [0] * 7]
+        turns = elapsed = 0
+        over = False
+        while turns < rules.max_turns and not over:
+            turns += 1
+            plans: list[list[int]] = [[], []]
+            auto = [False, False]
+            recoil = [0, 0]
+            for s in (0, 1):
+                if down[s] or dex[s] <= 0:
+                    continue
+                if loaded[s] < (1 if sides[s, kernels.AUTO] else sides[s, kernels.ROUNDS]):
+                    if spare[s] > 0:
+                        spare[s] -= 1
+                        loaded[s] = int(sides[s, kernels.MAGAZINE])
+                    continue
+                if sides[s, kernels.AUTO]:
+                    auto[s] = True
+                else:
+                    plans[s] = _plan(duel, s, dex[s], loaded[s])
+            for second in range(1, 6):
+                pending = [[0] * 7, [0] * 7]
+                stunned = [False, False]
+                for s in (0, 1):
+                    if down[s]:
+                        continue
+                    other = 1 - s
+                    p = sides[s]
+                    for at in plans[s]:
+                        if at != second:
+                            continue
+                        loaded[s] -= int(p[kernels.ROUNDS])
+                        recoil[s] += int(p[kernels.RECOIL])
+                        penalty = max(0, recoil[s] - strength[s])
+                        base = (int(p[kernels.SKILL]) + 5 * int(p[kernels.AIM])) * int(p[kernels.MULTIPLIER])
+                        skill = _round(base, 100, down_rounding) - penalty
+                        roll = draws.die(rules.skill_die)
+                        critical = roll <= rules.critical_success_max
+                        if critical or (roll < rules.critical_failure_min and roll <= skill):
+                            location, damage, stun = _duel_hit(duel, s, draws, critical, int(sides[other, kernels.END]))
+                            pending[other][location] += damage
+                            stunned[other] = stunned[other] or stun
+                    if auto[s] and second == 5:
+                        full = int(p[kernels.AUTO_ROUNDS])
+                        rounds = min(full, loaded[s])
+                        loaded[s] -= rounds
+                        reduction = _round(int(p[kernels.AUTO_REDUCTION]) * rounds, full, down_rounding)
+                        r5 = 5 * int(p[kernels.AUTO_RECOIL])
+                        if r5 > strength[s]:
+                            reduction += rules.recoil_dice_factor * (r5 - strength[s])
+                        dice = rounds - reduction
+                        if reduction > 0:
+                            dice = max(dice, _round(int(p[kernels.AUTO_MINIMUM]) * rounds, full, down_rounding))
+                        dice = max(0, min(dice, rounds))
+                        scored = sum(draws.d6() >= p[kernels.HIT_FACE] for _ in range(dice))
+                        for _ in range(scored):
+                            location, damage, stun = _duel_hit(duel, s, draws, False, int(sides[other, kernels.END]))
+                            pending[other][location] += damage
+                            stunned[other] = stunned[other] or stun
+                for s in (0, 1):
+                    out = stunned[s]
+                    table = duel.locations[1 - s]
+                    for i in range(7):
+                        if not pending[s][i]:
+                            continue
+                        located[s][i] += pending[s][i]
+                        new = wound_code(located[s][i], int(table[3, i]), bool(table[4, i]), i == 0)
+                        if new >= 2 and not slight[s]:
+                            slight[s] = True
+                            dex[s] -= 2
+                        if new >= 3 and not serious[s]:
+                            serious[s] = True
+                            dex[s] -= 4
+                            strength[s] //= 2
+                        if new == 3 and level[s][i] < 3:
+                            serious_count[s] += 1
+                            if i == 0 or draws.dice(3) > sides[s, kernels.END]:
+                                out = True
+                        out = out or new >= 4
+                        level[s][i] = max(level[s][i], new)
+                    out = out or serious_count[s] >= 3 or dex[s] <= 0
+                    down[s] = down[s] or out
+                if down[0] or down[1]:
+                    over = True
+                    elapsed = 5 * (turns - 1) + second
+                    break
+        if not over:
+            elapsed = 5 * turns
+        index = (
+            duels.BOTH_DOWN if all(down) else duels.A_WINS if down[1] else duels.B_WINS if down[0] else duels.NEITHER
+        )
+        counts[index] += 1
+        turns_hist[turns] += 1
+        seconds_hist[elapsed] += 1
+        counts[duels.TURNS] += turns
+        counts[duels.TURNS_SQ] += turns * turns
+        counts[duels.SECONDS] += elapsed
+        counts[duels.SECONDS_SQ] += elapsed * elapsed
+        counts[duels.DUEL_DRAWS] += draws.made
+    return turns_hist, seconds_hist, counts

@@ -34,7 +34,7 @@ from simlab.systems.tyconian.rules import (
 from simlab.systems.tyconian.wounds import capacity
 from simlab.tables import Table
 
-__all__ = ["ResolvedAttack", "resolve", "LOCATIONS"]
+__all__ = ["ResolvedAttack", "resolve", "location_table", "LOCATIONS"]
 
 #: Locations in table order (TYC-5.1).
 LOCATIONS = tuple(row.name for row in hit_locations())
@@ -208,10 +208,7 @@ def resolve(
                 for i, penalty in enumerate(penalties)
             )
         steps = tuple(scenario.aim_location if (i == 0 or every_shot_aimed) else 0 for i in range(scenario.shots))
-    location_rows = list(tables.get("hit_locations", hit_locations()))
-    location_of_roll = np.zeros(21, np.int64)
-    for roll in range(1, 21):
-        location_of_roll[roll] = next(i for i, row in enumerate(location_rows) if row.roll_min <= roll <= row.roll_max)
+    location_of_roll = location_table(tables)
     whole = np.zeros(len(LOCATIONS), np.int64)
     half = np.zeros(len(LOCATIONS), np.int64)
     trauma = np.zeros(len(LOCATIONS), np.int64)
@@ -243,6 +240,15 @@ def resolve(
         capacity=caps,
         max_damage_per_hit=int((8 * whole + 4 * half + trauma).max()),
     )
+
+
+def location_table(tables: Mapping[str, Table[Any]]) -> npt.NDArray[np.int64]:
+    """The location index of each d20 roll (index 1..20, TYC-5.1)."""
+    rows = list(tables.get("hit_locations", hit_locations()))
+    by_roll = np.zeros(21, np.int64)
+    for roll in range(1, 21):
+        by_roll[roll] = next(i for i, row in enumerate(rows) if row.roll_min <= roll <= row.roll_max)
+    return by_roll
 
 
 def _band_unaimed(scenario: Scenario, weapon: Weapon, rules: Rules) -> str:

@@ -62,6 +62,7 @@ class Rules:
     recoil_dice_factor: int = spec_field(2, doc="full-auto dice lost per point of R5 over STR' (TYC-4.3)", minimum=0)
     jam_bonus: int = spec_field(3, doc="jam check 2d6 + this against the shots fired (TYC-3.6)")
     blunt_per_die: int = spec_field(2, doc="blunt trauma per whole die stopped by armour (TYC-5.3)", minimum=0)
+    max_turns: int = spec_field(40, doc="turns after which a duel ends undecided", minimum=1)
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,25 @@ from typing import Any
 
 import numpy as np
 
+from simlab.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates, mean_interval
 from simlab.engine import Tallies, sample_cell
 from simlab.intervals import wilson
 from simlab.rng import StreamKey
-from simlab.systems.striker.sample import mean_interval
 from simlab.systems.tyconian import kernels
+from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import semi_automatic
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
 from simlab.systems.tyconian.wounds import LIMBS, WOUND_LEVELS
 
-__all__ = ["KernelInputs", "kernel_inputs", "sample_attack", "SampledAttack", "estimates"]
+__all__ = [
+    "KernelInputs",
+    "kernel_inputs",
+    "sample_attack",
+    "SampledAttack",
+    "estimates",
+    "sample_duel",
+    "duel_block_function",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,3 +164,27 @@ def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:
     inputs = kernel_inputs(attack)
     tallies = sample_cell(partial(_attack_tallies, attack, inputs), **options)
     return estimates(attack, tallies, options["trials"])
+
+
+def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
+    rules = duel.rules
+    turns = np.zeros(rules.max_turns + 1, np.int64)
+    seconds = np.zeros(5 * rules.max_turns + 1, np.int64)
+    counts = np.zeros(N_DUEL_COUNTS, np.int64)
+    limits = np.array([rules.skill_die, rules.critical_success_max, rules.critical_failure_min], np.int64)
+    kernels.duel_block(
+        np.uint64(key.offset), np.uint64(key.gamma), start, stop, duel.sides, duel.locations, duel.points,
+        duel.location_of_roll, limits, rules.rounding == "down", rules.recoil_dice_factor, rules.max_turns,
+        turns, seconds, counts,
+    )  # fmt: skip
+    return turns, seconds, counts
+
+
+def duel_block_function(duel: ResolvedDuel, key: StreamKey) -> partial[Tallies]:
+    """The engine's block function of a duel on one stream."""
+    return partial(_duel_tallies, duel, key)
+
+
+def sample_duel(duel: ResolvedDuel, **options: Any) -> SampledDuel:
+    """Sample duels: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    return duel_estimates(sample_cell(partial(_duel_tallies, duel), **options), options["trials"])

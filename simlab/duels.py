@@ -1,0 +1,86 @@
+"""What every system's duels tally and report (STR-11.2, the Tyconian duel).
+
+A duel kernel adds, per trial, one count to the outcome (A wins, B wins, both down, neither)
+and the duel's length in turns and in seconds; :func:`duel_estimates` turns the summed
+tallies into the metrics, intervals and distributions of ``simlab duel``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simlab.engine import Tallies
+from simlab.intervals import normal_mean, wilson
+
+__all__ = [
+    "A_WINS",
+    "B_WINS",
+    "BOTH_DOWN",
+    "NEITHER",
+    "TURNS",
+    "TURNS_SQ",
+    "SECONDS",
+    "SECONDS_SQ",
+    "DUEL_DRAWS",
+    "N_DUEL_COUNTS",
+    "DUEL_METRICS",
+    "SampledDuel",
+    "duel_estimates",
+    "mean_interval",
+]
+
+# Indices of a duel's ``counts`` tally.
+A_WINS, B_WINS, BOTH_DOWN, NEITHER, TURNS, TURNS_SQ, SECONDS, SECONDS_SQ, DUEL_DRAWS = range(9)
+N_DUEL_COUNTS = 9
+
+#: Metrics of a duel: name → description.
+DUEL_METRICS = {
+    "p_a_wins": "probability that only B is down when the duel ends",
+    "p_b_wins": "probability that only A is down when the duel ends",
+    "p_both_down": "probability that both go down at the same time",
+    "p_neither": "probability that the duel is undecided after max_turns turns",
+    "mean_turns": "expected number of turns",
+    "mean_seconds": "expected length in seconds",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class SampledDuel:
+    """Estimates, 95 % intervals, distributions and tallies of sampled duels."""
+
+    metrics: dict[str, float]
+    ci95: dict[str, tuple[float, float]]
+    distributions: dict[str, dict[int, float]]
+    trials: int
+    tallies: Tallies
+
+
+def mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float]:
+    """Normal 95 % interval of a mean from int64 sums (a point for a single trial)."""
+    if trials < 2:
+        return total / trials, total / trials
+    return normal_mean(float(total), float(total_sq), trials)
+
+
+def duel_estimates(tallies: Tallies, trials: int, seconds_per_bin: int = 1) -> SampledDuel:
+    """Duel metrics, intervals and distributions from summed tallies ``(turns, seconds, counts)``.
+
+    Args:
+        tallies: Histogram of turns, histogram of seconds (in bins of ``seconds_per_bin``), counts.
+        trials: Duels behind them.
+        seconds_per_bin: Seconds in one bin of the seconds histogram.
+    """
+    turns, seconds, counts = tallies
+    metrics: dict[str, float] = {}
+    ci: dict[str, tuple[float, float]] = {}
+    for name, index in (("p_a_wins", A_WINS), ("p_b_wins", B_WINS), ("p_both_down", BOTH_DOWN), ("p_neither", NEITHER)):
+        metrics[name] = int(counts[index]) / trials
+        ci[name] = wilson(int(counts[index]), trials)
+    for name, total, square in (("mean_turns", TURNS, TURNS_SQ), ("mean_seconds", SECONDS, SECONDS_SQ)):
+        metrics[name] = int(counts[total]) / trials
+        ci[name] = mean_interval(int(counts[total]), int(counts[square]), trials)
+    distributions = {
+        "turns": {int(t): int(n) / trials for t, n in enumerate(turns) if n},
+        "seconds": {seconds_per_bin * int(t): int(n) / trials for t, n in enumerate(seconds) if n},
+    }
+    return SampledDuel(metrics, ci, distributions, trials, tallies)

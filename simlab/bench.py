@@ -38,6 +38,7 @@ from simlab.systems.tyconian import kernels as tyconian_kernels
 from simlab.systems.tyconian import reference as tyconian_reference
 from simlab.systems.tyconian import rules as tyconian_rules
 from simlab.systems.tyconian import sample as tyconian_sample
+from simlab.systems.tyconian.duel import resolve_duel as tyconian_resolve_duel
 from simlab.systems.tyconian.exact import exact_attack as tyconian_exact
 from simlab.systems.tyconian.resolve import resolve as tyconian_resolve
 
@@ -152,6 +153,17 @@ def _tyconian_full_auto() -> Samplers:
     )
 
 
+def _tyconian_duel() -> Samplers:
+    duel = tyconian_resolve_duel(TYCONIAN_DUEL[0], TYCONIAN_DUEL[1], tyconian_rules.Rules(), ({}, {}))
+    return _samplers(
+        duel,
+        lambda subject, seed: tyconian_sample.duel_block_function(subject, stream_key(seed)),
+        tyconian_reference.numpy_duel_block,
+        tyconian_reference.python_duel_block,
+        (2, duels.DUEL_DRAWS),
+    )
+
+
 def _tyconian_full_auto_exact() -> dict[str, Any]:
     seconds = _best_seconds(lambda: tyconian_exact(tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())), 5)
     return {"seconds": seconds, "icepool_seconds": None}
@@ -163,6 +175,11 @@ TFT_GAUSS = Scenario(weapon="gauss rifle", mode="full", armor="combat TL12", dx=
 STRIKER_BURST = striker_rules.Scenario(weapon="assault rifle", mode="half_clip", armor="cloth", skill=2)
 #: Tyconian: a turn of light-machinegun full-auto fire at 50 m into a flak vest (TYC-4 to TYC-6).
 TYCONIAN_FULL_AUTO = tyconian_rules.Scenario(weapon="light machinegun", mode="full_auto", range_m=50, armor="flak vest")
+#: Tyconian: a battle rifle's quick shots against assault-rifle bursts at 30 m, flak vests.
+TYCONIAN_DUEL = (
+    {"weapon": "battle rifle", "armor": "flak vest", "range_m": 30},
+    {"weapon": "assault rifle", "mode": "burst", "armor": "flak vest", "range_m": 30},
+)
 #: Striker: assault rifle bursts against a rifleman, both in cloth (STR-11.2).
 STRIKER_DUEL = (
     {"weapon": "assault rifle", "mode": "burst5", "armor": "cloth"},
@@ -175,6 +192,7 @@ WORKLOADS = (
     Workload("striker_half_clip_burst", "striker", _striker_burst, exact=_striker_burst_exact),
     Workload("striker_duel", "striker", _striker_duel, scale=0.1),
     Workload("tyconian_full_auto", "tyconian", _tyconian_full_auto, scale=0.2, exact=_tyconian_full_auto_exact),
+    Workload("tyconian_duel", "tyconian", _tyconian_duel, scale=0.05),
 )
 
 

@@ -40,7 +40,8 @@ def test_bench_report_has_every_figure():
     }
     names = [w["name"] for w in report["workloads"]]
     assert names == [
-        "tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst", "striker_duel", "tyconian_full_auto"
+        "tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst", "striker_duel",
+        "tyconian_full_auto", "tyconian_duel",
     ]  # fmt: skip
     for workload in report["workloads"]:
         assert set(workload) == keys

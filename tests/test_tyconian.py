@@ -157,3 +157,70 @@ def test_sampled_same_for_any_thread_count():
 def test_scenario_error_type():
     with pytest.raises(ScenarioError):
         resolved({"weapon": "revolver", "mode": "full_auto"}, {})
+
+
+DUELS = [
+    ({"weapon": "battle rifle"}, {"weapon": "assault rifle", "mode": "burst"}, {}),
+    ({"weapon": "light machinegun", "mode": "full_auto", "range_m": 40},
+     {"weapon": "bolt rifle", "aim": 2, "armor": "combat armour", "range_m": 40}, {"rounding": "down"}),
+    ({"weapon": "revolver", "dex": 6, "magazines": 2}, {"weapon": "autopistol", "cover_av": 2, "end": 6}, {}),
+    ({"weapon": "submachinegun", "mode": "full_auto", "range_m": 8, "magazines": 1, "strength": 6},
+     {"weapon": "shotgun", "armor": "flak vest", "range_m": 8}, {"max_turns": 6}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("a", "b", "rules"), DUELS)
+def test_duel_kernel_equals_python_and_numpy_twins(a, b, rules):
+    from simlab.systems.tyconian.duel import resolve_duel
+    from simlab.systems.tyconian.reference import numpy_duel_block, python_duel_block
+    from simlab.systems.tyconian.sample import _duel_tallies
+
+    duel = resolve_duel(a, b, Rules(**rules), ({}, {}))
+    key = stream_key(8, 1)
+    compiled = _duel_tallies(duel, key, 11, 611)
+    for twin in (python_duel_block(duel, key, 11, 611), numpy_duel_block(duel, key, 11, 611)):
+        for mine, theirs in zip(compiled, twin, strict=True):
+            np.testing.assert_array_equal(mine, theirs)
+
+
+def test_duel_threads_and_symmetry(capsys):
+    side = ["weapon=battle rifle", "armor=flak vest", "dex=11"]
+    args = [
+        "duel",
+        "tyconian",
+        *[f"--a={s}" for s in side],
+        *[f"--b={s}" for s in side],
+        "--trials",
+        "100000",
+        "--json",
+    ]
+    code, one, _ = run_cli(capsys, *args, "--threads", "1")
+    _, two, _ = run_cli(capsys, *args, "--threads", "2")
+    assert code == 0 and one == two
+    payload = json.loads(one)
+    a, b = payload["metrics"]["p_a_wins"], payload["metrics"]["p_b_wins"]
+    assert abs(a - b) <= 3.29 * ((a + b - (a - b) ** 2) / payload["trials"]) ** 0.5
+    assert payload["scenario"]["a"]["weapon_name"] == "battle rifle"
+
+
+def test_armour_and_dex_help_in_duels():
+    duel = simlab.get_system("tyconian").duel
+
+    def b_wins(**b):
+        request = simlab.systems.DuelRequest(
+            a={"weapon": "autopistol", "range_m": 10}, b={"weapon": "autopistol", "range_m": 10, **b}, trials=40_000
+        )
+        return duel(request).metrics["p_b_wins"]
+
+    even = b_wins()
+    assert b_wins(armor="combat armour") > even + 0.05
+    assert b_wins(dex=15) > even + 0.05  # more action points: more shots a turn (TYC-2)
+
+
+def test_duel_errors(capsys):
+    code, _, err = run_cli(capsys, "duel", "tyconian", "--a", "weapon=battle rifle", "--b", "wepon=rifle")
+    assert code == 2 and "did you mean 'weapon'" in err
+    code, _, err = run_cli(
+        capsys, "duel", "tyconian", "--a", "weapon=revolver", "--a", "mode=burst", "--b", "weapon=rifle"
+    )
+    assert code == 2 and err.startswith("error: side A:")

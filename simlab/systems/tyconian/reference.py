@@ -20,7 +20,7 @@ from simlab.systems.tyconian.resolve import ResolvedAttack
 from simlab.systems.tyconian.sample import kernel_inputs, new_tallies
 from simlab.systems.tyconian.wounds import wound_code
 
-__all__ = ["python_block", "numpy_block", "python_duel_block"]
+__all__ = ["python_block", "numpy_block", "python_duel_block", "numpy_duel_block"]
 
 
 def _hit(attack: ResolvedAttack, draws: TrialDraws, located: list[int], steps: int, critical: bool) -> tuple[int, bool]:
@@ -325,3 +325,183 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
         counts[duels.SECONDS_SQ] += elapsed * elapsed
         counts[duels.DUEL_DRAWS] += draws.made
     return turns_hist, seconds_hist, counts
+
+
+def _plan_table(duel: ResolvedDuel, s: int) -> npt.NDArray[np.int64]:
+    """Seconds of the shots of side ``s`` by DEX with unlimited rounds: ``(16, MAX_SHOTS)``, 0 past the plan."""
+    table = np.zeros((16, kernels.MAX_SHOTS), np.int64)
+    for dex in range(1, 16):
+        seconds = _plan(duel, s, dex, 10**9)
+        table[dex, : len(seconds)] = seconds
+    return table
+
+
+def _level_table(duel: ResolvedDuel, shooter: int, location: int, most: int) -> npt.NDArray[np.int64]:
+    """Wound level at a location of the figure ``shooter`` fires at, for every damage up to ``most``."""
+    table = duel.locations[shooter]
+    cap, limb = int(table[3, location]), bool(table[4, location])
+    return np.array([wound_code(d, cap, limb, location == 0) for d in range(most + 1)], np.int64)
+
+
+def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Vectorised numpy duel sampler: every live duel advances second by second together."""
+    rules, sides = duel.rules, duel.sides
+    n = stop - start
+    draws = VectorDraws(key, start, stop)
+    down_rounding = rules.rounding == "down"
+    plans = [_plan_table(duel, s) for s in (0, 1)]
+    most = 3000  # wound levels are constant beyond twice the capacity
+    levels_by_damage = [[_level_table(duel, 1 - s, i, most) for i in range(7)] for s in (0, 1)]
+    dex = np.tile(sides[:, kernels.DEX], (n, 1))
+    strength = np.tile(sides[:, kernels.STR], (n, 1))
+    loaded = np.tile(sides[:, kernels.MAGAZINE], (n, 1))
+    spare = np.tile(sides[:, kernels.SPARE], (n, 1))
+    down = np.zeros((n, 2), bool)
+    slight = np.zeros((n, 2), bool)
+    serious = np.zeros((n, 2), bool)
+    serious_count = np.zeros((n, 2), np.int64)
+    located = np.zeros((n, 2, 7), np.int64)
+    level = np.zeros((n, 2, 7), np.int64)
+    turns = np.zeros(n, np.int64)
+    elapsed = np.zeros(n, np.int64)
+    live = np.arange(n)
+    for _ in range(rules.max_turns):
+        if not len(live):
+            break
+        turns[live] += 1
+        plan_dex = np.zeros((n, 2), np.int64)
+        n_shots = np.zeros((n, 2), np.int64)
+        auto = np.zeros((n, 2), bool)
+        recoil = np.zeros((n, 2), np.int64)
+        for s in (0, 1):
+            p = sides[s]
+            able = live[~down[live, s] & (dex[live, s] > 0)]
+            empty = loaded[able, s] < (1 if p[kernels.AUTO] else p[kernels.ROUNDS])
+            reload = able[empty & (spare[able, s] > 0)]
+            spare[reload, s] -= 1
+            loaded[reload, s] = p[kernels.MAGAZINE]
+            firing = able[~empty]
+            if p[kernels.AUTO]:
+                auto[firing, s] = True
+            else:
+                plan_dex[firing, s] = np.minimum(dex[firing, s], 15)
+                planned = np.count_nonzero(plans[s][plan_dex[firing, s]], axis=1)
+                n_shots[firing, s] = np.minimum(planned, loaded[firing, s] // p[kernels.ROUNDS])
+        for second in range(1, 6):
+            pending = np.zeros((n, 2, 7), np.int64)
+            stunned = np.zeros((n, 2), bool)
+            for s in (0, 1):
+                p = sides[s]
+                shooting = live[~down[live, s]]
+                for k in range(kernels.MAX_SHOTS):
+                    rows = shooting[(n_shots[shooting, s] > k) & (plans[s][plan_dex[shooting, s], k] == second)]
+                    if not len(rows):
+                        continue
+                    loaded[rows, s] -= p[kernels.ROUNDS]
+                    recoil[rows, s] += p[kernels.RECOIL]
+                    penalty = np.maximum(0, recoil[rows, s] - strength[rows, s])
+                    base = (p[kernels.SKILL] + 5 * p[kernels.AIM]) * p[kernels.MULTIPLIER]
+                    skill = _round(int(base), 100, down_rounding) - penalty
+                    roll = draws.die(rows, rules.skill_die)
+                    critical = roll <= rules.critical_success_max
+                    hit = critical | ((roll < rules.critical_failure_min) & (roll <= skill))
+                    _numpy_hits(duel, s, draws, rows[hit], critical[hit], pending, stunned)
+                if p[kernels.AUTO] and second == 5:
+                    rows = shooting[auto[shooting, s]]
+                    full = int(p[kernels.AUTO_ROUNDS])
+                    rounds = np.minimum(full, loaded[rows, s])
+                    loaded[rows, s] -= rounds
+                    if down_rounding:
+                        reduction = p[kernels.AUTO_REDUCTION] * rounds // full
+                        floor = p[kernels.AUTO_MINIMUM] * rounds // full
+                    else:
+                        reduction = (2 * p[kernels.AUTO_REDUCTION] * rounds + full) // (2 * full)
+                        floor = (2 * p[kernels.AUTO_MINIMUM] * rounds + full) // (2 * full)
+                    r5 = 5 * int(p[kernels.AUTO_RECOIL])
+                    reduction = reduction + np.where(
+                        r5 > strength[rows, s], rules.recoil_dice_factor * (r5 - strength[rows, s]), 0
+                    )
+                    dice = rounds - reduction
+                    dice = np.where(reduction > 0, np.maximum(dice, floor), dice)
+                    dice = np.clip(dice, 0, rounds)
+                    scored = np.zeros(len(rows), np.int64)
+                    for j in range(int(dice.max(initial=0))):
+                        at = np.flatnonzero(dice > j)
+                        scored[at] += draws.d6(rows[at]) >= p[kernels.HIT_FACE]
+                    for j in range(int(scored.max(initial=0))):
+                        at = rows[scored > j]
+                        _numpy_hits(duel, s, draws, at, np.zeros(len(at), bool), pending, stunned)
+            for s in (0, 1):
+                out = stunned[:, s].copy()
+                for i in range(7):
+                    rows = live[pending[live, s, i] > 0]
+                    if not len(rows):
+                        continue
+                    located[rows, s, i] += pending[rows, s, i]
+                    new = levels_by_damage[s][i][np.minimum(located[rows, s, i], most)]
+                    first_slight = rows[(new >= 2) & ~slight[rows, s]]
+                    slight[first_slight, s] = True
+                    dex[first_slight, s] -= 2
+                    first_serious = rows[(new >= 3) & ~serious[rows, s]]
+                    serious[first_serious, s] = True
+                    dex[first_serious, s] -= 4
+                    strength[first_serious, s] //= 2
+                    becoming = (new == 3) & (level[rows, s, i] < 3)
+                    serious_count[rows[becoming], s] += 1
+                    if i == 0:
+                        out[rows[becoming]] = True
+                    else:
+                        rolled = rows[becoming]
+                        total = draws.d6(rolled) + draws.d6(rolled) + draws.d6(rolled)
+                        out[rolled[total > sides[s, kernels.END]]] = True
+                    out[rows[new >= 4]] = True
+                    level[rows, s, i] = np.maximum(level[rows, s, i], new)
+                out |= (serious_count[:, s] >= 3) | (dex[:, s] <= 0)
+                down[live, s] |= out[live]
+            ended = live[down[live].any(axis=1)]
+            elapsed[ended] = 5 * (turns[ended] - 1) + second
+            live = live[~down[live].any(axis=1)]
+            if not len(live):
+                break
+    elapsed[live] = 5 * turns[live]
+    counts = np.zeros(duels.N_DUEL_COUNTS, np.int64)
+    counts[duels.BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
+    counts[duels.A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
+    counts[duels.B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
+    counts[duels.NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
+    counts[duels.TURNS] = turns.sum()
+    counts[duels.TURNS_SQ] = (turns * turns).sum()
+    counts[duels.SECONDS] = elapsed.sum()
+    counts[duels.SECONDS_SQ] = (elapsed * elapsed).sum()
+    counts[duels.DUEL_DRAWS] = int(draws.made.sum())
+    turns_hist = np.bincount(turns, minlength=rules.max_turns + 1).astype(np.int64)
+    seconds_hist = np.bincount(elapsed, minlength=5 * rules.max_turns + 1).astype(np.int64)
+    return turns_hist, seconds_hist, counts
+
+
+def _numpy_hits(
+    duel: ResolvedDuel,
+    s: int,
+    draws: VectorDraws,
+    rows: npt.NDArray[np.intp],
+    critical: npt.NDArray[np.bool_],
+    pending: npt.NDArray[np.int64],
+    stunned: npt.NDArray[np.bool_],
+) -> None:
+    """One hit of side ``s`` for each trial in ``rows``: location, damage, stun (as the kernel's ``_hit_on``)."""
+    if not len(rows):
+        return
+    table = duel.locations[s]
+    other = 1 - s
+    location = duel.location_of_roll[draws.die(rows, 20)]
+    whole, half = table[0, location], table[1, location]
+    damage = table[2, location] + np.where(critical, 8 * whole + 4 * half, 0)
+    rolling = ~critical
+    for d in range(int(whole.max(initial=0))):
+        at = np.flatnonzero(rolling & (whole > d))
+        damage[at] += draws.die(rows[at], 8)
+    at = np.flatnonzero(rolling & (half == 1))
+    damage[at] += draws.die(rows[at], 4)
+    head = np.flatnonzero(location == 0)
+    stunned[rows[head], other] |= draws.two_d6(rows[head]) + damage[head] > duel.sides[other, kernels.END]
+    np.add.at(pending, (rows, np.full(len(rows), other), location), damage)

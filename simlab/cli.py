@@ -457,6 +457,9 @@ def _print_result(result: AttackResult) -> None:
     if "to_hit_terms" in details:
         terms = " ".join(f"{k} {v:+d}" for k, v in details["to_hit_terms"].items() if v)
         click.echo(f"to-hit DM {details['to_hit_dm']:+d} = {terms or '0'}; rounds fired {details['rounds']}")
+    if details.get("shot_chances"):
+        chances = ", ".join(f"{p:.2f}" for p in details["shot_chances"])
+        click.echo(f"effective skill {details['effective_skills']}; chance of each shot to hit: {chances}")
     labels = details.get("labels", {})
     click.echo()
     header = f"{'metric':<20} {'value':>10}"

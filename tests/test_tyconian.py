@@ -224,3 +224,11 @@ def test_duel_errors(capsys):
         capsys, "duel", "tyconian", "--a", "weapon=revolver", "--a", "mode=burst", "--b", "weapon=rifle"
     )
     assert code == 2 and err.startswith("error: side A:")
+
+
+def test_the_chance_of_every_shot_of_a_turn_is_exact():
+    result = simlab.attack("tyconian", weapon="heavy pistol", shots=5, firer_str=8, range_m=10)
+    skills = result.details["effective_skills"]  # recoil 4 against STR 8: penalties 0, 0, 4, 8, 12
+    assert skills == [10, 10, 6, 2, -2]
+    assert result.details["shot_chances"] == pytest.approx([0.5, 0.5, 0.3, 0.1, 0.05])
+    assert result.metrics["mean_hits"] == pytest.approx(sum(result.details["shot_chances"]))

@@ -40,6 +40,7 @@ from simlab.systems.base import (
 )
 from simlab.systems.tyconian.duel import DuelSide, ResolvedDuel, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
+from simlab.systems.tyconian.fire import shot_chances
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
 from simlab.systems.tyconian.rules import (
     Rules,
@@ -123,6 +124,7 @@ def attack(request: AttackRequest) -> AttackResult:
         "weapon": resolved.weapon.name,
         "band": resolved.band,
         "effective_skills": list(resolved.skills),
+        "shot_chances": shot_chances(resolved.skills, resolved.rules) if not resolved.rounds_per_hit_roll else [],
         "plan_seconds": list(resolved.plan_seconds),
         "labels": {f"wounds_{name}": dict(enumerate(WOUND_LEVELS)) for name in LOCATIONS},
     }

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
 from simlab.engine import Tallies
 from simlab.intervals import normal_mean, wilson
 
 __all__ = [
+    "record_duel",
+    "record_duel_compiled",
+    "numpy_duel_tallies",
     "A_WINS",
     "B_WINS",
     "BOTH_DOWN",
@@ -84,3 +91,61 @@ def duel_estimates(tallies: Tallies, trials: int, seconds_per_bin: int = 1) -> S
         "seconds": {seconds_per_bin * int(t): int(n) / trials for t, n in enumerate(seconds) if n},
     }
     return SampledDuel(metrics, ci, distributions, trials, tallies)
+
+
+def record_duel(
+    counts: npt.NDArray[np.int64],
+    turns_hist: npt.NDArray[np.int64],
+    seconds_hist: npt.NDArray[np.int64],
+    a_down: bool,
+    b_down: bool,
+    turns: int,
+    seconds: int,
+    seconds_per_bin: int,
+    draws: int,
+) -> None:
+    """Add one duel's outcome, length and draws to the tallies (plain Python; compiled below)."""
+    if a_down and b_down:
+        counts[BOTH_DOWN] += 1
+    elif b_down:
+        counts[A_WINS] += 1
+    elif a_down:
+        counts[B_WINS] += 1
+    else:
+        counts[NEITHER] += 1
+    turns_hist[turns] += 1
+    seconds_hist[seconds // seconds_per_bin] += 1
+    counts[TURNS] += turns
+    counts[TURNS_SQ] += turns * turns
+    counts[SECONDS] += seconds
+    counts[SECONDS_SQ] += seconds * seconds
+    counts[DUEL_DRAWS] += draws
+
+
+#: :func:`record_duel` for the compiled duel kernels: one definition for both.
+record_duel_compiled = njit(inline="always")(record_duel)
+
+
+def numpy_duel_tallies(
+    down: npt.NDArray[np.bool_],
+    turns: npt.NDArray[np.int64],
+    seconds: npt.NDArray[np.int64],
+    seconds_per_bin: int,
+    max_turns: int,
+    seconds_bins: int,
+    draws: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The tallies of many duels at once (the numpy twins): ``down`` is ``(n, 2)``."""
+    counts = np.zeros(N_DUEL_COUNTS, np.int64)
+    counts[BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
+    counts[A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
+    counts[B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
+    counts[NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
+    counts[TURNS] = turns.sum()
+    counts[TURNS_SQ] = (turns * turns).sum()
+    counts[SECONDS] = seconds.sum()
+    counts[SECONDS_SQ] = (seconds * seconds).sum()
+    counts[DUEL_DRAWS] = draws
+    turns_hist = np.bincount(turns, minlength=max_turns + 1).astype(np.int64)
+    seconds_hist = np.bincount(seconds // seconds_per_bin, minlength=seconds_bins).astype(np.int64)
+    return turns_hist, seconds_hist, counts

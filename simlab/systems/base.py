@@ -23,10 +23,12 @@ __all__ = [
     "with_row",
     "scenario_json",
     "plus_one",
+    "duel_resolver",
 ]
 
 S = TypeVar("S")
 R = TypeVar("R")
+D = TypeVar("D")
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,17 @@ def scenario_json(scenario: Any, request: AttackRequest, rows: Mapping[str, Any]
         for column in overrides:
             payload[f"{row_input}.{column}"] = plain.get(column, overrides[column])
     return payload
+
+
+def duel_resolver(rules_type: type[R], resolve_duel: Callable[..., D]) -> Callable[[DuelRequest], D]:
+    """A system's duel validator: typed rules, then ``resolve_duel(a, b, rules, rows, tables)``."""
+
+    def resolve_request(request: DuelRequest) -> D:
+        rules = build(rules_type, request.rules, what="--rule name", owner="--rule")
+        return resolve_duel(request.a, request.b, rules, (request.a_rows, request.b_rows), request.tables)
+
+    resolve_request.__doc__ = "Validate a duel request into the resolved duel (raises SimlabError)."
+    return resolve_request
 
 
 def with_input(request: AttackRequest, name: str, value: Any) -> AttackRequest:

@@ -27,19 +27,20 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
 
 from __future__ import annotations
 
-from simlab.params import as_plain, build
+from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import (
     AttackRequest,
     DuelRequest,
     System,
     build_inputs,
+    duel_resolver,
     plus_one,
     sampling_options,
     scenario_json,
     with_row,
 )
-from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, ResolvedDuel, resolve_duel, side_json
+from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, resolve_duel, side_json
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
 from simlab.systems.striker.resolve import CATEGORIES, ResolvedAttack, resolve
@@ -95,14 +96,8 @@ def attack(request: AttackRequest) -> AttackResult:
     )
 
 
-def resolve_duel_request(request: DuelRequest) -> ResolvedDuel:
-    """Validate a duel request into the resolved duel.
-
-    Raises:
-        SimlabError: For any bad input of either side or rule.
-    """
-    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
-    return resolve_duel(request.a, request.b, rules, (request.a_rows, request.b_rows), request.tables)
+#: Validates a duel request into the resolved duel.
+resolve_duel_request = duel_resolver(Rules, resolve_duel)
 
 
 def duel(request: DuelRequest) -> AttackResult:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.duels import A_WINS, B_WINS, BOTH_DOWN, DUEL_DRAWS, NEITHER, SECONDS, SECONDS_SQ, TURNS, TURNS_SQ
+from simlab.duels import record_duel_compiled
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
 
 # Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
@@ -274,18 +274,4 @@ def duel_block(
                 down[s] = down[s] or new_down[s]
             if down[0] or down[1]:
                 break
-        if down[0] and down[1]:
-            counts[BOTH_DOWN] += 1
-        elif down[1]:
-            counts[A_WINS] += 1
-        elif down[0]:
-            counts[B_WINS] += 1
-        else:
-            counts[NEITHER] += 1
-        turns_hist[turns] += 1
-        seconds_hist[tens] += 1
-        counts[TURNS] += turns
-        counts[TURNS_SQ] += turns * turns
-        counts[SECONDS] += 10 * tens
-        counts[SECONDS_SQ] += 100 * tens * tens
-        counts[DUEL_DRAWS] += draws
+        record_duel_compiled(counts, turns_hist, seconds_hist, down[0], down[1], turns, 10 * tens, 10, draws)

@@ -177,17 +177,7 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
             down = [down[s] or new_down[s] for s in (0, 1)]
             if any(down):
                 break
-        index = (
-            duels.BOTH_DOWN if all(down) else duels.A_WINS if down[1] else duels.B_WINS if down[0] else duels.NEITHER
-        )
-        counts[index] += 1
-        turns_hist[turns] += 1
-        tens_hist[tens] += 1
-        counts[duels.TURNS] += turns
-        counts[duels.TURNS_SQ] += turns * turns
-        counts[duels.SECONDS] += 10 * tens
-        counts[duels.SECONDS_SQ] += 100 * tens * tens
-        counts[duels.DUEL_DRAWS] += draws.made
+        duels.record_duel(counts, turns_hist, tens_hist, down[0], down[1], turns, 10 * tens, 10, draws.made)
     return turns_hist, tens_hist, counts
 
 
@@ -241,16 +231,6 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
         down[live] |= new_down
         over = down[live].any(axis=1) | (turns[live] >= rules.max_turns)
         live = live[~over]
-    counts = np.zeros(duels.N_DUEL_COUNTS, np.int64)
-    counts[duels.BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
-    counts[duels.A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
-    counts[duels.B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
-    counts[duels.NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
-    counts[duels.TURNS] = turns.sum()
-    counts[duels.TURNS_SQ] = (turns * turns).sum()
-    counts[duels.SECONDS] = 10 * tens.sum()
-    counts[duels.SECONDS_SQ] = 100 * (tens * tens).sum()
-    counts[duels.DUEL_DRAWS] = int(draws.made.sum())
-    turns_hist = np.bincount(turns, minlength=rules.max_turns + 1).astype(np.int64)
-    tens_hist = np.bincount(tens, minlength=6 * rules.max_turns + 1).astype(np.int64)
-    return turns_hist, tens_hist, counts
+    return duels.numpy_duel_tallies(
+        down, turns, 10 * tens, 10, rules.max_turns, 6 * rules.max_turns + 1, int(draws.made.sum())
+    )

@@ -26,19 +26,20 @@ the spec is silent:
 from __future__ import annotations
 
 from simlab.duels import DUEL_METRICS
-from simlab.params import as_plain, build
+from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import (
     AttackRequest,
     DuelRequest,
     System,
     build_inputs,
+    duel_resolver,
     plus_one,
     sampling_options,
     scenario_json,
     with_row,
 )
-from simlab.systems.tyconian.duel import DuelSide, ResolvedDuel, resolve_duel, side_json
+from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.fire import shot_chances
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
@@ -150,14 +151,8 @@ def attack(request: AttackRequest) -> AttackResult:
     )
 
 
-def resolve_duel_request(request: DuelRequest) -> ResolvedDuel:
-    """Validate a duel request into the resolved duel.
-
-    Raises:
-        SimlabError: For any bad input of either side or rule.
-    """
-    rules = build(Rules, request.rules, what="--rule name", owner="--rule")
-    return resolve_duel(request.a, request.b, rules, (request.a_rows, request.b_rows), request.tables)
+#: Validates a duel request into the resolved duel.
+resolve_duel_request = duel_resolver(Rules, resolve_duel)
 
 
 def duel(request: DuelRequest) -> AttackResult:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.duels import A_WINS, B_WINS, BOTH_DOWN, DUEL_DRAWS, NEITHER, SECONDS, SECONDS_SQ, TURNS, TURNS_SQ
+from simlab.duels import record_duel_compiled
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
 from simlab.systems.tyconian.wounds import wound_code
 
@@ -429,18 +429,4 @@ def duel_block(
                     break
         if not over:
             elapsed = 5 * turns
-        if down[0] and down[1]:
-            counts[BOTH_DOWN] += 1
-        elif down[1]:
-            counts[A_WINS] += 1
-        elif down[0]:
-            counts[B_WINS] += 1
-        else:
-            counts[NEITHER] += 1
-        turns_hist[turns] += 1
-        seconds_hist[elapsed] += 1
-        counts[TURNS] += turns
-        counts[TURNS_SQ] += turns * turns
-        counts[SECONDS] += elapsed
-        counts[SECONDS_SQ] += elapsed * elapsed
-        counts[DUEL_DRAWS] += made
+        record_duel_compiled(counts, turns_hist, seconds_hist, down[0], down[1], turns, elapsed, 1, made)

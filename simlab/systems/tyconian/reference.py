@@ -313,17 +313,7 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                     break
         if not over:
             elapsed = 5 * turns
-        index = (
-            duels.BOTH_DOWN if all(down) else duels.A_WINS if down[1] else duels.B_WINS if down[0] else duels.NEITHER
-        )
-        counts[index] += 1
-        turns_hist[turns] += 1
-        seconds_hist[elapsed] += 1
-        counts[duels.TURNS] += turns
-        counts[duels.TURNS_SQ] += turns * turns
-        counts[duels.SECONDS] += elapsed
-        counts[duels.SECONDS_SQ] += elapsed * elapsed
-        counts[duels.DUEL_DRAWS] += draws.made
+        duels.record_duel(counts, turns_hist, seconds_hist, down[0], down[1], turns, elapsed, 1, draws.made)
     return turns_hist, seconds_hist, counts
 
 
@@ -464,19 +454,9 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
             if not len(live):
                 break
     elapsed[live] = 5 * turns[live]
-    counts = np.zeros(duels.N_DUEL_COUNTS, np.int64)
-    counts[duels.BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
-    counts[duels.A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
-    counts[duels.B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
-    counts[duels.NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
-    counts[duels.TURNS] = turns.sum()
-    counts[duels.TURNS_SQ] = (turns * turns).sum()
-    counts[duels.SECONDS] = elapsed.sum()
-    counts[duels.SECONDS_SQ] = (elapsed * elapsed).sum()
-    counts[duels.DUEL_DRAWS] = int(draws.made.sum())
-    turns_hist = np.bincount(turns, minlength=rules.max_turns + 1).astype(np.int64)
-    seconds_hist = np.bincount(elapsed, minlength=5 * rules.max_turns + 1).astype(np.int64)
-    return turns_hist, seconds_hist, counts
+    return duels.numpy_duel_tallies(
+        down, turns, elapsed, 1, rules.max_turns, 5 * rules.max_turns + 1, int(draws.made.sum())
+    )
 
 
 def _numpy_hits(

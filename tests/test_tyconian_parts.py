@@ -162,3 +162,25 @@ def test_fire_plans_set_the_shots_of_an_attack():
         simlab.attack("tyconian", weapon="assault rifle", plan="burst")
     with pytest.raises(ScenarioError, match="needs aim"):
         simlab.attack("tyconian", weapon="battle rifle", plan="aimed")
+
+
+def test_tyc71_explosive_worked_example():
+    from simlab.systems.tyconian.explosives import dice_at, explosives, locations_hit, shaped
+
+    grenade = {e.name: e for e in explosives()}["hand grenade"]
+    assert (grenade.damage, grenade.radius_m) == (4, 4)
+    dice = [dice_at(r, 4, 4) for r in (0.2, 0.7, 1.5, 2.5, 3.5, 4.0)]
+    assert dice == [8, 4, 3, 2, 1, 0]
+    assert locations_hit(8) == (7, 1)  # 8 locations at ground zero: every one, and one twice
+    assert locations_hit(2.5) == (3, 0)
+    assert dice_at(1.2, 5, 4) == 4.0 and dice_at(2.2, 5, 4) == 2.5  # 5 - 1.25 → 4 (nearest ½); 5 - 2.5
+    assert shaped(6, 3, on_axis=False) == (3, 0.75) and shaped(6, 3, on_axis=True) == (6, 3)
+
+
+def test_tyc72_flamer_tables():
+    from simlab.systems.tyconian.explosives import flamer_area, flamer_directed
+
+    directed = [(r.location_die, r.location_bonus, round(6 / r.chance_in_6), r.damage_dice) for r in flamer_directed()]
+    assert directed == [(3, 0, 6, 1), (4, 0, 5, 2), (4, 1, 4, 3), (4, 2, 3, 4), (4, 3, 2, 5)]  # d3..d4+3, 1 in 6..2
+    area = [(r.range_min_m, r.range_max_m, r.location_die, round(6 / r.chance_in_6)) for r in flamer_area()]
+    assert area == [(1, 3, 4, 4), (4, 6, 3, 5), (7, 9, 2, 6)]

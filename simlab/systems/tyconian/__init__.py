@@ -41,6 +41,7 @@ from simlab.systems.base import (
 )
 from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
+from simlab.systems.tyconian.explosives import explosives, flamer_area, flamer_directed
 from simlab.systems.tyconian.fire import shot_chances
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
 from simlab.systems.tyconian.rules import (
@@ -193,6 +194,9 @@ SYSTEM = System(
         "action_points": action_points(),
         "full_auto": full_auto_rows(),
         "hit_locations": hit_locations(),
+        "explosives": explosives(),
+        "flamer_directed": flamer_directed(),
+        "flamer_area": flamer_area(),
     },
     metrics=METRICS,
     attack=attack,

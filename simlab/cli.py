@@ -53,6 +53,7 @@ def systems(as_json: bool) -> None:
             "rules": describe(s.rules_type),
             "tables": list(s.tables()),
             "metrics": dict(s.metrics),
+            **({"duel_side": describe(s.duel_side_type)} if s.duel_side_type is not None else {}),
         }
         for s in all_systems()
     ]
@@ -61,8 +62,9 @@ def systems(as_json: bool) -> None:
         return
     for entry in payload:
         click.echo(f"{entry['name']}: {entry['title']} ({entry['spec']})")
-        for section in ("scenario", "rules"):
-            click.echo(f"  {section} ({'--set' if section == 'scenario' else '--rule'}):")
+        options = {"scenario": "--set", "rules": "--rule", "duel_side": "simlab duel --a/--b"}
+        for section in [name for name in options if name in entry]:
+            click.echo(f"  {section.replace('_', ' ')} ({options[section]}):")
             for f in entry[section]:
                 default = "required" if f["required"] else f"default {f['default']!r}"
                 click.echo(f"    {f['name']:<22} {f['type']:<6} {default:<22} {f['doc']}")

@@ -24,11 +24,13 @@ __all__ = [
     "scenario_json",
     "plus_one",
     "duel_resolver",
+    "attack_resolver",
 ]
 
 S = TypeVar("S")
 R = TypeVar("R")
 D = TypeVar("D")
+A = TypeVar("A")
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,19 @@ def scenario_json(scenario: Any, request: AttackRequest, rows: Mapping[str, Any]
         for column in overrides:
             payload[f"{row_input}.{column}"] = plain.get(column, overrides[column])
     return payload
+
+
+def attack_resolver(
+    scenario_type: type[S], rules_type: type[R], resolve: Callable[..., A]
+) -> Callable[[AttackRequest], tuple[S, R, A]]:
+    """A system's request validator: typed inputs, then ``resolve(scenario, rules, row_overrides, tables)``."""
+
+    def resolve_request(request: AttackRequest) -> tuple[S, R, A]:
+        scenario, rules = build_inputs(request, scenario_type, rules_type)
+        return scenario, rules, resolve(scenario, rules, request.row_overrides, request.tables)
+
+    resolve_request.__doc__ = "Validate a request into scenario, rules and the resolved attack (raises SimlabError)."
+    return resolve_request
 
 
 def duel_resolver(rules_type: type[R], resolve_duel: Callable[..., D]) -> Callable[[DuelRequest], D]:

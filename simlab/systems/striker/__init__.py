@@ -33,7 +33,7 @@ from simlab.systems.base import (
     AttackRequest,
     DuelRequest,
     System,
-    build_inputs,
+    attack_resolver,
     duel_resolver,
     plus_one,
     sampling_options,
@@ -43,7 +43,7 @@ from simlab.systems.base import (
 from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, resolve_duel, side_json
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
-from simlab.systems.striker.resolve import CATEGORIES, ResolvedAttack, resolve
+from simlab.systems.striker.resolve import CATEGORIES, resolve
 from simlab.systems.striker.rules import Rules, Scenario, armours, blowthroughs, melee_weapons, weapons
 from simlab.systems.striker.sample import sample_attack, sample_duel
 
@@ -52,14 +52,8 @@ __all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
 NAME = "striker"
 
 
-def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
-    """Validate a request into scenario, rules and the resolved attack.
-
-    Raises:
-        SimlabError: For any unknown name, bad value or forbidden scenario.
-    """
-    scenario, rules = build_inputs(request, Scenario, Rules)
-    return scenario, rules, resolve(scenario, rules, request.row_overrides, request.tables)
+#: Validates a request into scenario, rules and the resolved attack.
+resolve_request = attack_resolver(Scenario, Rules, resolve)
 
 
 def attack(request: AttackRequest) -> AttackResult:

@@ -32,7 +32,7 @@ from simlab.systems.base import (
     AttackRequest,
     DuelRequest,
     System,
-    build_inputs,
+    attack_resolver,
     duel_resolver,
     plus_one,
     sampling_options,
@@ -77,14 +77,8 @@ EXTRA_METRICS = {
 _OUTCOMES = ("p_knockdown", "p_stun", "p_incapacitated", "p_killed")
 
 
-def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
-    """Validate a request into scenario, rules and the resolved attack.
-
-    Raises:
-        SimlabError: For any unknown name, bad value or forbidden scenario.
-    """
-    scenario, rules = build_inputs(request, Scenario, Rules)
-    return scenario, rules, resolve(scenario, rules, request.row_overrides, request.tables)
+#: Validates a request into scenario, rules and the resolved attack.
+resolve_request = attack_resolver(Scenario, Rules, resolve)
 
 
 def _exact(resolved: ResolvedAttack) -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:

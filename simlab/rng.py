@@ -226,13 +226,13 @@ class TrialDraws:
 class VectorDraws:
     """The numpy twin of :class:`TrialDraws`: many trials at once, each draw at its stream position."""
 
-    def __init__(self, key: StreamKey, start: int, stop: int) -> None:
-        """Trials ``start .. stop - 1`` of the stream ``key``, each at its first draw."""
+    def __init__(self, key: StreamKey, start: int, stop: int, first: int = 0) -> None:
+        """Trials ``start .. stop - 1`` of the stream ``key``, each at its draw ``first``."""
         trials = np.arange(start, stop, dtype=np.uint64)
         with np.errstate(over="ignore"):
             self.base = np.uint64(key.offset) + trials * np.uint64(DRAWS_PER_TRIAL_LIMIT) * np.uint64(key.gamma)
         self.gamma = np.uint64(key.gamma)
-        self.next = np.zeros(stop - start, np.uint64)
+        self.next = np.full(stop - start, first, np.uint64)
         self.made = np.zeros(stop - start, np.uint64)
 
     def _positions(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:

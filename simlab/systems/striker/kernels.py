@@ -10,7 +10,9 @@ Each trial takes its draws one after another from its own window of the cell's s
 has its penetration 2d6 at draw ``1 + 2i`` and, where the level calls for one, its
 consciousness or Not Dead Yet 2d6 at ``2 + 2i`` (fixed places, so the hits do not wait for
 each other); after the ``k`` hits, from draw ``1 + 2k`` on, the aftermath rolls (stabilise
-and treatment, or the serious-wound save), then initiative 2d6 pairs until they differ.
+and treatment, or the serious-wound save). Initiative 2d6 pairs, until they differ, start at
+draw ``INITIATIVE_FIRST`` (half-way through the window), so that the first pair of every
+trial of a block is rolled in one loop the compiler vectorises.
 Duel, per turn, one draw after another: the turn's length (1d6), then side A's attack,
 then side B's (to-hit, then per hit its penetration and any consciousness roll; a dead
 result incapacitates without a Not Dead Yet roll).
@@ -30,6 +32,8 @@ LEVEL_LIGHT, LEVEL_SERIOUS, LEVEL_DEAD = 1, 2, 3
 # Indices of the attack's ``counts`` tally.
 DIES_LATER, SUPPRESSION, SUPPRESSION_SQ, INITIATIVE, DRAWS = range(5)
 N_COUNTS = 5
+#: Draw index where a trial's initiative rolls start (STR-11.1), apart from the attack's draws.
+INITIATIVE_FIRST = DRAWS_PER_TRIAL_LIMIT // 2
 # Rows of the attack's per-hit table.
 FOLLOW, TARGET, SUCCESS, FAILURE = range(4)
 # Index of the per-side duel parameters.
@@ -82,6 +86,14 @@ def attack_block(
     """
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
     g2 = gamma + gamma
+    # Initiative (STR-11.1) first, for the whole block at once: its draws have their own place
+    # in each trial's window, so this loop has no dependency from trial to trial.
+    g_initiative = np.uint64(INITIATIVE_FIRST) * gamma
+    leads = np.empty(stop - start, np.int64)
+    for i in range(stop - start):
+        w = offset + np.uint64(start + i) * stride + g_initiative
+        ours = two_d6_from_draw(mix64(w + gamma)) + tactics[0]
+        leads[i] = ours - two_d6_from_draw(mix64(w + g2)) - tactics[1]
     dies_later = 0
     suppressed = 0
     suppressed_sq = 0
@@ -123,13 +135,15 @@ def attack_block(
             penalty = suppression[1] + suppression[2] * (hits - 1)
             suppressed += penalty
             suppressed_sq += penalty * penalty
-        while True:
+        lead = leads[trial - start]  # the first initiative pair, rolled before this loop
+        made += 2
+        w = offset + np.uint64(trial) * stride + g_initiative + g2  # past the first pair
+        while lead == 0:  # a tie: both roll again
             w, ours = _two_d6(w, gamma)
             w, theirs = _two_d6(w, gamma)
             made += 2
-            if ours + tactics[0] != theirs + tactics[1]:
-                initiative += ours + tactics[0] > theirs + tactics[1]
-                break
+            lead = ours + tactics[0] - theirs - tactics[1]
+        initiative += lead > 0
         draws += made
     counts[DIES_LATER] += dies_later
     counts[SUPPRESSION] += suppressed

@@ -66,12 +66,13 @@ def python_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop
             penalty = suppression[1] + suppression[2] * (hits - 1)
             counts[kernels.SUPPRESSION] += penalty
             counts[kernels.SUPPRESSION_SQ] += penalty * penalty
+        initiative = TrialDraws(key, trial, kernels.INITIATIVE_FIRST)
         while True:
-            ours, theirs = draws.two_d6() + tactics[0], draws.two_d6() + tactics[1]
+            ours, theirs = initiative.two_d6() + tactics[0], initiative.two_d6() + tactics[1]
             if ours != theirs:
                 counts[kernels.INITIATIVE] += ours > theirs
                 break
-        counts[kernels.DRAWS] += draws.made
+        counts[kernels.DRAWS] += draws.made + initiative.made
     return joint, counts
 
 
@@ -119,13 +120,14 @@ def numpy_attack_block(attack: ResolvedAttack, key: StreamKey, start: int, stop:
         penalty = np.where(hits > 0, suppression[1] + suppression[2] * (hits - 1), 0)
         counts[kernels.SUPPRESSION] = penalty.sum()
         counts[kernels.SUPPRESSION_SQ] = (penalty * penalty).sum()
+    initiative = VectorDraws(key, start, stop, kernels.INITIATIVE_FIRST)
     pending = every
     while len(pending):
-        ours = draws.two_d6(pending) + tactics[0]
-        theirs = draws.two_d6(pending) + tactics[1]
+        ours = initiative.two_d6(pending) + tactics[0]
+        theirs = initiative.two_d6(pending) + tactics[1]
         counts[kernels.INITIATIVE] += np.count_nonzero(ours > theirs)
         pending = pending[ours == theirs]
-    counts[kernels.DRAWS] = int(draws.made.sum())
+    counts[kernels.DRAWS] = int(draws.made.sum() + initiative.made.sum())
     return joint, counts
 
 

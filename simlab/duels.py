@@ -8,6 +8,7 @@ tallies into the metrics, intervals and distributions of ``simlab duel``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +16,7 @@ from numba import njit
 
 from simlab.engine import Tallies
 from simlab.intervals import normal_mean, wilson
+from simlab.results import AttackResult
 
 __all__ = [
     "record_duel",
@@ -34,6 +36,7 @@ __all__ = [
     "SampledDuel",
     "duel_estimates",
     "mean_interval",
+    "duel_result",
 ]
 
 # Indices of a duel's ``counts`` tally.
@@ -149,3 +152,28 @@ def numpy_duel_tallies(
     turns_hist = np.bincount(turns, minlength=max_turns + 1).astype(np.int64)
     seconds_hist = np.bincount(seconds // seconds_per_bin, minlength=seconds_bins).astype(np.int64)
     return turns_hist, seconds_hist, counts
+
+
+def duel_result(
+    system: str,
+    sampled: SampledDuel,
+    sides: tuple[dict[str, Any], dict[str, Any]],
+    names: tuple[str, str],
+    rules: dict[str, Any],
+    seed: int,
+    variant: str | None,
+) -> AttackResult:
+    """The result of ``simlab duel``: both sides under ``scenario``, the duel metrics and distributions."""
+    return AttackResult(
+        system=system,
+        method="monte_carlo",
+        trials=sampled.trials,
+        seed=seed,
+        scenario={"a": sides[0], "b": sides[1]},
+        rules=rules,
+        metrics=sampled.metrics,
+        ci95=sampled.ci95,
+        distributions=sampled.distributions,
+        details={"weapon": f"{names[0]} vs {names[1]}"},
+        variant=variant,
+    )

@@ -27,6 +27,7 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
 
 from __future__ import annotations
 
+from simlab.duels import duel_result
 from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import (
@@ -97,23 +98,16 @@ resolve_duel_request = duel_resolver(Rules, resolve_duel)
 def duel(request: DuelRequest) -> AttackResult:
     """Sample duels of two figures (STR-11.2)."""
     resolved = resolve_duel_request(request)
-    rules = resolved.rules
     sampled = sample_duel(resolved, **sampling_options(request))
-    return AttackResult(
-        system=NAME,
-        method="monte_carlo",
-        trials=request.trials,
-        seed=request.seed,
-        scenario={
-            "a": side_json(resolved.a, resolved.attacks[0]),
-            "b": side_json(resolved.b, resolved.attacks[1]),
-        },
-        rules=as_plain(rules),
-        metrics=sampled.metrics,
-        ci95=sampled.ci95,
-        distributions=sampled.distributions,
-        details={"weapon": f"{resolved.attacks[0].name} vs {resolved.attacks[1].name}"},
-        variant=request.variant,
+    sides = (side_json(resolved.a, resolved.attacks[0]), side_json(resolved.b, resolved.attacks[1]))
+    return duel_result(
+        NAME,
+        sampled,
+        sides,
+        (resolved.attacks[0].name, resolved.attacks[1].name),
+        as_plain(resolved.rules),
+        request.seed,
+        request.variant,
     )
 
 

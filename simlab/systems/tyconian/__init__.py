@@ -25,7 +25,7 @@ the spec is silent:
 
 from __future__ import annotations
 
-from simlab.duels import DUEL_METRICS
+from simlab.duels import DUEL_METRICS, duel_result
 from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import (
@@ -154,19 +154,8 @@ def duel(request: DuelRequest) -> AttackResult:
     """Sample duels of two figures, second by second by fire plan (TYC-2 to TYC-6)."""
     resolved = resolve_duel_request(request)
     sampled = sample_duel(resolved, **sampling_options(request))
-    return AttackResult(
-        system=NAME,
-        method="monte_carlo",
-        trials=request.trials,
-        seed=request.seed,
-        scenario={"a": side_json(resolved.a, resolved.names[0]), "b": side_json(resolved.b, resolved.names[1])},
-        rules=as_plain(resolved.rules),
-        metrics=sampled.metrics,
-        ci95=sampled.ci95,
-        distributions=sampled.distributions,
-        details={"weapon": f"{resolved.names[0]} vs {resolved.names[1]}"},
-        variant=request.variant,
-    )
+    sides = (side_json(resolved.a, resolved.names[0]), side_json(resolved.b, resolved.names[1]))
+    return duel_result(NAME, sampled, sides, resolved.names, as_plain(resolved.rules), request.seed, request.variant)
 
 
 def plus_one_armour(request: AttackRequest) -> AttackRequest:

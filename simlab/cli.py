@@ -20,7 +20,7 @@ from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import describe, parse_assignments
 from simlab.results import AttackResult
-from simlab.systems import AttackRequest, all_systems, get_system, require_duels
+from simlab.systems import AttackRequest, System, all_systems, get_system, require_duels
 
 __all__ = ["main", "cli"]
 
@@ -54,6 +54,7 @@ def systems(as_json: bool) -> None:
             "tables": list(s.tables()),
             "metrics": dict(s.metrics),
             **({"duel_side": describe(s.duel_side_type)} if s.duel_side_type is not None else {}),
+            **({"questions": {name: _question(q) for name, q in s.questions.items()}} if s.questions else {}),
         }
         for s in all_systems()
     ]
@@ -70,6 +71,24 @@ def systems(as_json: bool) -> None:
                 click.echo(f"    {f['name']:<22} {f['type']:<6} {default:<22} {f['doc']}")
         click.echo(f"  tables: {', '.join(entry['tables'])}")
         click.echo(f"  metrics: {', '.join(entry['metrics'])}")
+        for name, question in entry.get("questions", {}).items():
+            sampled = ", sampled only" if question["sampled_only"] else ""
+            click.echo(f"  question {name} (simlab attack --kind {name}): {question['title']}{sampled}")
+            for f in question["scenario"]:
+                default = "required" if f["required"] else f"default {f['default']!r}"
+                click.echo(f"    {f['name']:<22} {f['type']:<6} {default:<22} {f['doc']}")
+            click.echo(f"    metrics: {', '.join(question['metrics'])}")
+
+
+def _question(question: System) -> dict[str, Any]:
+    """The description of one of a system's further questions."""
+    return {
+        "title": question.title,
+        "spec": question.spec,
+        "scenario": describe(question.scenario_type),
+        "metrics": dict(question.metrics),
+        "sampled_only": question.sampled_only,
+    }
 
 
 @cli.command()
@@ -120,6 +139,12 @@ class _Progress:
 @click.argument("system")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Scenario input (or ROW.COLUMN).")
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
+@click.option(
+    "--kind",
+    default="attack",
+    show_default=True,
+    help="What to ask: one attack, or one of the system's questions (simlab systems lists them).",
+)
 @click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
 @click.option("--exact", is_flag=True, help="Compute exact values instead of sampling.")
 @click.option("--trials", type=int, default=None, help=f"Trials to sample [default: {DEFAULT_TRIALS:,}].")
@@ -130,6 +155,7 @@ def attack(
     system: str,
     sets: tuple[str, ...],
     rule_items: tuple[str, ...],
+    kind: str,
     variant_file: Path | None,
     exact: bool,
     trials: int | None,
@@ -137,10 +163,12 @@ def attack(
     threads: int | None,
     as_json: bool,
 ) -> None:
-    """Answer one attack question of SYSTEM, exactly (--exact) or by sampling."""
-    chosen = get_system(system)
+    """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling."""
+    chosen = get_system(system).for_kind(kind)
     if exact and trials is not None:
         raise SimlabError("--exact and --trials exclude each other: give one of them")
+    if exact and chosen.sampled_only:
+        raise SimlabError(f"--kind {kind} is sampled only: leave out --exact")
     n_trials = _check_sampling(DEFAULT_TRIALS if trials is None else trials, seed, threads)
     scenario, rows = chosen.split_inputs(parse_assignments(sets, "--set"))
     progress = _Progress(n_trials) if sys.stderr.isatty() and not exact else None
@@ -452,7 +480,7 @@ def _print_result(result: AttackResult) -> None:
     if result.variant is not None:
         how += f", variant {result.variant}"
     details = result.details
-    click.echo(f"{result.system}: {details.get('weapon', '')} ({how})")
+    click.echo(f"{result.system}: {details.get('weapon') or details.get('subject', '')} ({how})")
     if "adj_dx_terms" in details:
         terms = " ".join(f"{k} {v:+d}" for k, v in details["adj_dx_terms"].items() if v and k != "dx")
         click.echo(f"AdjDX {details['adj_dx']} = dx {details['adj_dx_terms']['dx']} {terms}".rstrip())

@@ -22,7 +22,7 @@ import pandas as pd
 from scipy import stats
 
 from simlab.experiments import Experiment, answer
-from simlab.systems import System, get_system
+from simlab.systems import System
 from simlab.variants import Variant
 
 __all__ = ["Comparison", "compare_experiment", "DEFAULT_BATCHES", "comparison_units"]
@@ -122,7 +122,7 @@ def compare_experiment(
     if batches < 2:
         raise ValueError("batches must be at least 2")
     started = time.perf_counter()
-    system = get_system(experiment.system)
+    system = experiment.answering
     inputs_columns = list(experiment.inputs)
     per_batch = -(-experiment.trials // batches)
     rows: list[dict[str, Any]] = []

@@ -62,7 +62,7 @@ __all__ = [
 
 #: Values of ``method``.
 RUN_METHODS = (*METHODS, "both")
-#: Values of ``kind``: what one cell asks.
+#: Values of ``kind`` every system knows: what one cell asks (systems add their questions).
 KINDS = ("attack", "duel")
 #: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
 CHART_KINDS: dict[str, tuple[str, ...]] = {
@@ -129,7 +129,8 @@ class Experiment:
         path: The file.
         name: Name of the results directory.
         system: System id.
-        kind: ``attack`` (one attack per cell) or ``duel`` (inputs ``a.KEY`` and ``b.KEY``).
+        kind: ``attack`` (one attack per cell), ``duel`` (inputs ``a.KEY`` and ``b.KEY``) or
+            one of the system's questions (``explosion``, ``healing``...).
         description: One paragraph for the report.
         method: ``exact``, ``monte_carlo`` or ``both``.
         trials: Trials per cell when sampling (the first round, with ``precision``).
@@ -156,6 +157,11 @@ class Experiment:
     grid: Mapping[str, tuple[Any, ...]]
     metrics: tuple[str, ...] | None
     charts: tuple[ChartSpec, ...]
+
+    @property
+    def answering(self) -> System:
+        """The system, or the system's question, that answers each cell (``kind``)."""
+        return get_system(self.system).for_kind(self.kind)
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -279,18 +285,22 @@ def load_experiment(path: Path | str) -> Experiment:
     except UnknownNameError as exc:
         raise check.fail("", "system", str(exc)) from None
     kind = data.get("kind", "attack")
-    if kind not in KINDS:
-        raise check.fail("", "kind", f"unknown kind {kind!r} (valid: {', '.join(KINDS)})")
     if kind == "duel":
         try:
             require_duels(system)
         except SimlabError as exc:
             raise check.fail("", "kind", str(exc)) from None
-    method = data.get("method", "exact" if kind == "attack" else "monte_carlo")
+    try:
+        asked = system.for_kind(kind)
+    except SimlabError as exc:
+        raise check.fail("", "kind", str(exc)) from None
+    sampled = kind == "duel" or asked.sampled_only
+    method = data.get("method", "monte_carlo" if sampled else "exact")
     if method not in RUN_METHODS:
         raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
-    if kind == "duel" and method != "monte_carlo":
-        raise check.fail("", "method", "duels are sampled: method must be monte_carlo")
+    if sampled and method != "monte_carlo":
+        what = "duels are" if kind == "duel" else f"{kind} questions are"
+        raise check.fail("", "method", f"{what} sampled: method must be monte_carlo")
     trials = check.typed(data, "trials", int, "an integer") if "trials" in data else DEFAULT_TRIALS
     try:
         check_trials(trials)
@@ -328,7 +338,7 @@ def load_experiment(path: Path | str) -> Experiment:
             raise check.fail("grid", key, "is also in [fixed]; give it in one place")
         grid_values[key] = tuple(values)
     metrics = tuple(_strings(check, data, "metrics")) or None
-    known_metrics = {**system.metrics, **system.extra_metrics}
+    known_metrics = {**asked.metrics, **asked.extra_metrics}
     for metric in metrics or ():
         if metric not in known_metrics:
             raise check.unknown("", "metrics", "metric", known_metrics, metric)
@@ -416,6 +426,7 @@ def _check_value(system: System, kind: str, key: str, value: Any) -> None:
         side, dot, key = key.partition(".")
         if not dot or side not in ("a", "b"):
             raise SimlabError(f"duel inputs are a.KEY or b.KEY (side a or b), not {side!r}")
+    system = system.for_kind(kind)
     prefix, dot, column = key.partition(".")
     if dot:
         if prefix not in system.row_inputs:
@@ -470,7 +481,8 @@ def _check_request(system: System, kind: str, inputs: Mapping[str, Any], variant
         assert system.duel_check is not None
         system.duel_check(duel_request_for(system, inputs, variant))
     else:
-        system.check(request_for(system, inputs, variant))
+        asked = system.for_kind(kind)
+        asked.check(request_for(asked, inputs, variant))
 
 
 def request_for(
@@ -502,7 +514,8 @@ def answer(system: System, kind: str, inputs: Mapping[str, Any], variant: Varian
     if kind == "duel":
         assert system.duel is not None
         return system.duel(duel_request_for(system, inputs, variant, **options))
-    return system.attack(request_for(system, inputs, variant, **options))
+    asked = system.for_kind(kind)
+    return asked.attack(request_for(asked, inputs, variant, **options))
 
 
 def find_experiments(directory: Path | str = "experiments") -> list[Path]:

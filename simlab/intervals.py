@@ -8,8 +8,11 @@ over trials, so they are exact functions of the counts.
 from __future__ import annotations
 
 import math
+from typing import Any
 
-__all__ = ["Z95", "wilson", "normal_mean"]
+import numpy as np
+
+__all__ = ["Z95", "wilson", "normal_mean", "Estimates"]
 
 #: The two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
@@ -50,3 +53,43 @@ def normal_mean(total: float, total_sq: float, trials: int, z: float = Z95) -> t
     variance = max(0.0, (total_sq - trials * mean * mean) / (trials - 1))
     half = z * math.sqrt(variance / trials)
     return mean - half, mean + half
+
+
+class Estimates:
+    """Metrics and their 95 % intervals, gathered from int64 tallies of ``trials`` trials.
+
+    Attributes:
+        trials: Trials behind every estimate.
+        metrics: Metric → estimate.
+        ci95: Metric → (low, high).
+        distributions: Name → outcome → probability.
+    """
+
+    def __init__(self, trials: int) -> None:
+        self.trials = trials
+        self.metrics: dict[str, float] = {}
+        self.ci95: dict[str, tuple[float, float]] = {}
+        self.distributions: dict[str, dict[int, float]] = {}
+
+    def histogram_mean(self, name: str, counts: Any) -> None:
+        """The mean of a histogram of ``trials`` values (index → count), with its normal interval."""
+        values = np.arange(len(counts), dtype=np.int64)
+        self.mean(name, int(values @ counts), int((values * values) @ counts))
+
+    def histogram(self, name: str, counts: Any) -> None:
+        """A distribution from a histogram of ``trials`` values (index → count); empty bins left out."""
+        self.distributions[name] = {int(i): int(n) / self.trials for i, n in enumerate(counts) if n}
+
+    def probability(self, name: str, count: int) -> None:
+        """A proportion ``count / trials`` with its Wilson interval."""
+        self.metrics[name] = int(count) / self.trials
+        self.ci95[name] = wilson(int(count), self.trials)
+
+    def mean(self, name: str, total: int, total_sq: int) -> None:
+        """A mean from the sum and the sum of squares of a per-trial value, with its normal interval."""
+        total, total_sq = int(total), int(total_sq)
+        self.metrics[name] = total / self.trials
+        if self.trials < 2:
+            self.ci95[name] = (total / self.trials, total / self.trials)
+        else:
+            self.ci95[name] = normal_mean(float(total), float(total_sq), self.trials)

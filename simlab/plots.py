@@ -21,7 +21,6 @@ from matplotlib.ticker import MaxNLocator
 
 from simlab.experiments import ChartSpec, Experiment
 from simlab.reports import preferred_method, select
-from simlab.systems import get_system
 
 __all__ = [
     "curve",
@@ -462,7 +461,7 @@ def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartS
     prefixes = sorted({m[: m.rindex("_") + 1] for m in metrics if re.search(r"_at_\d+$", m) and "damage" in m})
     for prefix in prefixes:
         charts.append(ChartSpec("series", {"prefix": prefix, "by": few[:2], "where": where_first(*few[:2])}))
-    outcomes = [m for m in get_system(experiment.system).outcome_metrics if m in metrics]
+    outcomes = [m for m in experiment.answering.outcome_metrics if m in metrics]
     if outcomes and few:
         rows = next((k for k in ("weapon", "a.weapon") if k in varying), few[0])
         panels = [k for k in few if k != rows][:1]
@@ -497,7 +496,7 @@ def draw(spec: ChartSpec, run: Any) -> Figure:
         return stacked(run.table, **options)
     if spec.kind == "distribution_heatmap":
         prefix = options["prefix"]
-        names = get_system(run.experiment.system).distribution_labels.get(prefix)
+        names = run.experiment.answering.distribution_labels.get(prefix)
         return distribution_heatmap(run.distributions, labels=names, **options)
     raise ValueError(f"unknown chart kind {spec.kind!r}")
 

@@ -13,7 +13,6 @@ from typing import Any
 from simlab import __version__
 from simlab.experiments import Experiment
 from simlab.params import as_plain
-from simlab.systems import get_system
 
 __all__ = ["package_versions", "parameters_hash", "experiment_provenance"]
 
@@ -37,7 +36,7 @@ def _canonical(value: Any) -> str:
 
 def parameters_hash(experiment: Experiment) -> str:
     """SHA-256 of everything that determines the results but the code: inputs, rules, tables."""
-    system = get_system(experiment.system)
+    system = experiment.answering
     payload = {
         "system": experiment.system,
         "method": experiment.method,
@@ -56,7 +55,7 @@ def parameters_hash(experiment: Experiment) -> str:
 
 def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used: int, rows: int) -> dict[str, Any]:
     """The ``provenance.json`` object of one experiment's results."""
-    system = get_system(experiment.system)
+    system = experiment.answering
     return {
         "experiment": experiment.name,
         "file": str(experiment.path),

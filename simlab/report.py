@@ -18,7 +18,6 @@ import pandas as pd
 from simlab import reports
 from simlab.compare import Comparison, describe_widths
 from simlab.runner import ExperimentRun
-from simlab.systems import get_system
 
 __all__ = ["Chart", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
 
@@ -49,7 +48,7 @@ class Report:
 def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     """The report of ``run`` with its drawn ``charts``."""
     experiment = run.experiment
-    system = get_system(experiment.system)
+    system = experiment.answering
     sampled = run.table[run.table["method"] == "monte_carlo"]
     summary = [
         ("system", f"{system.title} ({system.name}, {system.spec})"),
@@ -128,7 +127,7 @@ def build_comparison_report(comparison: Comparison, charts: list[Chart]) -> Repo
     """The report of a comparison of variants with the base rules."""
     experiment = comparison.experiment
     table = comparison.table
-    system = get_system(experiment.system)
+    system = experiment.answering
     summary = [
         ("system", f"{system.title} ({system.name})"),
         ("experiment", f"{experiment.name} ({experiment.path})"),

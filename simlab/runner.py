@@ -20,7 +20,7 @@ from simlab.errors import SimlabError
 from simlab.experiments import Experiment, answer, request_for
 from simlab.results import AttackResult
 from simlab.rng import MAX_TRIALS_PER_CELL
-from simlab.systems import System, get_system
+from simlab.systems import System
 from simlab.variants import BASE, Variant
 
 __all__ = ["ExperimentRun", "run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
@@ -144,7 +144,7 @@ def run_experiment(
         The run's tidy tables.
     """
     started = time.perf_counter()
-    system = get_system(experiment.system)
+    system = experiment.answering
     inputs_columns = list(experiment.inputs)
     rows: list[dict[str, Any]] = []
     dist_rows: list[dict[str, Any]] = []

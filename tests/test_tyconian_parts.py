@@ -180,7 +180,7 @@ def test_tyc71_explosive_worked_example():
 def test_tyc72_flamer_tables():
     from simlab.systems.tyconian.explosives import flamer_area, flamer_directed
 
-    directed = [(r.location_die, r.location_bonus, round(6 / r.chance_in_6), r.damage_dice) for r in flamer_directed()]
+    directed = [(r.location_die, r.location_bonus, r.chance_one_in, r.damage_dice) for r in flamer_directed()]
     assert directed == [(3, 0, 6, 1), (4, 0, 5, 2), (4, 1, 4, 3), (4, 2, 3, 4), (4, 3, 2, 5)]  # d3..d4+3, 1 in 6..2
-    area = [(r.range_min_m, r.range_max_m, r.location_die, round(6 / r.chance_in_6)) for r in flamer_area()]
+    area = [(r.range_min_m, r.range_max_m, r.location_die, r.chance_one_in) for r in flamer_area()]
     assert area == [(1, 3, 4, 4), (4, 6, 3, 5), (7, 9, 2, 6)]

@@ -225,6 +225,11 @@ class System:
         outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
         distribution_labels: Names of the outcomes of distributions, by name prefix
             (``wounds_`` → the wound levels).
+        questions: Further kinds of question the system answers besides one attack and a
+            duel (``explosion``, ``healing``), each described as a system of its own: its
+            scenario, metrics and answer. They share the system's id, rules and tables.
+        sampled_only: The questions have no exact engine (``--method monte_carlo`` only).
+        kind: What this object answers: ``attack`` for a system, the name of a question.
     """
 
     name: str
@@ -244,6 +249,26 @@ class System:
     duel_side_type: type | None = None
     outcome_metrics: tuple[str, ...] = ()
     distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    questions: Mapping[str, System] = field(default_factory=dict)
+    sampled_only: bool = False
+    kind: str = "attack"
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """What one cell of an experiment may ask: ``attack``, ``duel`` (with duels) and the questions."""
+        return ("attack", *(("duel",) if self.duel is not None else ()), *self.questions)
+
+    def for_kind(self, kind: str) -> System:
+        """The system that answers ``kind``: itself for attacks and duels, else the question.
+
+        Raises:
+            UnknownNameError: When the system asks no such question, with those it does.
+        """
+        if kind == self.kind or (kind == "duel" and self.duel is not None):
+            return self
+        if kind not in self.questions:
+            raise UnknownNameError(f"{self.name} question", kind, self.kinds)
+        return self.questions[kind]
 
     def split_inputs(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """Split inputs into scenario inputs and ``ROW.COLUMN`` row overrides.

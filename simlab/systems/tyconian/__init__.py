@@ -41,18 +41,10 @@ from simlab.systems.base import (
 )
 from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
-from simlab.systems.tyconian.explosives import explosives, flamer_area, flamer_directed
 from simlab.systems.tyconian.fire import shot_chances
+from simlab.systems.tyconian.questions import QUESTIONS, tables
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
-from simlab.systems.tyconian.rules import (
-    Rules,
-    Scenario,
-    action_points,
-    armours,
-    full_auto_rows,
-    hit_locations,
-    weapons,
-)
+from simlab.systems.tyconian.rules import Rules, Scenario
 from simlab.systems.tyconian.sample import sample_attack, sample_duel
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
 
@@ -171,16 +163,7 @@ SYSTEM = System(
     scenario_type=Scenario,
     rules_type=Rules,
     row_inputs={"weapon": "weapons", "armor": "armor"},
-    tables=lambda: {
-        "weapons": weapons(),
-        "armor": armours(),
-        "action_points": action_points(),
-        "full_auto": full_auto_rows(),
-        "hit_locations": hit_locations(),
-        "explosives": explosives(),
-        "flamer_directed": flamer_directed(),
-        "flamer_area": flamer_area(),
-    },
+    tables=tables,
     metrics=METRICS,
     attack=attack,
     check=resolve_request,
@@ -190,4 +173,5 @@ SYSTEM = System(
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
+    questions=QUESTIONS,
 )

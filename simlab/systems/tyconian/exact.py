@@ -19,9 +19,18 @@ from simlab.pmf import PMF, dice_sum, die, mixture, point
 from simlab.systems.tyconian.fire import p_jam, shot_chances
 from simlab.systems.tyconian.full_auto import binomial
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
+from simlab.systems.tyconian.rules import Target
 from simlab.systems.tyconian.wounds import LIMBS, wound_code
 
-__all__ = ["ExactAttack", "exact_attack", "hits_pmf", "hit_damage_pmf", "wound_index", "semi_automatic"]
+__all__ = [
+    "ExactAttack",
+    "exact_attack",
+    "hits_pmf",
+    "hit_damage_pmf",
+    "wound_index",
+    "semi_automatic",
+    "single_hit_figures",
+]
 
 _THREE_D6 = dice_sum(3, 6)
 HEAD = LOCATIONS.index("head")
@@ -85,24 +94,50 @@ def wound_index(damage: int, location: int, cap: int) -> int:
     return wound_code(damage, cap, LOCATIONS[location] in LIMBS, location == HEAD)
 
 
-def _one_hit_outcome(attack: ResolvedAttack, damage: int, location: int) -> dict[str, float]:
+def _one_hit_outcome(target: Target, capacity: np.ndarray, damage: int, location: int) -> dict[str, float]:
     """Outcome of a single hit of ``damage`` at ``location`` (TYC-6.2 to TYC-6.5)."""
-    s = attack.scenario
-    level = wound_index(damage, location, int(attack.capacity[location]))
+    level = wound_index(damage, location, int(capacity[location]))
     killed = level == 6
-    stun = TWO_D6.p_at_least(s.target_end - damage + 1) if location == HEAD else 0.0
+    stun = TWO_D6.p_at_least(target.target_end - damage + 1) if location == HEAD else 0.0
     if level == 3:  # serious: unconscious at the head, else unless 3d6 comes under END
-        faint = 1.0 if location == HEAD else _THREE_D6.p_at_least(s.target_end + 1)
+        faint = 1.0 if location == HEAD else _THREE_D6.p_at_least(target.target_end + 1)
     else:
         faint = 1.0 if level in (4, 5) else 0.0
-    dex = s.target_dex - (2 if level >= 2 else 0) - (4 if level >= 3 else 0)
+    dex = target.target_dex - (2 if level >= 2 else 0) - (4 if level >= 3 else 0)
     unconscious = 1.0 - (1.0 - stun) * (1.0 - faint)
     return {
-        "p_knockdown": float(damage > s.target_dex),
+        "p_knockdown": float(damage > target.target_dex),
         "p_stun": stun,
         "p_incapacitated": 1.0 if (killed or dex <= 0) else unconscious,
         "p_killed": float(killed),
     }
+
+
+def single_hit_figures(
+    parts: list[tuple[float, PMF, int]], target: Target, capacity: np.ndarray
+) -> tuple[PMF, dict[str, float], dict[str, dict[int, float]]]:
+    """Damage, outcome and wounds by location of an attack that scores at most one hit (TYC-6).
+
+    Args:
+        parts: ``(weight, damage PMF, location index)`` of each way the hit lands; the
+            weights sum to the chance of the hit.
+        target: The target's attributes.
+        capacity: Capacity of each location.
+    """
+    p_hit = sum(w for w, _, _ in parts)
+    damage = mixture([1.0 - p_hit] + [w for w, _, _ in parts], [point(0)] + [pmf for _, pmf, _ in parts])
+    outcome = dict.fromkeys(("p_knockdown", "p_stun", "p_incapacitated", "p_killed"), 0.0)
+    levels = np.zeros((len(LOCATIONS), 7))
+    levels[:, 0] = 1.0  # unhurt unless the hit lands there
+    for weight, pmf, location in parts:
+        for value, p in zip(pmf.values, pmf.probs, strict=True):
+            for name, q in _one_hit_outcome(target, capacity, int(value), location).items():
+                outcome[name] += weight * p * q
+            level = wound_index(int(value), location, int(capacity[location]))
+            levels[location, 0] -= weight * p
+            levels[location, level] += weight * p
+    wounds = {f"wounds_{name}": dict(enumerate(levels[i].tolist())) for i, name in enumerate(LOCATIONS)}
+    return damage, outcome, wounds
 
 
 def exact_attack(attack: ResolvedAttack) -> ExactAttack:
@@ -137,18 +172,5 @@ def exact_attack(attack: ResolvedAttack) -> ExactAttack:
         bystanders = float(hits.probs @ ((np.ceil(missed / 2) + np.floor(missed / 2)) / 6))
     if attack.max_hits > 1:
         return ExactAttack(hits, float(mean_damage), jam, bystanders)
-    parts = shots[0]
-    p_hit = sum(w for w, _, _ in parts)
-    damage = mixture([1.0 - p_hit] + [w for w, _, _ in parts], [point(0)] + [pmf for _, pmf, _ in parts])
-    outcome = dict.fromkeys(("p_knockdown", "p_stun", "p_incapacitated", "p_killed"), 0.0)
-    levels = np.zeros((len(LOCATIONS), 7))
-    levels[:, 0] = 1.0  # unhurt unless the hit lands there
-    for weight, pmf, location in parts:
-        for value, p in zip(pmf.values, pmf.probs, strict=True):
-            for name, q in _one_hit_outcome(attack, int(value), location).items():
-                outcome[name] += weight * p * q
-            level = wound_index(int(value), location, int(attack.capacity[location]))
-            levels[location, 0] -= weight * p
-            levels[location, level] += weight * p
-    wounds = {f"wounds_{name}": dict(enumerate(levels[i].tolist())) for i, name in enumerate(LOCATIONS)}
+    damage, outcome, wounds = single_hit_figures(shots[0], attack.scenario, attack.capacity)
     return ExactAttack(hits, float(mean_damage), jam, bystanders, damage, outcome, wounds)

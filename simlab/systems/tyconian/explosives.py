@@ -1,8 +1,8 @@
 """Explosives and flamethrowers of the Tyconian rules, their exact parts (TYC-7.1, TYC-7.2).
 
 The dice an explosion throws at each distance and the number of locations they reach, the
-geometry of shaped charges, and the flamethrower's tables (data files: the chance of each
-location being hit is written as "n in 6", so 1 in 5 is 1.2 in 6).
+geometry of shaped charges, and the flamethrower's tables (data files; the chance of each
+location being hit is "1 in n", column ``chance_one_in``).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class FlamerSecond:
     second: int = spec_field(doc="second of the spray, 1-5")
     location_die: int = spec_field(doc="die of the number of locations (d3, d4)")
     location_bonus: int = spec_field(doc="added to that die")
-    chance_in_6: float = spec_field(doc="chance that a location is hit, in sixths")
+    chance_one_in: int = spec_field(doc="a location is hit 1 time in this many", minimum=1)
     damage_dice: int = spec_field(doc="d8 per location hit")
     notes: str = spec_field("", doc="free text")
 
@@ -64,7 +64,7 @@ class FlamerArea:
     range_min_m: float = spec_field(doc="nearest range of the band")
     range_max_m: float = spec_field(doc="farthest range of the band")
     location_die: int = spec_field(doc="die of the number of locations")
-    chance_in_6: float = spec_field(doc="chance that a location is hit, in sixths")
+    chance_one_in: int = spec_field(doc="a location is hit 1 time in this many", minimum=1)
     notes: str = spec_field("", doc="free text")
 
 

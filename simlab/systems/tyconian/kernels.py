@@ -37,8 +37,65 @@ def _draw(w: np.uint64, gamma: np.uint64, sides: int) -> tuple[np.uint64, np.int
     return w, die_from_draw(mix64(w), sides)
 
 
+@njit(inline="always")
+def head_stun(
+    w: np.uint64, gamma: np.uint64, damage: np.int64, end: np.int64
+) -> tuple[np.uint64, bool]:  # pragma: no cover - compiled
+    """A head wound of ``damage`` stuns when 2d6 (one draw) + damage > END (TYC-6.4): (position, stunned)."""
+    w += gamma
+    return w, two_d6_from_draw(mix64(w)) + damage > end
+
+
 #: The wound level of a location, compiled from the one definition (TYC-6.2).
 _level = njit(inline="always")(wound_code)
+
+
+@njit(inline="always")
+def wound_outcome(
+    w: np.uint64,
+    gamma: np.uint64,
+    located: np.ndarray,
+    capacity: np.ndarray,
+    limb: np.ndarray,
+    head: np.int64,
+    end: np.int64,
+    dex: np.int64,
+    levels: np.ndarray,
+) -> tuple[np.uint64, np.int64, bool, bool]:  # pragma: no cover - compiled
+    """The wounds of a figure's damage by location, tallied in ``levels`` (TYC-6.2, TYC-6.3, TYC-6.5).
+
+    Rolls 3d6 against END for each seriously wounded location but the head. Returns
+    (position, draws made, killed, incapacitated by wounds: unconscious, killed or DEX <= 0);
+    stun (TYC-6.4) is the caller's. ``capacity`` and ``limb`` (1 for a limb) are by location.
+    """
+    made = 0
+    killed = False
+    unconscious = False
+    serious = 0
+    worst = 0
+    for location in range(N_LOCATIONS):
+        level = _level(located[location], capacity[location], limb[location] == 1, location == head)
+        levels[location, level] += 1
+        worst = max(worst, level)
+        if level == 6:
+            killed = True
+        elif level >= 4:
+            unconscious = True
+        elif level == 3:
+            serious += 1
+            if location == head:
+                unconscious = True
+            else:
+                w, a = _draw(w, gamma, 6)
+                w, b = _draw(w, gamma, 6)
+                w, c = _draw(w, gamma, 6)
+                made += 3
+                if a + b + c > end:
+                    unconscious = True
+    if serious >= 3:
+        unconscious = True
+    dex_left = dex - (2 if worst >= 2 else 0) - (4 if worst >= 3 else 0)
+    return w, made, killed, killed or unconscious or dex_left <= 0
 
 
 @njit(cache=True, nogil=True)
@@ -152,32 +209,10 @@ def attack_block(
             made += missed
             counts[BYSTANDERS] += near_and_behind
             counts[BYSTANDERS_SQ] += near_and_behind * near_and_behind
-        killed = False
-        unconscious = stunned
-        serious = 0
-        worst = 0
-        for location in range(N_LOCATIONS):
-            level = _level(located[location], locations[3, location], locations[4, location] == 1, location == head)
-            levels[location, level] += 1
-            worst = max(worst, level)
-            if level == 6:
-                killed = True
-            elif level >= 4:
-                unconscious = True
-            elif level == 3:
-                serious += 1
-                if location == head:
-                    unconscious = True
-                else:
-                    w, a = _draw(w, gamma, 6)
-                    w, b = _draw(w, gamma, 6)
-                    w, c = _draw(w, gamma, 6)
-                    made += 3
-                    if a + b + c > end:
-                        unconscious = True
-        if serious >= 3:
-            unconscious = True
-        dex_left = dex - (2 if worst >= 2 else 0) - (4 if worst >= 3 else 0)
+        w, outcome_draws, killed, incapacitated = wound_outcome(
+            w, gamma, located, locations[3], locations[4], head, end, dex, levels
+        )
+        made += outcome_draws
         if jam[0] >= 0:
             w += gamma
             made += 1
@@ -187,7 +222,7 @@ def attack_block(
         counts[KNOCKDOWN] += knocked
         counts[STUN] += stunned
         counts[KILLED] += killed
-        counts[INCAPACITATED] += killed or unconscious or dex_left <= 0
+        counts[INCAPACITATED] += incapacitated or stunned
         counts[DRAWS] += made
 
 

@@ -34,7 +34,7 @@ from simlab.systems.tyconian.rules import (
 from simlab.systems.tyconian.wounds import capacity
 from simlab.tables import Table
 
-__all__ = ["ResolvedAttack", "resolve", "location_table", "LOCATIONS"]
+__all__ = ["ResolvedAttack", "resolve", "location_table", "dice_through", "capacities", "LOCATIONS"]
 
 #: Locations in table order (TYC-5.1).
 LOCATIONS = tuple(row.name for row in hit_locations())
@@ -209,17 +209,8 @@ def resolve(
             )
         steps = tuple(scenario.aim_location if (i == 0 or every_shot_aimed) else 0 for i in range(scenario.shots))
     location_of_roll = location_table(tables)
-    whole = np.zeros(len(LOCATIONS), np.int64)
-    half = np.zeros(len(LOCATIONS), np.int64)
-    trauma = np.zeros(len(LOCATIONS), np.int64)
-    caps = np.zeros(len(LOCATIONS), np.int64)
-    for i, location in enumerate(LOCATIONS):
-        through_cover = dice_left(weapon.damage, scenario.cover_av, weapon.penetration)
-        left = dice_left(through_cover, armour.av_at(location), weapon.penetration)
-        whole[i] = int(left)
-        half[i] = int(left - int(left) >= 0.5)
-        trauma[i] = blunt_trauma(through_cover - left, rules)
-        caps[i] = capacity(location, scenario.target_str, scenario.target_end)
+    whole, half, trauma = dice_through(weapon.damage, armour, scenario.cover_av, weapon.penetration, rules)
+    caps = capacities(scenario.target_str, scenario.target_end)
     return ResolvedAttack(
         scenario=scenario,
         plan_seconds=seconds,
@@ -240,6 +231,30 @@ def resolve(
         capacity=caps,
         max_damage_per_hit=int((8 * whole + 4 * half + trauma).max()),
     )
+
+
+def dice_through(
+    dice: float, armour: Armour, cover_av: int, penetration: str, rules: Rules
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Per location, the whole d8, the half d4 (0 or 1) and the blunt trauma of ``dice`` through cover and armour.
+
+    TYC-5.2 (armour removes dice by penetration), TYC-5.3 (blunt trauma; cover first, without trauma).
+    """
+    whole = np.zeros(len(LOCATIONS), np.int64)
+    half = np.zeros(len(LOCATIONS), np.int64)
+    trauma = np.zeros(len(LOCATIONS), np.int64)
+    for i, location in enumerate(LOCATIONS):
+        through_cover = dice_left(dice, cover_av, penetration)
+        left = dice_left(through_cover, armour.av_at(location), penetration)
+        whole[i] = int(left)
+        half[i] = int(left - int(left) >= 0.5)
+        trauma[i] = blunt_trauma(through_cover - left, rules)
+    return whole, half, trauma
+
+
+def capacities(strength: int, endurance: int) -> npt.NDArray[np.int64]:
+    """Damage capacity of each location, in table order (TYC-6.1)."""
+    return np.array([capacity(location, strength, endurance) for location in LOCATIONS], np.int64)
 
 
 def location_table(tables: Mapping[str, Table[Any]]) -> npt.NDArray[np.int64]:

@@ -17,6 +17,7 @@ from simlab.tables import table_loader
 __all__ = [
     "Rules",
     "Scenario",
+    "Target",
     "Weapon",
     "Armour",
     "ActionPoints",
@@ -66,11 +67,21 @@ class Rules:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Target:
+    """The figure attacked, as every Tyconian question describes it: armour, cover, attributes (TYC-0)."""
+
+    armor: str = spec_field("none", doc="row of the armour table")
+    cover_av: int = spec_field(0, doc="AV of cover in front of the target (TYC-5.3)", minimum=0)
+    target_str: int = spec_field(10, doc="target's STR (TYC-6.1)", minimum=1)
+    target_dex: int = spec_field(10, doc="target's DEX (TYC-6.4)", minimum=0)
+    target_end: int = spec_field(10, doc="target's END (TYC-6)", minimum=1)
+
+
+@dataclass(frozen=True)
+class Scenario(Target):
     """Inputs of one Tyconian attack (TYC-0)."""
 
     weapon: str = spec_field("", doc="row of the weapon table (required unless weapon.COLUMN values define one)")
-    armor: str = spec_field("none", doc="row of the armour table")
     mode: str = spec_field("single", doc="fire mode (TYC-3.7, TYC-4)", choices=MODES)
     skill: int = spec_field(10, doc="firer's skill with the weapon (d20 scale)")
     aim: int = spec_field(0, doc="aim points spent on accuracy, +5 each (TYC-3.2)", minimum=0)
@@ -91,11 +102,7 @@ class Scenario:
     target_ran: bool = spec_field(False, doc="the target ran this second, skill halved (TYC-3.3)")
     obscured: bool = spec_field(False, doc="the target is partly obscured, skill halved (TYC-3.3)")
     loaded: int | None = spec_field(None, doc="rounds in the magazine; blank: a full magazine", minimum=0)
-    cover_av: int = spec_field(0, doc="AV of cover in front of the target (TYC-5.3)", minimum=0)
     firer_str: int = spec_field(10, doc="firer's STR (TYC-3.4)", minimum=0)
-    target_str: int = spec_field(10, doc="target's STR (TYC-6.1)", minimum=1)
-    target_dex: int = spec_field(10, doc="target's DEX (TYC-6.4)", minimum=0)
-    target_end: int = spec_field(10, doc="target's END (TYC-6)", minimum=1)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from simlab.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates, mean_interval
+from simlab.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates
 from simlab.engine import Tallies, sample_cell
-from simlab.intervals import wilson
+from simlab.intervals import Estimates
 from simlab.rng import StreamKey
 from simlab.systems.tyconian import kernels
 from simlab.systems.tyconian.duel import ResolvedDuel
@@ -121,22 +121,11 @@ class SampledAttack:
 def estimates(attack: ResolvedAttack, tallies: Tallies, trials: int) -> SampledAttack:
     """Metrics (TYC-10), intervals and distributions from summed tallies."""
     hits, damage, levels, counts = tallies
-    h = np.arange(len(hits), dtype=np.int64)
-    d = np.arange(len(damage), dtype=np.int64)
-    metrics: dict[str, float] = {}
-    ci: dict[str, tuple[float, float]] = {}
-
-    def probability(name: str, count: int) -> None:
-        metrics[name] = count / trials
-        ci[name] = wilson(count, trials)
-
-    def mean(name: str, total: int, total_sq: int) -> None:
-        metrics[name] = total / trials
-        ci[name] = mean_interval(total, total_sq, trials)
-
+    found = Estimates(trials)
+    probability, mean = found.probability, found.mean
     probability("p_hit", int(hits[1:].sum()))
-    mean("mean_hits", int(h @ hits), int((h * h) @ hits))
-    mean("mean_damage", int(d @ damage), int((d * d) @ damage))
+    found.histogram_mean("mean_hits", hits)
+    found.histogram_mean("mean_damage", damage)
     for name, index in (
         ("p_knockdown", kernels.KNOCKDOWN),
         ("p_stun", kernels.STUN),
@@ -148,15 +137,16 @@ def estimates(attack: ResolvedAttack, tallies: Tallies, trials: int) -> SampledA
         mean("mean_bystander_hits", int(counts[kernels.BYSTANDERS]), int(counts[kernels.BYSTANDERS_SQ]))
     if semi_automatic(attack) and attack.scenario.mode == "single":
         probability("p_jam", int(counts[kernels.JAMS]))
-    distributions = {
-        "hits": {int(k): int(n) / trials for k, n in enumerate(hits) if n},
-        "damage": {int(k): int(n) / trials for k, n in enumerate(damage) if n},
-        **{
-            f"wounds_{location}": {level: int(n) / trials for level, n in enumerate(levels[i])}
-            for i, location in enumerate(LOCATIONS)
-        },
-    }
-    return SampledAttack(metrics, ci, distributions, tallies)
+    found.histogram("hits", hits)
+    add_wounds(found, damage, levels)
+    return SampledAttack(found.metrics, found.ci95, found.distributions, tallies)
+
+
+def add_wounds(found: Estimates, damage: np.ndarray, levels: np.ndarray) -> None:
+    """The distributions of total damage and of each location's wound level (TYC-6.2)."""
+    found.histogram("damage", damage)
+    for i, location in enumerate(LOCATIONS):
+        found.distributions[f"wounds_{location}"] = {level: int(n) / found.trials for level, n in enumerate(levels[i])}
 
 
 def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:

@@ -1,0 +1,93 @@
+"""Sampling explosions and salvos: the kernel's inputs, its tallies and their estimates (TYC-7)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from simlab.engine import Tallies, sample_cell
+from simlab.intervals import Estimates
+from simlab.rng import StreamKey
+from simlab.systems.tyconian import blast_kernels as k
+from simlab.systems.tyconian.blast import ResolvedBlast
+from simlab.systems.tyconian.resolve import LOCATIONS
+from simlab.systems.tyconian.sample import add_wounds
+from simlab.systems.tyconian.wounds import WOUND_LEVELS
+
+__all__ = ["blast_tallies", "python_blast_tallies", "sample_blast", "blast_block_function"]
+
+
+def _arguments(blast: ResolvedBlast) -> tuple[Any, ...]:
+    rules, s = blast.rules, blast.scenario
+    ints = np.array(
+        [
+            blast.mode, blast.rounds, blast.fixed_bucket, blast.chance, blast.chance_step,
+            rules.critical_success_max, rules.critical_failure_min, blast.first_reduction, blast.later_reduction,
+            s.target_dex, s.target_end, LOCATIONS.index("head"),
+        ],
+        np.int64,
+    )  # fmt: skip
+    floats = np.array([blast.step_m, blast.max_deviation_m, blast.explosive.radius_m], np.float64)
+    return (
+        ints, floats, blast.halves_by_bucket, blast.parts, blast.capacity, blast.limb, blast.location_of_roll,
+        k.DIRECTIONS,
+    )  # fmt: skip
+
+
+def _new_tallies(blast: ResolvedBlast) -> Tallies:
+    return (
+        np.zeros(blast.max_damage + 1, np.int64),
+        np.zeros((len(LOCATIONS), len(WOUND_LEVELS)), np.int64),
+        np.zeros(k.N_BLAST_COUNTS, np.int64),
+    )
+
+
+def blast_tallies(blast: ResolvedBlast, key: StreamKey, start: int, stop: int) -> Tallies:
+    """Tallies of trials ``[start, stop)`` by the compiled kernel."""
+    tallies = _new_tallies(blast)
+    k.blast_block(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(blast), *tallies)
+    return tallies
+
+
+def python_blast_tallies(blast: ResolvedBlast, key: StreamKey, start: int, stop: int) -> Tallies:
+    """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
+    tallies = _new_tallies(blast)
+    with np.errstate(over="ignore"):
+        k.blast_block.py_func(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(blast), *tallies)
+    return tallies
+
+
+def blast_block_function(blast: ResolvedBlast, key: StreamKey) -> partial[Tallies]:
+    """The engine's block function of a blast on one stream."""
+    return partial(blast_tallies, blast, key)
+
+
+def sample_blast(blast: ResolvedBlast, **options: Any) -> Estimates:
+    """Sample: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    damage, levels, counts = sample_cell(partial(blast_tallies, blast), **options)
+    trials = options["trials"]
+    estimates = Estimates(trials)
+    mean = estimates.mean
+
+    def probability(name: str, index: int) -> None:
+        estimates.probability(name, counts[index])
+
+    estimates.histogram_mean("mean_damage", damage)
+    mean("mean_locations", int(counts[k.LOCATIONS_HIT]), int(counts[k.LOCATIONS_SQ]))
+    if blast.mode != k.FIXED:
+        mean("mean_in_burst", int(counts[k.IN_BURST]), int(counts[k.IN_BURST_SQ]))
+        if blast.mode == k.LOBBED:
+            mean("mean_on_target", int(counts[k.ON_TARGET]), int(counts[k.ON_TARGET_SQ]))
+        else:
+            probability("p_on_target", k.ON_TARGET)
+    for name, index in (
+        ("p_knockdown", k.KNOCKDOWN),
+        ("p_stun", k.STUN),
+        ("p_incapacitated", k.INCAPACITATED),
+        ("p_killed", k.KILLED),
+    ):
+        probability(name, index)
+    add_wounds(estimates, damage, levels)
+    return estimates

@@ -1,0 +1,293 @@
+"""The Tyconian questions besides one attack and a duel: explosions, indirect fire, flame, melee, healing.
+
+Each question is described as a :class:`~simlab.systems.base.System` of its own (its
+scenario, metrics and answer) that shares the system's id, rules and tables, so that
+``simlab attack --kind``, experiments (``kind = "explosion"``), variants and baselines treat
+it as they treat attacks (TYC-7 to TYC-9).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from simlab.params import as_plain
+from simlab.results import AttackResult
+from simlab.systems.base import AttackRequest, System, attack_resolver, sampling_options, scenario_json
+from simlab.systems.tyconian.blast import (
+    ARTILLERY,
+    LOBBED,
+    ExplosionScenario,
+    IndirectFireScenario,
+    ResolvedBlast,
+    exact_mean_damage,
+    p_on_target,
+    resolve_explosion,
+    resolve_indirect_fire,
+)
+from simlab.systems.tyconian.blast_sample import sample_blast
+from simlab.systems.tyconian.explosives import explosives, flamer_area, flamer_directed
+from simlab.systems.tyconian.flame import FlameScenario, mean_location_hits, resolve_flame, sample_flame
+from simlab.systems.tyconian.resolve import LOCATIONS
+from simlab.systems.tyconian.rules import Rules, action_points, armours, full_auto_rows, hit_locations, weapons
+from simlab.systems.tyconian.wounds import WOUND_LEVELS
+
+__all__ = ["tables", "question", "QUESTIONS", "OUTCOMES", "answer"]
+
+NAME = "tyconian"
+#: Wound outcomes every question about a figure's wounds reports (TYC-6.4, TYC-6.5).
+OUTCOMES = {
+    "p_stun": "probability that a head wound stuns (2d6 + damage > END, TYC-6.4)",
+    "p_incapacitated": "probability of unconscious, killed or DEX <= 0 (TYC-6.5)",
+    "p_killed": "probability of a killing wound (TYC-6.2)",
+}
+_KNOCKDOWN = {"p_knockdown": "probability that one burst's (or blow's) damage exceeds the target's DEX (TYC-6.4)"}
+_WOUND_LABELS = {f"wounds_{name}": dict(enumerate(WOUND_LEVELS)) for name in LOCATIONS}
+
+
+def tables() -> dict[str, Any]:
+    """Every data table of the Tyconian rules, by name."""
+    return {
+        "weapons": weapons(),
+        "armor": armours(),
+        "action_points": action_points(),
+        "full_auto": full_auto_rows(),
+        "hit_locations": hit_locations(),
+        "explosives": explosives(),
+        "flamer_directed": flamer_directed(),
+        "flamer_area": flamer_area(),
+    }
+
+
+def answer(
+    request: AttackRequest,
+    scenario: Any,
+    rules: Rules,
+    rows: Mapping[str, Any],
+    exact: Callable[[], tuple[dict[str, float], dict[str, dict[int, float]], list[str]]],
+    sample: Callable[..., Any],
+    details: Mapping[str, Any],
+) -> AttackResult:
+    """The result of one question: ``exact()`` or ``sample(**sampling options)``, with its inputs and rows.
+
+    Args:
+        request: The request (method, trials, seed, variant).
+        scenario: The typed scenario.
+        rules: The typed rules.
+        rows: Resolved table rows by row input, for the effective scenario.
+        exact: Returns (metrics, distributions, metrics that have no exact value).
+        sample: Returns an object with ``metrics``, ``ci95`` and ``distributions``.
+        details: Further facts of the question for the JSON output.
+    """
+    ci95: dict[str, tuple[float, float]] = {}
+    not_exact: list[str] = []
+    if request.method == "exact":
+        metrics, distributions, not_exact = exact()
+        trials = seed = None
+    else:
+        sampled = sample(**sampling_options(request))
+        metrics, ci95, distributions = sampled.metrics, sampled.ci95, sampled.distributions
+        trials, seed = request.trials, request.seed
+    return AttackResult(
+        system=NAME,
+        method=request.method,
+        trials=trials,
+        seed=seed,
+        scenario=scenario_json(scenario, request, rows),
+        rules=as_plain(rules),
+        metrics=metrics,
+        ci95={name: ci95[name] for name in metrics if name in ci95},
+        distributions=distributions,
+        not_exact=not_exact,
+        details={"labels": _WOUND_LABELS, **details},
+        variant=request.variant,
+    )
+
+
+def question(
+    kind: str,
+    title: str,
+    scenario_type: type,
+    row_inputs: Mapping[str, str],
+    metrics: Mapping[str, str],
+    attack: Callable[[AttackRequest], AttackResult],
+    check: Callable[[AttackRequest], object],
+    *,
+    extra_metrics: Mapping[str, str] | None = None,
+    sampled_only: bool = False,
+) -> System:
+    """One Tyconian question, described as a system of its own."""
+    return System(
+        name=NAME,
+        title=title,
+        spec="rules/tyconian.md",
+        scenario_type=scenario_type,
+        rules_type=Rules,
+        row_inputs=row_inputs,
+        tables=tables,
+        metrics=metrics,
+        attack=attack,
+        check=check,
+        extra_metrics=extra_metrics or {},
+        distribution_labels={"wounds_": WOUND_LEVELS},
+        kind=kind,
+        sampled_only=sampled_only,
+    )
+
+
+# --- explosions (TYC-7.1) -------------------------------------------------------------
+
+_check_explosion = attack_resolver(ExplosionScenario, Rules, resolve_explosion)
+EXPLOSION_METRICS = {
+    "dice": "damage dice at the target's distance (TYC-7.1)",
+    "mean_locations": "expected locations reached (TYC-7.1)",
+    "mean_damage": "expected damage, all locations and blunt trauma together",
+    **_KNOCKDOWN,
+    **OUTCOMES,
+}
+_EXACT_OUTCOMES = ["p_knockdown", *OUTCOMES]
+
+
+def _blast_rows(blast: ResolvedBlast) -> dict[str, Any]:
+    return {"explosive": blast.explosive, "armor": blast.armour}
+
+
+def _dice(blast: ResolvedBlast) -> float:
+    bucket = blast.fixed_bucket
+    return float(blast.halves_by_bucket[bucket]) / 2 if bucket < len(blast.halves_by_bucket) else 0.0
+
+
+def _explosion(request: AttackRequest) -> AttackResult:
+    """An explosion at a distance from one figure (TYC-7.1)."""
+    scenario, rules, blast = _check_explosion(request)
+    dice = _dice(blast)
+
+    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+        metrics = {
+            "dice": dice,
+            "mean_locations": float(math.ceil(dice)),
+            "mean_damage": exact_mean_damage(blast, blast.fixed_bucket),
+        }
+        return metrics, {}, list(_EXACT_OUTCOMES)
+
+    def sample(**options: Any) -> Any:
+        sampled = sample_blast(blast, **options)
+        sampled.metrics["dice"] = dice
+        sampled.ci95["dice"] = (dice, dice)
+        return sampled
+
+    details = {
+        "subject": f"{blast.explosive.name} at {scenario.distance_m:g} m",
+        "explosive": blast.explosive.name,
+        "radius_m": blast.explosive.radius_m,
+    }
+    return answer(request, scenario, rules, _blast_rows(blast), exact, sample, details)
+
+
+EXPLOSION = question(
+    "explosion",
+    "Tyconian explosions: dice, locations and wounds by distance (TYC-7.1)",
+    ExplosionScenario,
+    {"explosive": "explosives", "armor": "armor"},
+    EXPLOSION_METRICS,
+    _explosion,
+    _check_explosion,
+)
+
+# --- lobbed grenades and indirect fire (TYC-7.3, TYC-7.4) --------------------------------
+
+_check_indirect = attack_resolver(IndirectFireScenario, Rules, resolve_indirect_fire)
+INDIRECT_METRICS = {
+    "mean_in_burst": "expected rounds whose burst reaches the target",
+    "mean_locations": "expected locations reached, all rounds together",
+    "mean_damage": "expected damage, all rounds together",
+    **_KNOCKDOWN,
+    **OUTCOMES,
+}
+INDIRECT_EXTRA = {
+    "p_on_target": "probability that the first round lands on target (TYC-7.4)",
+    "mean_on_target": "expected grenades that land on target (TYC-7.3)",
+}
+
+
+def _indirect(request: AttackRequest) -> AttackResult:
+    """A salvo of indirect fire, or grenades lobbed one after another, at one figure (TYC-7.3, TYC-7.4)."""
+    scenario, rules, blast = _check_indirect(request)
+
+    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+        metrics: dict[str, float] = {}
+        if blast.mode == LOBBED:
+            metrics["mean_on_target"] = sum(p_on_target(blast, throw) for throw in range(blast.rounds))
+        else:
+            metrics["p_on_target"] = p_on_target(blast)
+        return metrics, {}, [name for name in INDIRECT_METRICS]
+
+    details = {
+        "subject": f"{scenario.rounds} x {blast.explosive.name}, {scenario.delivery}",
+        "explosive": blast.explosive.name,
+        "radius_m": blast.explosive.radius_m,
+        "chance_percent": 5 * blast.chance if blast.mode == ARTILLERY else None,
+        "deviation_step_m": blast.step_m,
+    }
+    return answer(request, scenario, rules, _blast_rows(blast), exact, lambda **o: sample_blast(blast, **o), details)
+
+
+INDIRECT_FIRE = question(
+    "indirect_fire",
+    "Tyconian indirect fire and lobbed grenades: a salvo of N rounds at one figure (TYC-7.3, TYC-7.4)",
+    IndirectFireScenario,
+    {"explosive": "explosives", "armor": "armor"},
+    INDIRECT_METRICS,
+    _indirect,
+    _check_indirect,
+    extra_metrics=INDIRECT_EXTRA,
+)
+
+# --- flamethrowers (TYC-7.2) -----------------------------------------------------------
+
+_check_flame = attack_resolver(FlameScenario, Rules, resolve_flame)
+FLAME_METRICS = {
+    "mean_location_hits": "expected locations hit by flame, over all seconds (TYC-7.2)",
+    "mean_damage": "expected damage, burning included",
+    "p_burning": "probability that a location burns (8 or more points, TYC-7.2)",
+    **OUTCOMES,
+}
+
+
+def _flame(request: AttackRequest) -> AttackResult:
+    """A flamethrower's spray at one figure (TYC-7.2)."""
+    scenario, rules, flame = _check_flame(request)
+
+    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+        return (
+            {"mean_location_hits": mean_location_hits(flame)},
+            {},
+            [m for m in FLAME_METRICS if m != "mean_location_hits"],
+        )
+
+    if scenario.flamer_mode == "area":
+        where = f"at {scenario.range_m:g} m"
+    else:
+        where = "beside the target" if scenario.adjacent else "at the target"
+    details = {
+        "subject": f"{scenario.seconds} s {scenario.flamer_mode} spray, figure {where}",
+        "seconds_reaching": [
+            dict(zip(("die", "bonus", "one_in", "dice"), map(int, row), strict=True)) for row in flame.seconds
+        ],
+    }
+    return answer(request, scenario, rules, {"armor": None}, exact, lambda **o: sample_flame(flame, **o), details)
+
+
+FLAME = question(
+    "flame",
+    "Tyconian flamethrowers: directed and area sprays, dodges, burning, adjacent figures (TYC-7.2)",
+    FlameScenario,
+    {"armor": "armor"},
+    FLAME_METRICS,
+    _flame,
+    _check_flame,
+)
+
+#: The questions, by kind.
+QUESTIONS: dict[str, System] = {"explosion": EXPLOSION, "indirect_fire": INDIRECT_FIRE, "flame": FLAME}

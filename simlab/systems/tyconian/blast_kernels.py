@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
-from simlab.systems.tyconian.kernels import N_LOCATIONS, _draw, head_stun, wound_outcome
+from simlab.systems.tyconian.kernels import N_LOCATIONS, draw_die, head_stun, wound_outcome
 
 __all__ = ["blast_block", "N_BLAST_COUNTS", "DIRECTIONS"]
 
@@ -97,7 +97,7 @@ def blast_block(
             else:
                 distance = 0.0
                 if mode == LOBBED or shot == 0:
-                    w, roll = _draw(w, gamma, 20)
+                    w, roll = draw_die(w, gamma, 20)
                     made += 1
                     if mode == LOBBED:
                         needed = chance + chance_step * shot
@@ -106,8 +106,8 @@ def blast_block(
                         hit = roll <= chance
                     on_target += hit
                     if not hit:
-                        w, distance_roll = _draw(w, gamma, 10)
-                        w, direction = _draw(w, gamma, 10)
+                        w, distance_roll = draw_die(w, gamma, 10)
+                        w, direction = draw_die(w, gamma, 10)
                         made += 2
                         distance = min(longest, max(1, distance_roll - first_reduction) * step)
                         x = distance * directions[direction - 1, 0]
@@ -115,8 +115,8 @@ def blast_block(
                     if mode == ARTILLERY:
                         first_x, first_y = x, y
                 else:
-                    w, distance_roll = _draw(w, gamma, 10)
-                    w, direction = _draw(w, gamma, 10)
+                    w, distance_roll = draw_die(w, gamma, 10)
+                    w, direction = draw_die(w, gamma, 10)
                     made += 2
                     distance = max(0, distance_roll - later_reduction) * step
                     x = first_x + distance * directions[direction - 1, 0]
@@ -133,20 +133,20 @@ def blast_block(
                 taken[i] = False
             burst_damage = 0
             for k in range(reached):
-                w, roll = _draw(w, gamma, 20)
+                w, roll = draw_die(w, gamma, 20)
                 made += 1
                 location = location_of_roll[roll]
                 while k < N_LOCATIONS and taken[location]:
-                    w, roll = _draw(w, gamma, 20)
+                    w, roll = draw_die(w, gamma, 20)
                     made += 1
                     location = location_of_roll[roll]
                 taken[location] = True
                 damage = parts[halves, 2, location]
                 for _ in range(parts[halves, 0, location]):
-                    w, face = _draw(w, gamma, 8)
+                    w, face = draw_die(w, gamma, 8)
                     damage += face
                 if parts[halves, 1, location]:
-                    w, face = _draw(w, gamma, 4)
+                    w, face = draw_die(w, gamma, 4)
                     damage += face
                 made += parts[halves, 0, location] + parts[halves, 1, location]
                 if location == head:

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
-from simlab.systems.tyconian.kernels import N_LOCATIONS, _draw, head_stun, wound_outcome
+from simlab.systems.tyconian.kernels import N_LOCATIONS, draw_die, head_stun, wound_outcome
 
 __all__ = ["flame_block", "N_FLAME_COUNTS"]
 
@@ -72,18 +72,18 @@ def flame_block(
             fewer = 0
             one_in = seconds[second, 2]
             if dodge >= 0:
-                w, roll = _draw(w, gamma, 20)
+                w, roll = draw_die(w, gamma, 20)
                 made += 1
                 if roll <= crit_max:
                     fewer = 2
                     one_in = min(6, one_in + 1)
                 elif roll < fail_min and roll <= dodge:
                     fewer = 1
-            w, rolled = _draw(w, gamma, seconds[second, 0])
+            w, rolled = draw_die(w, gamma, seconds[second, 0])
             made += 1
             for _ in range(max(0, rolled + seconds[second, 1] - fewer)):
-                w, roll = _draw(w, gamma, 20)
-                w, chance = _draw(w, gamma, one_in)
+                w, roll = draw_die(w, gamma, 20)
+                w, chance = draw_die(w, gamma, one_in)
                 made += 2
                 if chance != 1:
                     continue
@@ -91,7 +91,7 @@ def flame_block(
                 location_hits += 1
                 damage = 0
                 for _ in range(seconds[second, 3]):
-                    w, face = _draw(w, gamma, 8)
+                    w, face = draw_die(w, gamma, 8)
                     damage += face
                 made += seconds[second, 3]
                 if location == head:

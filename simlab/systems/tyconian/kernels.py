@@ -32,7 +32,8 @@ N_LOCATIONS = 7
 
 
 @njit(inline="always")
-def _draw(w: np.uint64, gamma: np.uint64, sides: int) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
+def draw_die(w: np.uint64, gamma: np.uint64, sides: int) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
+    """The next draw of a trial's window as a d``sides``: (position, face)."""
     w += gamma
     return w, die_from_draw(mix64(w), sides)
 
@@ -86,9 +87,9 @@ def wound_outcome(
             if location == head:
                 unconscious = True
             else:
-                w, a = _draw(w, gamma, 6)
-                w, b = _draw(w, gamma, 6)
-                w, c = _draw(w, gamma, 6)
+                w, a = draw_die(w, gamma, 6)
+                w, b = draw_die(w, gamma, 6)
+                w, c = draw_die(w, gamma, 6)
                 made += 3
                 if a + b + c > end:
                     unconscious = True
@@ -160,19 +161,19 @@ def attack_block(
             phase_damage = 0
             critical = False
             if kind == SHOTS:
-                w, roll = _draw(w, gamma, roll_limits[0])
+                w, roll = draw_die(w, gamma, roll_limits[0])
                 made += 1
                 critical = roll <= roll_limits[1]
                 scored = 1 if critical or (roll < roll_limits[2] and roll <= skills[phase]) else 0
             else:  # every die first, then the hits one by one
                 scored = 0
                 for _ in range(rolls_per_attack):
-                    w, face = _draw(w, gamma, 6)
+                    w, face = draw_die(w, gamma, 6)
                     scored += face >= hit_face
                 made += rolls_per_attack
             for _ in range(scored):
                 hits += 1
-                w, roll = _draw(w, gamma, 20)
+                w, roll = draw_die(w, gamma, 20)
                 made += 1
                 location = location_of_roll[roll]
                 if kind == SHOTS:
@@ -184,10 +185,10 @@ def attack_block(
                     damage += 8 * locations[0, location] + 4 * locations[1, location]
                 else:
                     for _ in range(locations[0, location]):
-                        w, face = _draw(w, gamma, 8)
+                        w, face = draw_die(w, gamma, 8)
                         damage += face
                     if locations[1, location]:
-                        w, face = _draw(w, gamma, 4)
+                        w, face = draw_die(w, gamma, 4)
                         damage += face
                     made += locations[0, location] + locations[1, location]
                 if location == head:
@@ -204,7 +205,7 @@ def attack_block(
             missed = rolls_per_attack - hits
             near_and_behind = 0
             for _ in range(missed):  # ceil(missed / 2) near the target, the rest behind
-                w, face = _draw(w, gamma, 6)
+                w, face = draw_die(w, gamma, 6)
                 near_and_behind += face == 6
             made += missed
             counts[BYSTANDERS] += near_and_behind
@@ -233,7 +234,7 @@ MAX_SHOTS = 15
 
 
 @njit(inline="always")
-def _round_off(numerator: np.int64, denominator: np.int64, down: bool) -> np.int64:  # pragma: no cover - compiled
+def round_off_ratio(numerator: np.int64, denominator: np.int64, down: bool) -> np.int64:  # pragma: no cover - compiled
     """``round_off(numerator / denominator)`` of TYC-1.3, exactly in integers: nearest (halves up) or down."""
     if down:
         return numerator // denominator
@@ -245,7 +246,7 @@ def _hit_on(
     w: np.uint64, gamma: np.uint64, locations: np.ndarray, location_of_roll: np.ndarray, critical: bool, end: np.int64
 ) -> tuple[np.uint64, np.int64, np.int64, bool, np.int64]:  # pragma: no cover - compiled
     """Location, damage and stun of one hit: (position, location, damage, stunned, draws made)."""
-    w, roll = _draw(w, gamma, 20)
+    w, roll = draw_die(w, gamma, 20)
     made = 1
     location = location_of_roll[roll]
     damage = locations[2, location]
@@ -253,10 +254,10 @@ def _hit_on(
         damage += 8 * locations[0, location] + 4 * locations[1, location]
     else:
         for _ in range(locations[0, location]):
-            w, face = _draw(w, gamma, 8)
+            w, face = draw_die(w, gamma, 8)
             damage += face
         if locations[1, location]:
-            w, face = _draw(w, gamma, 4)
+            w, face = draw_die(w, gamma, 4)
             damage += face
         made += locations[0, location] + locations[1, location]
     stunned = False
@@ -390,8 +391,8 @@ def duel_block(
                         recoil_total[s] += sides[s, RECOIL]
                         penalty = max(0, recoil_total[s] - strength[s])
                         base = (sides[s, SKILL] + 5 * sides[s, AIM]) * sides[s, MULTIPLIER]
-                        skill = _round_off(base, 100, rounding_down) - penalty
-                        w, roll = _draw(w, gamma, roll_limits[0])
+                        skill = round_off_ratio(base, 100, rounding_down) - penalty
+                        w, roll = draw_die(w, gamma, roll_limits[0])
                         made += 1
                         critical = roll <= roll_limits[1]
                         if critical or (roll < roll_limits[2] and roll <= skill):
@@ -405,18 +406,18 @@ def duel_block(
                         rounds = min(sides[s, AUTO_ROUNDS], loaded[s])
                         loaded[s] -= rounds
                         full = sides[s, AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
-                        reduction = _round_off(sides[s, AUTO_REDUCTION] * rounds, full, rounding_down)
+                        reduction = round_off_ratio(sides[s, AUTO_REDUCTION] * rounds, full, rounding_down)
                         r5 = 5 * sides[s, AUTO_RECOIL]
                         if r5 > strength[s]:
                             reduction += recoil_dice_factor * (r5 - strength[s])
                         dice = rounds - reduction
                         if reduction > 0:
-                            floor = _round_off(sides[s, AUTO_MINIMUM] * rounds, full, rounding_down)
+                            floor = round_off_ratio(sides[s, AUTO_MINIMUM] * rounds, full, rounding_down)
                             dice = max(dice, floor)
                         dice = max(0, min(dice, rounds))
                         scored = 0
                         for _ in range(dice):
-                            w, face = _draw(w, gamma, 6)
+                            w, face = draw_die(w, gamma, 6)
                             scored += face >= sides[s, HIT_FACE]
                         made += dice
                         for _ in range(scored):
@@ -446,9 +447,9 @@ def duel_block(
                             if i == 0:
                                 out = True
                             else:
-                                w, a = _draw(w, gamma, 6)
-                                w, b = _draw(w, gamma, 6)
-                                w, c = _draw(w, gamma, 6)
+                                w, a = draw_die(w, gamma, 6)
+                                w, b = draw_die(w, gamma, 6)
+                                w, c = draw_die(w, gamma, 6)
                                 made += 3
                                 if a + b + c > sides[s, END]:
                                     out = True

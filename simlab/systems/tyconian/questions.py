@@ -29,8 +29,18 @@ from simlab.systems.tyconian.blast import (
 from simlab.systems.tyconian.blast_sample import sample_blast
 from simlab.systems.tyconian.explosives import explosives, flamer_area, flamer_directed
 from simlab.systems.tyconian.flame import FlameScenario, mean_location_hits, resolve_flame, sample_flame
+from simlab.systems.tyconian.melee import MeleeScenario, exact_melee, resolve_melee, sample_melee
 from simlab.systems.tyconian.resolve import LOCATIONS
-from simlab.systems.tyconian.rules import Rules, action_points, armours, full_auto_rows, hit_locations, weapons
+from simlab.systems.tyconian.rules import (
+    Rules,
+    action_points,
+    armours,
+    full_auto_rows,
+    hit_locations,
+    melee_weapons,
+    unarmed_damage,
+    weapons,
+)
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
 
 __all__ = ["tables", "question", "QUESTIONS", "OUTCOMES", "answer"]
@@ -57,6 +67,8 @@ def tables() -> dict[str, Any]:
         "explosives": explosives(),
         "flamer_directed": flamer_directed(),
         "flamer_area": flamer_area(),
+        "melee_weapons": melee_weapons(),
+        "unarmed_damage": unarmed_damage(),
     }
 
 
@@ -289,5 +301,52 @@ FLAME = question(
     _check_flame,
 )
 
+# --- melee (TYC-8) ------------------------------------------------------------------------
+
+_check_melee = attack_resolver(MeleeScenario, Rules, resolve_melee)
+MELEE_METRICS = {
+    "p_hit": "probability that the blow lands",
+    "mean_damage": "expected damage, blunt trauma included",
+    **_KNOCKDOWN,
+    **OUTCOMES,
+}
+MELEE_EXTRA = {
+    "p_attacker_down": "probability that a diving attacker falls: dodged, or beaten (TYC-8)",
+    "p_control": "probability that the attacker brings the defender's STR to 0 in a grapple (TYC-8)",
+    "p_controlled": "probability that the defender grappling back controls the attacker (TYC-8)",
+    "mean_exchanges": "expected exchanges of a grapple",
+}
+
+
+def _melee(request: AttackRequest) -> AttackResult:
+    """One melee attack: a strike, an armed blow, a diving blow or a grapple (TYC-8)."""
+    scenario, rules, melee = _check_melee(request)
+
+    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+        metrics, distributions = exact_melee(melee)
+        return metrics, distributions, []
+
+    weapon = melee.weapon.name if melee.weapon is not None else "unarmed"
+    details = {"subject": f"{scenario.attack.replace('_', ' ')} ({weapon})"}
+    rows = {"armor": melee.armour, "melee_weapon": melee.weapon}
+    return answer(request, scenario, rules, rows, exact, lambda **o: sample_melee(melee, **o), details)
+
+
+MELEE = question(
+    "melee",
+    "Tyconian melee: strikes, armed blows, blocks, melee armour, diving blows, grapples (TYC-8)",
+    MeleeScenario,
+    {"armor": "armor", "melee_weapon": "melee_weapons"},
+    MELEE_METRICS,
+    _melee,
+    _check_melee,
+    extra_metrics=MELEE_EXTRA,
+)
+
 #: The questions, by kind.
-QUESTIONS: dict[str, System] = {"explosion": EXPLOSION, "indirect_fire": INDIRECT_FIRE, "flame": FLAME}
+QUESTIONS: dict[str, System] = {
+    "explosion": EXPLOSION,
+    "indirect_fire": INDIRECT_FIRE,
+    "flame": FLAME,
+    "melee": MELEE,
+}

@@ -23,6 +23,10 @@ __all__ = [
     "ActionPoints",
     "FullAutoRow",
     "HitLocation",
+    "MeleeWeapon",
+    "UnarmedDamage",
+    "melee_weapons",
+    "unarmed_damage",
     "weapons",
     "armours",
     "action_points",
@@ -64,6 +68,9 @@ class Rules:
     jam_bonus: int = spec_field(3, doc="jam check 2d6 + this against the shots fired (TYC-3.6)")
     blunt_per_die: int = spec_field(2, doc="blunt trauma per whole die stopped by armour (TYC-5.3)", minimum=0)
     max_turns: int = spec_field(40, doc="turns after which a duel ends undecided", minimum=1)
+    melee_blunt_points: int = spec_field(
+        6, doc="armed melee: 1 blunt trauma per this many points armour stops (TYC-8)", minimum=1
+    )
 
 
 @dataclass(frozen=True)
@@ -181,6 +188,27 @@ class HitLocation:
     notes: str = spec_field("", doc="free text")
 
 
+@dataclass(frozen=True, kw_only=True)
+class MeleeWeapon:
+    """A row of the melee weapon table (TYC-8): d6s plus a share of the wielder's STR."""
+
+    name: str = spec_field(doc="the weapon's name")
+    dice: int = spec_field(doc="damage d6s", minimum=0)
+    str_divisor: int = spec_field(0, doc="adds STR / this (round up); 0: nothing", minimum=0)
+    notes: str = spec_field("", doc="free text")
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnarmedDamage:
+    """A row of the unarmed damage table (TYC-8): d4s by STR."""
+
+    name: str = spec_field(doc="row name")
+    str_min: int = spec_field(doc="lowest STR of the band")
+    str_max: int = spec_field(doc="highest STR of the band")
+    dice: int = spec_field(doc="damage d4s")
+    notes: str = spec_field("", doc="free text")
+
+
 _DATA = "simlab.data.tyconian"
 
 #: The shipped tables, each read once on first use.
@@ -189,3 +217,5 @@ armours = table_loader(_DATA, "armor.csv", "armor", "armor", Armour)
 action_points = table_loader(_DATA, "action_points.csv", "action_points", "DEX band", ActionPoints)
 full_auto_rows = table_loader(_DATA, "full_auto.csv", "full_auto", "full-auto row", FullAutoRow)
 hit_locations = table_loader(_DATA, "hit_locations.csv", "hit_locations", "location", HitLocation)
+melee_weapons = table_loader(_DATA, "melee_weapons.csv", "melee_weapons", "melee weapon", MeleeWeapon)
+unarmed_damage = table_loader(_DATA, "unarmed_damage.csv", "unarmed_damage", "STR band", UnarmedDamage)

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from simlab.errors import ScenarioError
 from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import AttackRequest, System, attack_resolver, sampling_options, scenario_json
@@ -29,6 +30,7 @@ from simlab.systems.tyconian.blast import (
 from simlab.systems.tyconian.blast_sample import sample_blast
 from simlab.systems.tyconian.explosives import explosives, flamer_area, flamer_directed
 from simlab.systems.tyconian.flame import FlameScenario, mean_location_hits, resolve_flame, sample_flame
+from simlab.systems.tyconian.healing import DEATH_DAY, HealingScenario, resolve_healing, sample_healing
 from simlab.systems.tyconian.melee import MeleeScenario, exact_melee, resolve_melee, sample_melee
 from simlab.systems.tyconian.resolve import LOCATIONS
 from simlab.systems.tyconian.rules import (
@@ -343,10 +345,51 @@ MELEE = question(
     extra_metrics=MELEE_EXTRA,
 )
 
+# --- healing (TYC-9) ----------------------------------------------------------------------
+
+_check_healing = attack_resolver(HealingScenario, Rules, resolve_healing)
+HEALING_METRICS = {
+    "p_survival": f"probability of being alive after {DEATH_DAY} days (TYC-9)",
+    "p_alive": "probability of being alive at the end of the days followed",
+    "p_recovered": "probability of a full recovery (no damage, infection or lost limb) by then",
+    "p_bled_out": "probability of bleeding to death on the day of the fight (TYC-6.3)",
+    "p_infected": "probability of an infection (TYC-9)",
+    "p_maimed": "probability of a lost limb (amputated, or lost in surgery)",
+}
+HEALING_SERIES = {
+    "p_alive_day_": "probability of being alive at the end of day k (series)",
+    "p_recovered_day_": "probability of a full recovery by the end of day k (series)",
+}
+
+
+def _healing(request: AttackRequest) -> AttackResult:
+    """The days after a fight: survival and recovery by day for a wound pattern and care (TYC-9)."""
+    scenario, rules, healing = _check_healing(request)
+
+    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+        raise ScenarioError("healing is sampled only: leave out --exact (method monte_carlo)")
+
+    pattern = {name: int(v) for name, v in zip(LOCATIONS, healing.wounds, strict=True) if v}
+    details = {"subject": f"{scenario.wounds}, care {scenario.care}", "wounds": pattern, "series": HEALING_SERIES}
+    return answer(request, scenario, rules, {}, exact, lambda **o: sample_healing(healing, **o), details)
+
+
+HEALING = question(
+    "healing",
+    "Tyconian healing: survival and full recovery by day for a wound pattern and care (TYC-9)",
+    HealingScenario,
+    {},
+    HEALING_METRICS,
+    _healing,
+    _check_healing,
+    sampled_only=True,
+)
+
 #: The questions, by kind.
 QUESTIONS: dict[str, System] = {
     "explosion": EXPLOSION,
     "indirect_fire": INDIRECT_FIRE,
     "flame": FLAME,
     "melee": MELEE,
+    "healing": HEALING,
 }

@@ -157,10 +157,10 @@ def _rows(
     scenario: Any, overrides: Mapping[str, Mapping[str, Any]], tables: Mapping[str, Table[Any]]
 ) -> tuple[Explosive, Armour]:
     table: Table[Explosive] = tables.get("explosives", explosives())
+    if not scenario.explosive and not overrides.get("explosive"):
+        raise ScenarioError(f"explosive is required (valid: {', '.join(row.name for row in table)})")
     explosive = table.resolve(scenario.explosive or None, overrides.get("explosive", {}))
     armour = tables.get("armor", armours()).resolve(scenario.armor or None, overrides.get("armor", {}))
-    if not scenario.explosive and "damage" not in overrides.get("explosive", {}):
-        raise ScenarioError(f"explosive is required (valid: {', '.join(row.name for row in table)})")
     return explosive, armour
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from simlab.engine import Tallies, sample_cell
+from simlab.interpreted import run_interpreted
 from simlab.intervals import Estimates
 from simlab.rng import StreamKey
 from simlab.systems.tyconian import blast_kernels as k
@@ -54,8 +55,9 @@ def blast_tallies(blast: ResolvedBlast, key: StreamKey, start: int, stop: int) -
 def python_blast_tallies(blast: ResolvedBlast, key: StreamKey, start: int, stop: int) -> Tallies:
     """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
     tallies = _new_tallies(blast)
-    with np.errstate(over="ignore"):
-        k.blast_block.py_func(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(blast), *tallies)
+    run_interpreted(
+        k.blast_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(blast), *tallies
+    )
     return tallies
 
 

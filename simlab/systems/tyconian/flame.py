@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies, sample_cell
 from simlab.errors import ScenarioError
+from simlab.interpreted import run_interpreted
 from simlab.intervals import Estimates
 from simlab.mechanics.d20 import p_critical_success, p_skill_success
 from simlab.params import spec_field
@@ -186,8 +187,9 @@ def flame_tallies(flame: ResolvedFlame, key: StreamKey, start: int, stop: int) -
 def python_flame_tallies(flame: ResolvedFlame, key: StreamKey, start: int, stop: int) -> Tallies:
     """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
     tallies = _new_tallies(flame)
-    with np.errstate(over="ignore"):
-        k.flame_block.py_func(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(flame), *tallies)
+    run_interpreted(
+        k.flame_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(flame), *tallies
+    )
     return tallies
 
 

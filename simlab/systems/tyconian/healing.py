@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies, sample_cell
 from simlab.errors import ScenarioError, UnknownNameError
+from simlab.interpreted import run_interpreted
 from simlab.intervals import Estimates
 from simlab.params import spec_field
 from simlab.rng import StreamKey
@@ -215,10 +216,9 @@ def healing_tallies(healing: ResolvedHealing, key: StreamKey, start: int, stop: 
 def python_healing_tallies(healing: ResolvedHealing, key: StreamKey, start: int, stop: int) -> Tallies:
     """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
     tallies = _new_tallies(healing)
-    with np.errstate(over="ignore"):
-        k.healing_block.py_func(
-            np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(healing), *tallies
-        )
+    run_interpreted(
+        k.healing_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(healing), *tallies
+    )
     return tallies
 
 

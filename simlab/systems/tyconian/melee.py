@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies, sample_cell
 from simlab.errors import ScenarioError, UnknownNameError
+from simlab.interpreted import run_interpreted
 from simlab.intervals import Estimates
 from simlab.mechanics.d20 import p_critical_success, p_skill_success, round_off
 from simlab.params import spec_field
@@ -332,8 +333,9 @@ def melee_tallies(melee: ResolvedMelee, key: StreamKey, start: int, stop: int) -
 def python_melee_tallies(melee: ResolvedMelee, key: StreamKey, start: int, stop: int) -> Tallies:
     """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
     tallies = _new_tallies(melee)
-    with np.errstate(over="ignore"):
-        k.melee_block.py_func(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(melee), *tallies)
+    run_interpreted(
+        k.melee_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(melee), *tallies
+    )
     return tallies
 
 

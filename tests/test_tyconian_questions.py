@@ -1,0 +1,406 @@
+"""Tyconian questions besides one attack: explosions, indirect fire, flame, melee, healing (TYC-7 to TYC-9)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import run_cli
+from scipy import stats
+
+from simlab.errors import SimlabError
+from simlab.rng import stream_key
+from simlab.systems import get_system
+from simlab.systems.base import AttackRequest
+from simlab.systems.tyconian.blast import location_reach, resolve_explosion, resolve_indirect_fire
+from simlab.systems.tyconian.blast_sample import blast_tallies, python_blast_tallies
+from simlab.systems.tyconian.damage import hit_damage
+from simlab.systems.tyconian.flame import flame_tallies, python_flame_tallies, resolve_flame
+from simlab.systems.tyconian.healing import healing_tallies, python_healing_tallies, resolve_healing
+from simlab.systems.tyconian.melee import melee_tallies, python_melee_tallies, resolve_melee, unarmed_dice
+from simlab.systems.tyconian.resolve import LOCATIONS, location_table
+from simlab.systems.tyconian.rules import Rules
+
+TYCONIAN = get_system("tyconian")
+RULES = Rules()
+#: The wound pattern of the shipped healing experiment.
+PATTERN = "chest=34 abdomen=22 right_leg=22 left_leg=22"
+
+
+def ask(kind: str, method: str = "exact", trials: int = 200_000, **scenario: Any) -> Any:
+    """One question of the Tyconian system."""
+    request = AttackRequest(scenario=scenario, method=method, trials=trials, seed=7, threads=2)
+    return TYCONIAN.for_kind(kind).attack(request)
+
+
+def within(result: Any, name: str, value: float, slack: float = 1e-9) -> bool:
+    low, high = result.ci95[name]
+    return low - slack <= value <= high + slack
+
+
+# --- TYC-7.1 explosions ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("distance", "dice"), [(0.0, 8), (0.4, 8), (0.5, 4), (0.9, 4), (1.5, 3), (2.5, 2), (3.5, 1), (4.0, 0), (9.0, 0)]
+)
+def test_tyc71_worked_example_dice_by_distance(distance, dice):
+    result = ask("explosion", explosive="hand grenade", distance_m=distance)
+    assert result.metrics["dice"] == dice
+    assert result.metrics["mean_locations"] == dice  # one location per die; 8 at ground zero
+
+
+def test_tyc71_ground_zero_reaches_every_location_and_one_twice():
+    reach = location_reach(location_table({}), 8)
+    weights = np.bincount(location_table({})[1:], minlength=7) / 20
+    assert reach == pytest.approx(1 + weights)
+    assert location_reach(location_table({}), 4).sum() == pytest.approx(4)
+    assert location_reach(location_table({}), 1) == pytest.approx(weights)
+    assert np.all(location_reach(location_table({}), 6) <= 1)
+
+
+def test_tyc71_shaped_charge_off_axis():
+    on = ask("explosion", explosive="shaped charge", distance_m=0.6)
+    off = ask("explosion", explosive="shaped charge", distance_m=0.6, on_axis=False)
+    assert on.metrics["dice"] == 6 and off.metrics["dice"] == 3  # D 6, B 3; off axis D 3, B 0.75
+    assert ask("explosion", explosive="shaped charge", distance_m=0.8, on_axis=False).metrics["dice"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        {"explosive": "hand grenade", "distance_m": 0.0},
+        {"explosive": "hand grenade", "distance_m": 1.2, "armor": "flak vest"},
+        {"explosive": "rifle grenade", "distance_m": 2.0, "armor": "combat armour", "cover_av": 1},
+        {"explosive": "shaped charge", "distance_m": 1.0},
+    ],
+)
+def test_tyc71_sampled_mean_damage_agrees_with_exact(scenario):
+    exact = ask("explosion", **scenario)
+    sampled = ask("explosion", "monte_carlo", **scenario)
+    assert within(sampled, "mean_damage", exact.metrics["mean_damage"])
+    assert within(sampled, "mean_locations", exact.metrics["mean_locations"])
+
+
+@pytest.mark.slow
+def test_tyc71_one_location_damage_chi_square():
+    """At 3-4 m one die reaches one location: the damage is a mixture of the exact hit damages."""
+    sampled = ask("explosion", "monte_carlo", trials=100_000, explosive="hand grenade", distance_m=3.2, armor="helmet")
+    weights = np.bincount(location_table({})[1:], minlength=7) / 20
+    helmet = {"head": 3}
+    expected: dict[int, float] = {}
+    for name, w in zip(LOCATIONS, weights, strict=True):
+        for value, p in hit_damage(1, helmet.get(name, 0), 0, "normal", RULES).to_dict().items():
+            expected[value] = expected.get(value, 0.0) + w * p
+    values = sorted(expected)
+    observed = np.array([sampled.distributions["damage"].get(v, 0.0) for v in values]) * 100_000
+    assert stats.chisquare(observed, np.array([expected[v] for v in values]) * 100_000).pvalue > 1e-3
+
+
+# --- TYC-7.3, TYC-7.4 lobbed grenades and indirect fire -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("inputs", "chance"),
+    [
+        ({"skill": 12, "observer_skill": 10, "corrections": 1}, 0.60),
+        ({"skill": 20, "corrections": 4}, 0.75),  # capped on the ground
+        ({"skill": 20, "corrections": 4, "delivery": "orbital"}, 0.85),
+        ({"skill": 20, "corrections": 4, "delivery": "hand_held"}, 0.60),
+        ({"skill": 9, "delivery": "hand_held"}, 0.20),  # small weapons: half the skill
+    ],
+)
+def test_tyc74_chance_of_indirect_fire(inputs, chance):
+    assert ask("indirect_fire", explosive="mortar bomb", **inputs).metrics["p_on_target"] == pytest.approx(chance)
+
+
+def test_tyc73_lobbed_chances_rise_ten_percent_a_throw_and_halve_at_long_range():
+    near = ask("indirect_fire", explosive="hand grenade", delivery="lobbed", rounds=3, range_m=20, skill=10)
+    assert near.metrics["mean_on_target"] == pytest.approx(0.5 + 0.6 + 0.7)
+    far = ask("indirect_fire", explosive="hand grenade", delivery="lobbed", rounds=1, range_m=40, skill=10)
+    assert far.metrics["mean_on_target"] == pytest.approx(0.25)
+    with pytest.raises(SimlabError, match="beyond long range"):
+        ask("indirect_fire", explosive="hand grenade", delivery="lobbed", range_m=61)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {"explosive": "mortar bomb", "rounds": 1, "skill": 12, "corrections": 2},
+        {"explosive": "hand grenade", "delivery": "lobbed", "rounds": 3, "range_m": 25, "skill": 8},
+    ],
+)
+def test_tyc74_sampled_chance_on_target_agrees_with_exact(inputs):
+    exact = ask("indirect_fire", **inputs)
+    sampled = ask("indirect_fire", "monte_carlo", **inputs)
+    for name, value in exact.metrics.items():
+        assert within(sampled, name, value), name
+
+
+def test_tyc74_misses_deviate_at_least_one_step():
+    """Hand-held rounds that miss land 5 m away or more: a 4.9 m burst never reaches the target."""
+    result = TYCONIAN.for_kind("indirect_fire").attack(
+        AttackRequest(
+            scenario={"explosive": "hand grenade", "delivery": "hand_held", "skill": 16},
+            row_overrides={"explosive": {"radius_m": 4.9}},
+            method="monte_carlo",
+            trials=20_000,
+            seed=3,
+        )
+    )
+    assert result.metrics["mean_in_burst"] == result.metrics["p_on_target"]
+
+
+def test_indirect_fire_salvo_incapacitates_more_with_more_rounds():
+    one = ask("indirect_fire", "monte_carlo", trials=50_000, explosive="mortar bomb", rounds=1, corrections=2)
+    four = ask("indirect_fire", "monte_carlo", trials=50_000, explosive="mortar bomb", rounds=4, corrections=2)
+    assert four.metrics["p_incapacitated"] > one.metrics["p_incapacitated"]
+    with pytest.raises(SimlabError, match="at most 20"):
+        ask("indirect_fire", explosive="mortar bomb", rounds=21)
+
+
+# --- TYC-7.2 flamethrowers ---------------------------------------------------------------------
+
+
+def test_tyc72_directed_first_second_and_adjacent_figures():
+    assert ask("flame", seconds=1).metrics["mean_location_hits"] == pytest.approx(2 / 6)  # d3 locations, 1 in 6
+    assert ask("flame", seconds=1, adjacent=True).metrics["mean_location_hits"] == 0  # one second behind
+    assert ask("flame", seconds=2, adjacent=True).metrics["mean_location_hits"] == pytest.approx(2 / 6)
+    full = 2 / 6 + 2.5 / 5 + 3.5 / 4 + 4.5 / 3 + 5.5 / 2
+    assert ask("flame", seconds=5).metrics["mean_location_hits"] == pytest.approx(full)
+    assert ask("flame", seconds=5, cover_av=1).metrics["mean_location_hits"] == 0
+
+
+def test_tyc72_area_bands_and_dodges():
+    assert ask("flame", flamer_mode="area", seconds=3, range_m=2).metrics["mean_location_hits"] == pytest.approx(
+        3 * 2.5 / 4
+    )
+    assert ask("flame", flamer_mode="area", seconds=3, range_m=8).metrics["mean_location_hits"] == pytest.approx(
+        3 * 1.5 / 6
+    )
+    with pytest.raises(SimlabError, match="beyond the area table"):
+        ask("flame", flamer_mode="area", range_m=10)
+    with pytest.raises(SimlabError, match="directed mode only"):
+        ask("flame", flamer_mode="area", dodge_skill=10)
+    dodged = ask("flame", seconds=5, dodge_skill=15).metrics["mean_location_hits"]
+    assert dodged < ask("flame", seconds=5).metrics["mean_location_hits"]
+
+
+@pytest.mark.slow
+def test_tyc72_sampled_location_hits_agree_with_exact():
+    for inputs in ({"seconds": 5, "dodge_skill": 12}, {"flamer_mode": "area", "seconds": 4, "range_m": 5}):
+        exact = ask("flame", **inputs)
+        sampled = ask("flame", "monte_carlo", **inputs)
+        assert within(sampled, "mean_location_hits", exact.metrics["mean_location_hits"])
+    burnt = ask("flame", "monte_carlo", trials=50_000, seconds=5)
+    put_out = ask("flame", "monte_carlo", trials=50_000, seconds=5, burn_seconds=2)
+    assert put_out.metrics["mean_damage"] < burnt.metrics["mean_damage"]
+
+
+# --- TYC-8 melee -----------------------------------------------------------------------------------
+
+
+def test_tyc8_unarmed_damage_by_str():
+    assert [unarmed_dice(s, {}) for s in (1, 4, 5, 8, 9, 12, 13, 16)] == [1, 1, 2, 2, 3, 3, 4, 4]
+    with pytest.raises(SimlabError, match="STR 17"):
+        unarmed_dice(17, {})
+
+
+def test_tyc8_melee_armour_dice_and_blunt_trauma():
+    unarmoured = ask("melee", surprise=True, aim_location="chest")
+    assert unarmoured.metrics["mean_damage"] == pytest.approx(7.5)  # 3d4
+    # AV 2 at the chest rolls 2d6 against 3d4: P(no damage) = P(2d6 >= 3d4)
+    armoured = ask("melee", surprise=True, aim_location="chest", armor="flak vest")
+    d4s = np.convolve(np.convolve(np.ones(4), np.ones(4)), np.ones(4)) / 64  # 3..12
+    d6s = np.convolve(np.ones(6), np.ones(6)) / 36  # 2..12
+    none = sum(p * d6s[max(0, v - 2) :].sum() for v, p in zip(range(3, 13), d4s, strict=True))
+    assert armoured.distributions["damage"][0] == pytest.approx(none)
+    armed = ask("melee", surprise=True, aim_location="chest", armor="flak vest", attack="armed", melee_weapon="spear")
+    assert armed.metrics["mean_damage"] > ask(
+        "melee", surprise=True, aim_location="chest", armor="flak vest", attack="armed", melee_weapon="spear",
+        **{"block_skill": None},
+    ).metrics["mean_damage"] - 1e-12  # fmt: skip
+
+
+def test_tyc8_blocks_and_the_unarmed_defender():
+    open_blow = ask("melee").metrics["p_hit"]
+    blocked = ask("melee", block_skill=10).metrics["p_hit"]
+    assert blocked == pytest.approx(0.5 * 0.5 + 0.05 * 0.45)  # a critical strike blocked (not critically) lands half
+    assert blocked < open_blow
+    armed = {"attack": "armed", "melee_weapon": "knife", "block_skill": 10}
+    assert ask("melee", **armed).metrics["p_hit"] == pytest.approx(0.5)  # unarmed cannot block a knife
+    assert ask("melee", defender_armed=True, **armed).metrics["p_hit"] == pytest.approx(0.25)
+
+
+def test_tyc8_diving_blow():
+    result = ask("melee", attack="diving_blow", attacker_str=10, target_str=10, target_end=12)
+    # d6 + 20 against 22: wins on 3-6, loses on 1
+    assert result.metrics["p_knockdown"] == pytest.approx(4 / 6)
+    assert result.metrics["p_attacker_down"] == pytest.approx(1 / 6)
+    assert result.metrics["mean_damage"] == pytest.approx((1 + 2 + 3 + 4) / 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {"block_skill": 12, "armor": "combat armour"},
+        {"attack": "armed", "melee_weapon": "sword", "armor": "flak vest", "block_skill": 8, "defender_armed": True},
+        {"aim_location": "head", "attacker_str": 14, "armor": "helmet"},
+        {"attack": "diving_blow", "dodge_skill": 9, "attacker_str": 12},
+        {"attack": "grapple", "block_skill": 11, "target_str": 12, "exchanges": 6},
+    ],
+)
+def test_tyc8_sampled_melee_agrees_with_exact(inputs):
+    exact = ask("melee", **inputs)
+    sampled = ask("melee", "monte_carlo", **inputs)
+    for name, value in exact.metrics.items():
+        assert within(sampled, name, value, slack=1e-9), name
+    if "damage" in exact.distributions:
+        values = sorted(exact.distributions["damage"])
+        expected = np.array([exact.distributions["damage"][v] for v in values])
+        observed = np.array([sampled.distributions["damage"].get(v, 0.0) for v in values])
+        keep = expected * 200_000 >= 5
+        merged_expected = np.append(expected[keep], expected[~keep].sum()) * 200_000
+        merged_observed = np.append(observed[keep], observed[~keep].sum()) * 200_000
+        if merged_expected[-1] == 0:
+            merged_expected, merged_observed = merged_expected[:-1], merged_observed[:-1]
+        assert (
+            stats.chisquare(merged_observed, merged_expected * merged_observed.sum() / merged_expected.sum()).pvalue
+            > 1e-3
+        )
+
+
+def test_tyc8_grapple_controls_sooner_with_strength():
+    weak = ask("melee", attack="grapple", block_skill=10, attacker_str=6)
+    strong = ask("melee", attack="grapple", block_skill=10, attacker_str=14)
+    assert strong.metrics["p_control"] > weak.metrics["p_control"]
+    assert weak.metrics["p_control"] + weak.metrics["p_controlled"] <= 1 + 1e-12
+
+
+# --- TYC-9 healing ---------------------------------------------------------------------------------
+
+
+def heal(trials: int = 20_000, **scenario: Any) -> Any:
+    return ask("healing", "monte_carlo", trials=trials, **scenario)
+
+
+def test_tyc9_unhurt_recovers_and_untreated_critical_bleeds():
+    assert heal(wounds="").metrics["p_recovered_day_0"] == 1
+    none = heal(wounds="chest=critical", care="none")
+    assert none.metrics["p_bled_out"] == 1 and none.metrics["p_survival"] == 0
+
+
+def test_tyc9_critical_after_14_days_kills():
+    """A chest beyond 1.25 C (37.5) heals only by surgery: a medic keeps him alive 13 days, not 14."""
+    result = heal(wounds="chest=44", care="medic", medical_skill=19)
+    assert result.metrics["p_alive_day_13"] > 0.9
+    assert result.metrics["p_survival"] == 0
+    assert heal(wounds="chest=44", care="doctor", medical_skill=19).metrics["p_survival"] > 0.5
+
+
+def test_tyc9_antibiotics_halve_infection():
+    plain = heal(wounds="chest=serious", care="doctor")
+    treated = heal(wounds="chest=serious", care="doctor", antibiotics=True)
+    assert within(plain, "p_infected", 0.2) and within(treated, "p_infected", 0.1)
+
+
+@pytest.mark.slow
+def test_tyc9_survival_rises_with_care():
+    """The shipped experiment's claim: none < medic < doctor < hospital, intervals apart."""
+    results = [heal(trials=2_000_000, wounds=PATTERN, care=care) for care in ("none", "medic", "doctor", "hospital")]
+    for lower, higher in itertools.pairwise(results):
+        assert lower.ci95["p_survival"][1] < higher.ci95["p_survival"][0]
+
+
+def test_tyc9_wound_patterns_are_checked():
+    for text, words in (
+        ("chest", "LOCATION=POINTS"),
+        ("tail=3", "unknown wounds location"),
+        ("chest=bad", "wound level"),
+    ):
+        with pytest.raises(SimlabError, match=words):
+            heal(wounds=text)
+    with pytest.raises(SimlabError, match="given twice"):
+        heal(wounds="chest=3 chest=4")
+
+
+# --- the kernels against their plain reference, and threads -------------------------------------------
+
+
+def resolved(kind: str, **scenario: Any) -> Any:
+    return TYCONIAN.for_kind(kind).check(AttackRequest(scenario=scenario))[2]
+
+
+CASES = [
+    (blast_tallies, python_blast_tallies, resolved("explosion", explosive="hand grenade", distance_m=0.2)),
+    (blast_tallies, python_blast_tallies, resolved("indirect_fire", explosive="mortar bomb", rounds=4, skill=14)),
+    (
+        blast_tallies,
+        python_blast_tallies,
+        resolved("indirect_fire", explosive="hand grenade", delivery="lobbed", rounds=2, range_m=35),
+    ),
+    (flame_tallies, python_flame_tallies, resolved("flame", seconds=5, dodge_skill=10)),
+    (melee_tallies, python_melee_tallies, resolved("melee", block_skill=10, armor="flak vest")),
+    (melee_tallies, python_melee_tallies, resolved("melee", attack="diving_blow", dodge_skill=8)),
+    (melee_tallies, python_melee_tallies, resolved("melee", attack="grapple", block_skill=9)),
+    (healing_tallies, python_healing_tallies, resolved("healing", wounds=PATTERN, care="doctor")),
+    (healing_tallies, python_healing_tallies, resolved("healing", wounds=PATTERN, care="none")),
+]
+
+
+@pytest.mark.parametrize(("compiled", "plain", "subject"), CASES)
+def test_kernels_equal_their_plain_reference(compiled, plain, subject):
+    key = stream_key(11, 2)
+    for got, want in zip(compiled(subject, key, 40, 140), plain(subject, key, 40, 140), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_questions_same_for_any_thread_count_and_block():
+    for kind, scenario in (("indirect_fire", {"explosive": "mortar bomb", "rounds": 3}), ("healing", {})):
+        question = TYCONIAN.for_kind(kind)
+        one = question.attack(AttackRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=1))
+        two = question.attack(
+            AttackRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=2, block_size=4_096)
+        )
+        assert one.metrics == two.metrics
+
+
+def test_resolvers_reject_bad_rows():
+    for resolver, scenario in (
+        (resolve_explosion, "explosion"),
+        (resolve_indirect_fire, "indirect_fire"),
+    ):
+        with pytest.raises(SimlabError, match="explosive is required"):
+            TYCONIAN.for_kind(scenario).check(AttackRequest(scenario={}))
+        assert resolver is not None
+    with pytest.raises(SimlabError, match="melee_weapon is required"):
+        resolve_melee(TYCONIAN.for_kind("melee").scenario_type(attack="armed"), RULES)
+    with pytest.raises(SimlabError, match="at most 5 seconds"):
+        resolve_flame(TYCONIAN.for_kind("flame").scenario_type(seconds=6), RULES)
+    with pytest.raises(SimlabError, match="at most 120"):
+        resolve_healing(TYCONIAN.for_kind("healing").scenario_type(days=121), RULES)
+
+
+# --- the command line -------------------------------------------------------------------------------
+
+
+def test_cli_questions(capsys):
+    code, out, _ = run_cli(
+        capsys, "attack", "tyconian", "--kind", "explosion", "--set", "explosive=hand grenade", "--exact", "--json"
+    )
+    assert code == 0 and json.loads(out)["metrics"]["dice"] == 8
+    code, _, err = run_cli(capsys, "attack", "tyconian", "--kind", "brawl")
+    assert code == 2 and "unknown tyconian question 'brawl'" in err and "healing" in err
+    code, _, err = run_cli(capsys, "attack", "tyconian", "--kind", "healing", "--exact")
+    assert code == 2 and "sampled only" in err
+    code, _, err = run_cli(capsys, "attack", "tyconian", "--kind", "melee", "--set", "attack=kick")
+    assert code == 2 and "strike" in err
+    code, out, _ = run_cli(capsys, "systems")
+    assert "question healing (simlab attack --kind healing)" in out
+    assert "question indirect_fire" in out

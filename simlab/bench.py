@@ -20,6 +20,7 @@ import numpy as np
 from simlab import duels
 from simlab.engine import default_threads, run_blocks
 from simlab.rng import raw_draws, stream_key
+from simlab.systems import AttackRequest, get_system
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.oracle import icepool_attack, icepool_available
@@ -34,12 +35,15 @@ from simlab.systems.striker import sample as striker_sample
 from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.exact import exact_outcome as striker_exact
 from simlab.systems.striker.resolve import resolve as striker_resolve
+from simlab.systems.tyconian import blast_kernels, healing_kernels
 from simlab.systems.tyconian import kernels as tyconian_kernels
 from simlab.systems.tyconian import reference as tyconian_reference
 from simlab.systems.tyconian import rules as tyconian_rules
 from simlab.systems.tyconian import sample as tyconian_sample
+from simlab.systems.tyconian.blast_sample import blast_tallies, python_blast_tallies
 from simlab.systems.tyconian.duel import resolve_duel as tyconian_resolve_duel
 from simlab.systems.tyconian.exact import exact_attack as tyconian_exact
+from simlab.systems.tyconian.healing import healing_tallies, python_healing_tallies
 from simlab.systems.tyconian.resolve import resolve as tyconian_resolve
 
 __all__ = ["Workload", "WORKLOADS", "run_bench"]
@@ -49,10 +53,10 @@ SEED = 2026
 
 @dataclass(frozen=True)
 class Samplers:
-    """One workload's compiled block function and its numpy and pure-Python twins."""
+    """One workload's compiled block function, its pure-Python twin and its numpy twin (if it has one)."""
 
     compiled: Callable[[int, int], Any]
-    numpy: Callable[[int, int], Any]
+    numpy: Callable[[int, int], Any] | None
     python: Callable[[int, int], Any]
     draws: Callable[[Any], int]
 
@@ -77,12 +81,12 @@ class Workload:
 
 
 def _samplers(subject: Any, compiled: Any, numpy_twin: Any, python_twin: Any, draws_at: tuple[int, int]) -> Samplers:
-    """The samplers of one resolved question: its compiled block function and both twins."""
+    """The samplers of one resolved question: its compiled block function and its twins (numpy_twin may be None)."""
     key = stream_key(SEED)
     tally, index = draws_at
     return Samplers(
         compiled=compiled(subject, SEED),
-        numpy=partial(numpy_twin, subject, key),
+        numpy=partial(numpy_twin, subject, key) if numpy_twin is not None else None,
         python=partial(python_twin, subject, key),
         draws=lambda tallies: int(tallies[tally][index]),
     )
@@ -164,6 +168,21 @@ def _tyconian_duel() -> Samplers:
     )
 
 
+def _tyconian_question(
+    kind: str, scenario: dict[str, Any], compiled: Any, python_twin: Any, draws: int
+) -> Callable[[], Samplers]:
+    """A Tyconian question's kernel and its interpreted twin (these questions have no numpy twin)."""
+
+    def block(subject: Any, seed: int) -> Any:
+        return partial(compiled, subject, stream_key(seed))
+
+    def prepare() -> Samplers:
+        checked: Any = get_system("tyconian").for_kind(kind).check(AttackRequest(scenario=scenario))
+        return _samplers(checked[2], block, None, python_twin, (2, draws))
+
+    return prepare
+
+
 def _tyconian_full_auto_exact() -> dict[str, Any]:
     seconds = _best_seconds(lambda: tyconian_exact(tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())), 5)
     return {"seconds": seconds, "icepool_seconds": None}
@@ -186,6 +205,11 @@ STRIKER_DUEL = (
     {"weapon": "rifle", "armor": "cloth", "skill": 2},
 )
 
+#: Tyconian: four mortar bombs after two corrections at a figure in a flak vest (TYC-7.1, TYC-7.4).
+TYCONIAN_SALVO = {"explosive": "mortar bomb", "rounds": 4, "corrections": 2, "armor": "flak vest"}
+#: Tyconian: four critical wounds, 28 days in a doctor's care (TYC-9).
+TYCONIAN_HEALING = {"wounds": "chest=34 abdomen=22 right_leg=22 left_leg=22", "care": "doctor"}
+
 WORKLOADS = (
     Workload("tft_four_round_burst", "hitech_tft", _tft(TFT_BURST), exact=_tft_exact(TFT_BURST)),
     Workload("tft_full_burst_gauss", "hitech_tft", _tft(TFT_GAUSS), exact=_tft_exact(TFT_GAUSS)),
@@ -193,6 +217,18 @@ WORKLOADS = (
     Workload("striker_duel", "striker", _striker_duel, scale=0.1),
     Workload("tyconian_full_auto", "tyconian", _tyconian_full_auto, scale=0.2, exact=_tyconian_full_auto_exact),
     Workload("tyconian_duel", "tyconian", _tyconian_duel, scale=0.05),
+    Workload(
+        "tyconian_mortar_salvo",
+        "tyconian",
+        _tyconian_question("indirect_fire", TYCONIAN_SALVO, blast_tallies, python_blast_tallies, blast_kernels.DRAWS),
+        scale=0.05,
+    ),
+    Workload(
+        "tyconian_healing",
+        "tyconian",
+        _tyconian_question("healing", TYCONIAN_HEALING, healing_tallies, python_healing_tallies, healing_kernels.DRAWS),
+        scale=0.05,
+    ),
 )
 
 
@@ -227,8 +263,12 @@ def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, An
     single = _best_seconds(one_thread, repeat)
     draws_per_trial = samplers.draws(tallies) / trials
     every = _best_seconds(lambda: run_blocks(samplers.compiled, trials, threads=threads), repeat)
-    numpy_trials = max(trials // 50, 10_000)
-    numpy_seconds = _best_seconds(lambda: run_blocks(samplers.numpy, numpy_trials, threads=1), 1)
+    numpy_rate = None
+    numpy_twin = samplers.numpy
+    if numpy_twin is not None:
+        numpy_trials = max(trials // 50, 10_000)
+        numpy_seconds = _best_seconds(lambda: run_blocks(numpy_twin, numpy_trials, threads=1), 1)
+        numpy_rate = numpy_trials / numpy_seconds
     python_trials = max(trials // 2000, 2_000)
     python_seconds = _best_seconds(lambda: samplers.python(0, python_trials), 1)
     return {
@@ -237,7 +277,7 @@ def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, An
         "trials_per_s_1thread": trials / single,
         "trials_per_s_all": trials / every,
         "threads": threads,
-        "numpy_trials_per_s": numpy_trials / numpy_seconds,
+        "numpy_trials_per_s": numpy_rate,
         "python_trials_per_s": python_trials / python_seconds,
         "draws_per_trial": draws_per_trial,
     }

@@ -454,10 +454,11 @@ def bench(trials: int, repeat: int, as_json: bool) -> None:
             f"  compiled, {w['threads']} threads   {w['trials_per_s_all']:>14,.0f} trials/s"
             f"  (x{w['trials_per_s_all'] / w['trials_per_s_1thread']:.2f})"
         )
-        click.echo(
-            f"  numpy reference       {w['numpy_trials_per_s']:>14,.0f} trials/s"
-            f"  (compiled is x{w['trials_per_s_1thread'] / w['numpy_trials_per_s']:.0f})"
-        )
+        if w["numpy_trials_per_s"] is not None:
+            click.echo(
+                f"  numpy reference       {w['numpy_trials_per_s']:>14,.0f} trials/s"
+                f"  (compiled is x{w['trials_per_s_1thread'] / w['numpy_trials_per_s']:.0f})"
+            )
         click.echo(
             f"  pure Python reference {w['python_trials_per_s']:>14,.0f} trials/s"
             f"  (compiled is x{w['trials_per_s_1thread'] / w['python_trials_per_s']:.0f})"

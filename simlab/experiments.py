@@ -398,8 +398,10 @@ def _chart(
             raise check.unknown(table, key, f"key of a {kind} chart", allowed)
     inputs = experiment.dimensions
     for key in ("x", "by", "rows", "cols", "panels"):
-        if key in data and data[key] not in inputs:
-            raise check.unknown(table, key, "grid input", inputs, str(data[key]))
+        named = data.get(key, [])
+        for name in named if key == "by" and isinstance(named, list) else [named] if key in data else []:
+            if not isinstance(name, str) or name not in inputs:
+                raise check.unknown(table, key, "grid input", inputs, str(name))
     if "metric" in data and data["metric"] not in (experiment.metrics or metrics):
         raise check.unknown(table, "metric", "metric", experiment.metrics or metrics, str(data["metric"]))
     where = data.get("where", {})

@@ -119,7 +119,9 @@ def curve(
     Used for hit-probability curves (``p_hit`` against ``dx``) and range fall-off curves
     (``mean_damage`` against ``range_m``).
     """
-    frame = select(table, where, metric=metric).sort_values(x, kind="stable")
+    frame = select(table, where, metric=metric)
+    if pd.api.types.is_numeric_dtype(frame[x]):
+        frame = frame.sort_values(x, kind="stable")  # else the grid's order (care: none, medic, doctor...)
     keys = _by(by)
     labels = _line_labels(frame, keys)
     figure = _figure(6.4, 4.0)
@@ -136,6 +138,7 @@ def curve(
             axes.plot(exact[x], exact["value"], color=colour, marker=marker, markersize=4, label=label or metric)
         if len(sampled):
             errors = np.vstack([sampled["value"] - sampled["ci_low"], sampled["ci_high"] - sampled["value"]])
+            errors = np.clip(errors, 0, None)  # a point interval may sit a rounding error off its value
             axes.errorbar(
                 sampled[x],
                 sampled["value"],
@@ -327,11 +330,14 @@ def series(
     keys = _by(by)
     figure = curve(frame.assign(metric="series"), "series", "k", keys or None, title=title)
     axes = figure.axes[0]
-    axes.set_xlabel(("hexes from the blast" if "_at_" in prefix else "k") + _methods_note(frame))
+    axes.set_xlabel(
+        ("hexes from the blast" if "_at_" in prefix else "day" if "_day_" in prefix else "k") + _methods_note(frame)
+    )
     axes.set_ylabel(_label(prefix.rstrip("_").removesuffix("_at")))
     axes.set_ylim(auto=True)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_title(_title(title, f"{_label(prefix.rstrip('_'))} by distance", where), fontsize=9)
+    by_what = "day" if "_day_" in prefix else "distance"
+    axes.set_title(_title(title, f"{_label(prefix.rstrip('_'))} by {by_what}", where), fontsize=9)
     return figure
 
 

@@ -80,7 +80,7 @@ def write_bundle(
     """
     with staged_directory(destination) as stage:
         table.to_csv(stage / "table.csv", index=False, lineterminator="\n")
-        table.to_parquet(stage / "table.parquet", index=False)
+        _parquet_ready(table).to_parquet(stage / "table.parquet", index=False)
         built = report(charts(stage))
         (stage / "report.md").write_text(to_markdown(built), encoding="utf-8")
         (stage / "report.html").write_text(to_html(built), encoding="utf-8")
@@ -112,3 +112,13 @@ def write_comparison(comparison: Comparison, out: Path, provenance: Mapping[str,
         lambda drawn: build_comparison_report(comparison, drawn),
         provenance,
     )
+
+
+def _parquet_ready(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with each input column of mixed types (a blank and numbers) written as text for Parquet."""
+    mixed = [
+        column
+        for column in table.columns
+        if table[column].dtype == object and len({type(v) for v in table[column].dropna()}) > 1
+    ]
+    return table.astype({column: str for column in mixed}) if mixed else table

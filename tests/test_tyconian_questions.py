@@ -220,11 +220,15 @@ def test_tyc8_melee_armour_dice_and_blunt_trauma():
     d6s = np.convolve(np.ones(6), np.ones(6)) / 36  # 2..12
     none = sum(p * d6s[max(0, v - 2) :].sum() for v, p in zip(range(3, 13), d4s, strict=True))
     assert armoured.distributions["damage"][0] == pytest.approx(none)
-    armed = ask("melee", surprise=True, aim_location="chest", armor="flak vest", attack="armed", melee_weapon="spear")
-    assert armed.metrics["mean_damage"] > ask(
-        "melee", surprise=True, aim_location="chest", armor="flak vest", attack="armed", melee_weapon="spear",
-        **{"block_skill": None},
-    ).metrics["mean_damage"] - 1e-12  # fmt: skip
+    # an armed blow adds 1 blunt trauma per 6 points stopped, rounded off: spear 2d6 against 2d6 of armour
+    armed = ask("melee", surprise=True, aim_location="chest", armor="flak vest", melee_weapon="spear")
+    expected: dict[int, float] = {}
+    for blow, armour in itertools.product(range(2, 13), repeat=2):
+        p = d6s[blow - 2] * d6s[armour - 2]
+        stopped = min(blow, armour)
+        left = blow - stopped + int(stopped / 6 + 0.5)
+        expected[left] = expected.get(left, 0.0) + p
+    assert armed.distributions["damage"] == pytest.approx(expected)
 
 
 def test_tyc8_blocks_and_the_unarmed_defender():
@@ -232,7 +236,7 @@ def test_tyc8_blocks_and_the_unarmed_defender():
     blocked = ask("melee", block_skill=10).metrics["p_hit"]
     assert blocked == pytest.approx(0.5 * 0.5 + 0.05 * 0.45)  # a critical strike blocked (not critically) lands half
     assert blocked < open_blow
-    armed = {"attack": "armed", "melee_weapon": "knife", "block_skill": 10}
+    armed = {"melee_weapon": "knife", "block_skill": 10}
     assert ask("melee", **armed).metrics["p_hit"] == pytest.approx(0.5)  # unarmed cannot block a knife
     assert ask("melee", defender_armed=True, **armed).metrics["p_hit"] == pytest.approx(0.25)
 
@@ -250,7 +254,7 @@ def test_tyc8_diving_blow():
     "inputs",
     [
         {"block_skill": 12, "armor": "combat armour"},
-        {"attack": "armed", "melee_weapon": "sword", "armor": "flak vest", "block_skill": 8, "defender_armed": True},
+        {"melee_weapon": "sword", "armor": "flak vest", "block_skill": 8, "defender_armed": True},
         {"aim_location": "head", "attacker_str": 14, "armor": "helmet"},
         {"attack": "diving_blow", "dodge_skill": 9, "attacker_str": 12},
         {"attack": "grapple", "block_skill": 11, "target_str": 12, "exchanges": 6},
@@ -379,8 +383,8 @@ def test_resolvers_reject_bad_rows():
         with pytest.raises(SimlabError, match="explosive is required"):
             TYCONIAN.for_kind(scenario).check(AttackRequest(scenario={}))
         assert resolver is not None
-    with pytest.raises(SimlabError, match="melee_weapon is required"):
-        resolve_melee(TYCONIAN.for_kind("melee").scenario_type(attack="armed"), RULES)
+    with pytest.raises(SimlabError, match="is unarmed"):
+        resolve_melee(TYCONIAN.for_kind("melee").scenario_type(attack="grapple", melee_weapon="knife"), RULES)
     with pytest.raises(SimlabError, match="at most 5 seconds"):
         resolve_flame(TYCONIAN.for_kind("flame").scenario_type(seconds=6), RULES)
     with pytest.raises(SimlabError, match="at most 120"):

@@ -2,8 +2,8 @@
 
 Choices where the spec is silent:
 
-* One question is one blow (``strike``, ``armed``, ``diving_blow``) or one grapple fought
-  to control or to ``exchanges`` exchanges (``grapple``).
+* One question is one blow (a ``strike``, unarmed or with ``melee_weapon``; a
+  ``diving_blow``) or one grapple fought to control or to ``exchanges`` exchanges.
 * Strikes and armed blows: the attack is a skill roll (TYC-1); an aimed blow halves the
   skill (round off) and lands at the location aimed at; a blow from surprise hits, cannot be
   blocked, and rolls its location unless aimed. A hit may be blocked by a skill roll
@@ -54,16 +54,18 @@ from simlab.tables import Table
 
 __all__ = ["MeleeScenario", "ResolvedMelee", "resolve_melee", "exact_melee", "sample_melee", "melee_tallies"]
 
-MELEE_ATTACKS = ("strike", "armed", "diving_blow", "grapple")
-_MODES = {"strike": k.STRIKE, "armed": k.ARMED, "diving_blow": k.DIVING, "grapple": k.GRAPPLE}
+MELEE_ATTACKS = ("strike", "diving_blow", "grapple")
+_MODES = {"diving_blow": k.DIVING, "grapple": k.GRAPPLE}
 
 
 @dataclass(frozen=True)
 class MeleeScenario(Target):
     """Inputs of one melee attack (TYC-8)."""
 
-    attack: str = spec_field("strike", doc="strike, armed, diving_blow or grapple", choices=MELEE_ATTACKS)
-    melee_weapon: str = spec_field("", doc="row of the melee weapon table (armed)")
+    attack: str = spec_field(
+        "strike", doc="strike (armed with melee_weapon), diving_blow or grapple", choices=MELEE_ATTACKS
+    )
+    melee_weapon: str = spec_field("", doc="row of the melee weapon table; blank: unarmed")
     skill: int = spec_field(10, doc="attacker's skill (brawling or the weapon's), d20 scale")
     attacker_str: int = spec_field(10, doc="attacker's STR", minimum=1)
     aim_location: str = spec_field("", doc="location aimed at, skill halved; blank: rolled")
@@ -143,12 +145,10 @@ def resolve_melee(
     s = scenario
     armour = tables.get("armor", armours()).resolve(s.armor or None, overrides.get("armor", {}))
     weapon = None
-    if s.attack == "armed":
+    if s.melee_weapon or overrides.get("melee_weapon"):
+        if s.attack != "strike":
+            raise ScenarioError(f"melee_weapon: a {s.attack.replace('_', ' ')} is unarmed (TYC-8); leave it blank")
         table: Table[MeleeWeapon] = tables.get("melee_weapons", melee_weapons())
-        if not s.melee_weapon and not overrides.get("melee_weapon"):
-            raise ScenarioError(
-                f"melee_weapon is required for armed attacks (valid: {', '.join(r.name for r in table)})"
-            )
         weapon = table.resolve(s.melee_weapon or None, overrides.get("melee_weapon", {}))
     if s.aim_location and s.aim_location not in LOCATIONS:
         raise UnknownNameError("aim_location", s.aim_location, LOCATIONS)
@@ -158,10 +158,11 @@ def resolve_melee(
         bonus = math.ceil(s.attacker_str / weapon.str_divisor) if weapon.str_divisor else 0
     else:
         dice, sides, bonus = unarmed_dice(s.attacker_str, tables), 4, 0
-    can_block = s.block_skill is not None and (s.attack == "strike" or s.defender_armed)
+    armed = weapon is not None
+    can_block = s.block_skill is not None and (not armed or s.defender_armed)
     ints = np.zeros(k.N_INTS, np.int64)
     values = {
-        k.MODE: _MODES[s.attack],
+        k.MODE: _MODES.get(s.attack, k.ARMED if armed else k.STRIKE),
         k.SKILL: skill,
         k.SURPRISE: int(s.surprise),
         k.BLOCK: s.block_skill if can_block and s.block_skill is not None else -1,
@@ -169,7 +170,7 @@ def resolve_melee(
         k.SIDES: sides,
         k.BONUS: bonus,
         k.AIMED: LOCATIONS.index(s.aim_location) if s.aim_location else -1,
-        k.BLUNT_POINTS: rules.melee_blunt_points if s.attack == "armed" else 0,
+        k.BLUNT_POINTS: rules.melee_blunt_points if armed else 0,
         k.ROUNDING_DOWN: int(rules.rounding == "down"),
         k.CRIT_MAX: rules.critical_success_max,
         k.FAIL_MIN: rules.critical_failure_min,

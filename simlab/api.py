@@ -19,6 +19,7 @@ __all__ = ["attack", "run"]
 def attack(
     system: str,
     *,
+    kind: str = "attack",
     method: str = "exact",
     trials: int = 1_000_000,
     seed: int = 0,
@@ -30,6 +31,7 @@ def attack(
 
     Args:
         system: System id (``hitech_tft``).
+        kind: ``attack``, or another question of the system (``explosion``, ``healing``...).
         method: ``exact`` or ``monte_carlo``.
         trials: Trials to sample (``monte_carlo``).
         seed: Root seed (``monte_carlo``).
@@ -40,8 +42,9 @@ def attack(
 
     Example:
         >>> attack("hitech_tft", weapon="assault rifle", armor="flak jacket", mode="four", range_m=20)
+        >>> attack("tyconian", kind="explosion", explosive="hand grenade", distance_m=2)
     """
-    chosen = get_system(system)
+    chosen = get_system(system).for_kind(kind)
     scenario, rows = chosen.split_inputs({k.replace("__", "."): v for k, v in inputs.items()})
     request = AttackRequest(
         scenario=scenario,

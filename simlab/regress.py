@@ -94,6 +94,16 @@ def load_baseline(experiment: Experiment, directory: Path = BASELINES) -> tuple[
     return table, json.loads(provenance_path.read_text(encoding="utf-8"))
 
 
+def _key_text(value: Any) -> str:
+    """A key value as text that survives a CSV round trip: a blank stays blank, 12.0 reads 12."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        if value.is_integer():
+            return str(int(value))
+    return str(value)
+
+
 def _standard_error(frame: pd.DataFrame) -> pd.Series:
     return (frame["ci_high"] - frame["ci_low"]) / (2 * Z95)
 
@@ -116,8 +126,8 @@ def compare_rows(
             f"the baseline has {len(baseline)} rows and columns {list(baseline.columns)}, the run "
             f"{len(current)} rows and {list(current.columns)}: the experiment changed since its baseline"
         )
-    left = baseline.astype({k: str for k in keys})
-    right = current.astype({k: str for k in keys})
+    left = baseline.assign(**{k: baseline[k].map(_key_text) for k in keys})
+    right = current.assign(**{k: current[k].map(_key_text) for k in keys})
     merged = right.merge(left, on=keys, how="left", suffixes=("", "_base"), indicator=True)
     if (merged["_merge"] != "both").any():
         missing = merged[merged["_merge"] != "both"].iloc[0]

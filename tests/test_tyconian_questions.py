@@ -258,6 +258,7 @@ def test_tyc8_diving_blow():
         {"aim_location": "head", "attacker_str": 14, "armor": "helmet"},
         {"attack": "diving_blow", "dodge_skill": 9, "attacker_str": 12},
         {"attack": "grapple", "block_skill": 11, "target_str": 12, "exchanges": 6},
+        {"attack": "thrown", "melee_weapon": "knife", "range_m": 30, "dodge_skill": 8, "armor": "flak vest"},
     ],
 )
 def test_tyc8_sampled_melee_agrees_with_exact(inputs):
@@ -278,6 +279,20 @@ def test_tyc8_sampled_melee_agrees_with_exact(inputs):
             stats.chisquare(merged_observed, merged_expected * merged_observed.sum() / merged_expected.sum()).pvalue
             > 1e-3
         )
+
+
+def test_tyc73_thrown_objects_and_knives():
+    near = ask("melee", attack="thrown", range_m=20, armor="none", surprise=True)
+    assert near.metrics["mean_damage"] == pytest.approx(3.5 + 4)  # 1d6 + STR 10 / 3 rounded up
+    knife = ask("melee", attack="thrown", melee_weapon="knife", range_m=20, surprise=True)
+    assert knife.metrics["mean_damage"] == pytest.approx(3.5 + 5)  # 1d6 + STR 10 / 2
+    assert ask("melee", attack="thrown", range_m=21).metrics["p_hit"] == pytest.approx(0.25)  # long: half skill
+    dodged = ask("melee", attack="thrown", range_m=10, dodge_skill=10, block_skill=20)
+    assert dodged.metrics["p_hit"] == pytest.approx(0.25)  # dodged, never blocked
+    with pytest.raises(SimlabError, match="beyond long range of a throw, 40 m"):
+        ask("melee", attack="thrown", range_m=41)
+    with pytest.raises(SimlabError, match="only a knife"):
+        ask("melee", attack="thrown", melee_weapon="sword")
 
 
 def test_tyc8_grapple_controls_sooner_with_strength():

@@ -1,7 +1,9 @@
 """Tyconian Traveller combat (system id ``tyconian``): d20 skills, recoil, full auto, locations, wounds.
 
-Implements ``rules/tyconian.md`` TYC-0 to TYC-6 and TYC-10 for one attack. Choices where
-the spec is silent:
+Implements ``rules/tyconian.md`` TYC-0 to TYC-6 and TYC-10 for one attack, and TYC-7 to
+TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``, ``flame``,
+``melee``, ``healing``; their choices are in the docstrings of :mod:`.blast`, :mod:`.flame`,
+:mod:`.melee` and :mod:`.healing`). Choices where the spec is silent:
 
 * One attack is one firer's turn of fire at one target: ``shots`` single shots (or bursts)
   with recoil growing shot by shot (TYC-3.4), or one turn of full-auto fire (TYC-4). Aim

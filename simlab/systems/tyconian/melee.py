@@ -19,6 +19,10 @@ Choices where the spec is silent:
   then falls; else the attacker's d6 + 2 × STR against the defender's STR + END: the higher
   knocks the other down, and the defender who loses takes the difference at a rolled
   location, armour ignored. ``p_attacker_down`` counts the attacker's falls.
+* Thrown objects (TYC-7.3): 1d6 + STR / 3 (a knife: STR / 2), rounded up; effective range
+  2 × STR m, long range to twice that with the skill halved; the location is rolled; armour
+  as in melee, without blunt trauma. A throw cannot be blocked; a successful dodge
+  (``dodge_skill``) makes it miss.
 * Grapple: every exchange the attacker rolls his skill and, on a success, takes his unarmed
   damage off the defender's effective STR; then the defender, if he grapples back
   (``block_skill``), does the same to the attacker. Damage uses each figure's own STR
@@ -54,7 +58,7 @@ from simlab.tables import Table
 
 __all__ = ["MeleeScenario", "ResolvedMelee", "resolve_melee", "exact_melee", "sample_melee", "melee_tallies"]
 
-MELEE_ATTACKS = ("strike", "diving_blow", "grapple")
+MELEE_ATTACKS = ("strike", "thrown", "diving_blow", "grapple")
 _MODES = {"diving_blow": k.DIVING, "grapple": k.GRAPPLE}
 
 
@@ -74,6 +78,9 @@ class MeleeScenario(Target):
     defender_armed: bool = spec_field(False, doc="the defender holds a weapon (needed to block armed blows)")
     dodge_skill: int | None = spec_field(None, doc="defender dodges a diving blow with this skill; blank: no")
     exchanges: int = spec_field(10, doc="most exchanges of a grapple", minimum=1)
+    range_m: float = spec_field(
+        2.0, doc="distance of a throw: 2 x STR m, long range to twice that (TYC-7.3)", minimum=0
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,6 +152,8 @@ def resolve_melee(
     s = scenario
     armour = tables.get("armor", armours()).resolve(s.armor or None, overrides.get("armor", {}))
     weapon = None
+    if s.attack == "thrown":
+        return _thrown(s, rules, armour, tables)
     if s.melee_weapon or overrides.get("melee_weapon"):
         if s.attack != "strike":
             raise ScenarioError(f"melee_weapon: a {s.attack.replace('_', ' ')} is unarmed (TYC-8); leave it blank")
@@ -153,24 +162,56 @@ def resolve_melee(
     if s.aim_location and s.aim_location not in LOCATIONS:
         raise UnknownNameError("aim_location", s.aim_location, LOCATIONS)
     skill = round_off(s.skill / 2, rules.rounding) if s.aim_location else s.skill
+    return _resolved(s, rules, weapon, armour, tables, skill=skill)
+
+
+def _thrown(s: MeleeScenario, rules: Rules, armour: Armour, tables: Mapping[str, Table[Any]]) -> ResolvedMelee:
+    """A thrown object or knife (TYC-7.3): an armed blow that cannot be blocked, only dodged."""
+    if s.melee_weapon not in ("", "knife"):
+        raise ScenarioError(f"melee_weapon: only a knife is thrown as a weapon (TYC-7.3), not {s.melee_weapon!r}")
+    effective = 2 * s.attacker_str
+    if s.range_m > 2 * effective:
+        raise ScenarioError(
+            f"range_m: {s.range_m:g} m is beyond long range of a throw, {2 * effective} m (2 x STR, doubled; TYC-7.3)"
+        )
+    skill = s.skill if s.range_m <= effective else round_off(s.skill / 2, rules.rounding)
+    if s.aim_location:
+        skill = round_off(skill / 2, rules.rounding)
+    knife = MeleeWeapon(
+        name="thrown knife" if s.melee_weapon else "thrown object", dice=1, str_divisor=2 if s.melee_weapon else 3
+    )
+    return _resolved(s, rules, knife, armour, tables, skill=skill, thrown=True)
+
+
+def _resolved(
+    s: MeleeScenario,
+    rules: Rules,
+    weapon: MeleeWeapon | None,
+    armour: Armour,
+    tables: Mapping[str, Table[Any]],
+    *,
+    skill: int,
+    thrown: bool = False,
+) -> ResolvedMelee:
     if weapon is not None:
         dice, sides = weapon.dice, 6
         bonus = math.ceil(s.attacker_str / weapon.str_divisor) if weapon.str_divisor else 0
     else:
         dice, sides, bonus = unarmed_dice(s.attacker_str, tables), 4, 0
     armed = weapon is not None
-    can_block = s.block_skill is not None and (not armed or s.defender_armed)
+    can_block = s.block_skill is not None and (not armed or s.defender_armed) and not thrown
+    defence = s.dodge_skill if thrown else s.block_skill if can_block else None
     ints = np.zeros(k.N_INTS, np.int64)
     values = {
         k.MODE: _MODES.get(s.attack, k.ARMED if armed else k.STRIKE),
         k.SKILL: skill,
         k.SURPRISE: int(s.surprise),
-        k.BLOCK: s.block_skill if can_block and s.block_skill is not None else -1,
+        k.BLOCK: -1 if defence is None else defence,
         k.DICE: dice,
         k.SIDES: sides,
         k.BONUS: bonus,
         k.AIMED: LOCATIONS.index(s.aim_location) if s.aim_location else -1,
-        k.BLUNT_POINTS: rules.melee_blunt_points if armed else 0,
+        k.BLUNT_POINTS: rules.melee_blunt_points if armed and not thrown else 0,
         k.ROUNDING_DOWN: int(rules.rounding == "down"),
         k.CRIT_MAX: rules.critical_success_max,
         k.FAIL_MIN: rules.critical_failure_min,

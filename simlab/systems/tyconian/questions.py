@@ -329,14 +329,15 @@ def _melee(request: AttackRequest) -> AttackResult:
         return metrics, distributions, []
 
     weapon = melee.weapon.name if melee.weapon is not None else "unarmed"
-    details = {"subject": f"{scenario.attack.replace('_', ' ')} ({weapon})"}
+    subject = weapon if scenario.attack == "thrown" else f"{scenario.attack.replace('_', ' ')} ({weapon})"
+    details = {"subject": subject}
     rows = {"armor": melee.armour, "melee_weapon": melee.weapon}
     return answer(request, scenario, rules, rows, exact, lambda **o: sample_melee(melee, **o), details)
 
 
 MELEE = question(
     "melee",
-    "Tyconian melee: strikes, armed blows, blocks, melee armour, diving blows, grapples (TYC-8)",
+    "Tyconian melee and throws: strikes, armed blows, blocks, melee armour, diving blows, grapples (TYC-8, TYC-7.3)",
     MeleeScenario,
     {"armor": "armor", "melee_weapon": "melee_weapons"},
     MELEE_METRICS,

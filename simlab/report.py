@@ -71,12 +71,11 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
         _weapon_armour_tables(report, run, metrics)
     else:
         inputs = list(grid)
-        report.tables.append(
-            (
-                "Every cell (exact values; sampled ones as value ± 95 % half-width)",
-                reports.cell_table(run.table, inputs),
-            )
-        )
+        plain, series = reports.split_series(metrics)
+        title = "Every cell (exact values; sampled ones as value ± 95 % half-width)"
+        if series:
+            title += f"; the series {', '.join(p + 'k' for p in series)} are in table.csv and the charts"
+        report.tables.append((title, reports.cell_table(run.table, inputs, plain if series else None)))
         if len(run.marginals) and "weapon" in grid and "mean_damage" in metrics:
             report.tables.append(
                 (

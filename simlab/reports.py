@@ -7,6 +7,7 @@ the ranking of weapons per armour, and the marginal value of a change such as +1
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,6 +81,21 @@ def marginal_value(
     order = list(dict.fromkeys(chosen[rows]))
     result = chosen.pivot_table(index=rows, columns="change", values="delta", aggfunc="mean", sort=False)
     return result.reindex(index=order)
+
+
+def split_series(metrics: list[str], longest: int = 8) -> tuple[list[str], list[str]]:
+    """Metrics apart from long series (``p_alive_day_0`` ... ``p_alive_day_28``), and the prefixes of those series.
+
+    A series is a prefix followed by a number, with more than ``longest`` members.
+    """
+    prefixes: dict[str, int] = {}
+    for metric in metrics:
+        found = re.match(r"^(.*_)\d+$", metric)
+        if found:
+            prefixes[found.group(1)] = prefixes.get(found.group(1), 0) + 1
+    long = [prefix for prefix, count in prefixes.items() if count > longest]
+    plain = [m for m in metrics if not any(m.startswith(p) and m[len(p) :].isdigit() for p in long)]
+    return plain, long
 
 
 def cell_table(table: pd.DataFrame, inputs: list[str], metrics: list[str] | None = None) -> pd.DataFrame:

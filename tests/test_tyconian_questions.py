@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from simlab.errors import SimlabError
@@ -423,3 +425,60 @@ def test_cli_questions(capsys):
     code, out, _ = run_cli(capsys, "systems")
     assert "question healing (simlab attack --kind healing)" in out
     assert "question indirect_fire" in out
+
+
+# --- properties ------------------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    av=st.integers(0, 5),
+    weapon=st.sampled_from(["", "knife", "club", "sword", "spear"]),
+    skill=st.integers(1, 19),
+    location=st.sampled_from(["", *LOCATIONS]),
+)
+def test_more_melee_armour_never_raises_damage(av, weapon, skill, location):
+    def mean(armour: int) -> float:
+        request = AttackRequest(
+            scenario={"melee_weapon": weapon, "skill": skill, "aim_location": location},
+            row_overrides={"armor": {"av": armour, "covers": "all"}},
+        )
+        result = TYCONIAN.for_kind("melee").attack(request)
+        assert sum(result.distributions["damage"].values()) == pytest.approx(1)
+        return result.metrics["mean_damage"]
+
+    assert mean(av + 1) <= mean(av) + 1e-12
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    explosive=st.sampled_from(["hand grenade", "rifle grenade", "mortar bomb", "shaped charge"]),
+    near=st.floats(0, 12),
+    further=st.floats(0, 3),
+    av=st.integers(0, 4),
+)
+def test_explosions_never_grow_with_distance_or_armour(explosive, near, further, av):
+    def figures(distance: float, armour: int) -> tuple[float, float]:
+        request = AttackRequest(
+            scenario={"explosive": explosive, "distance_m": distance},
+            row_overrides={"armor": {"av": armour, "covers": "all"}},
+        )
+        metrics = TYCONIAN.for_kind("explosion").attack(request).metrics
+        return metrics["dice"], metrics["mean_damage"]
+
+    dice, damage = figures(near, av)
+    assert figures(near + further, av)[0] <= dice
+    assert figures(near + further, av)[1] <= damage + 1e-9
+    assert figures(near, av + 1)[1] <= damage + 1e-9
+
+
+@settings(max_examples=25, deadline=None)
+@given(skill=st.integers(0, 20), observer=st.integers(0, 20), corrections=st.integers(0, 8))
+def test_more_skill_and_corrections_never_lower_the_chance_on_target(skill, observer, corrections):
+    def chance(**changes: int) -> float:
+        inputs = {"skill": skill, "observer_skill": observer, "corrections": corrections, **changes}
+        return ask("indirect_fire", explosive="mortar bomb", **inputs).metrics["p_on_target"]
+
+    base = chance()
+    assert chance(skill=skill + 1) >= base and chance(observer_skill=observer + 1) >= base
+    assert chance(corrections=corrections + 1) >= base

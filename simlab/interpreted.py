@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
-__all__ = ["interpreted", "run_interpreted"]
+from simlab.rng import StreamKey
+
+__all__ = ["interpreted", "run_interpreted", "block_functions"]
 
 
 _TWINS: dict[Any, Callable[..., Any]] = {}
@@ -40,3 +42,28 @@ def run_interpreted(kernel: Any, *args: Any) -> None:
     """Call the interpreted twin of ``kernel``; uint64 arithmetic wraps as in compiled code."""
     with np.errstate(over="ignore"):
         interpreted(kernel)(*args)
+
+
+def block_functions(
+    kernel: Any, arguments: Callable[[Any], tuple[Any, ...]], new_tallies: Callable[[Any], tuple[Any, ...]]
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The compiled block function of a kernel and its interpreted twin.
+
+    The kernel is called as ``kernel(offset, gamma, start, stop, *arguments(subject), *tallies)``
+    and adds into ``tallies = new_tallies(subject)``. Both returned functions take
+    ``(subject, key, start, stop)`` and return the tallies of trials ``[start, stop)``.
+    """
+
+    def compiled(subject: Any, key: StreamKey, start: int, stop: int) -> Any:
+        tallies = new_tallies(subject)
+        kernel(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *arguments(subject), *tallies)
+        return tallies
+
+    def plain(subject: Any, key: StreamKey, start: int, stop: int) -> Any:
+        tallies = new_tallies(subject)
+        run_interpreted(kernel, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *arguments(subject), *tallies)
+        return tallies
+
+    compiled.__doc__ = f"Tallies of trials [start, stop) by the compiled {kernel.__name__}."
+    plain.__doc__ = f"The same tallies by {kernel.__name__}'s source run in the interpreter (the plain reference)."
+    return compiled, plain

@@ -8,6 +8,7 @@ over trials, so they are exact functions of the counts.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,11 @@ class Estimates:
         self.metrics: dict[str, float] = {}
         self.ci95: dict[str, tuple[float, float]] = {}
         self.distributions: dict[str, dict[int, float]] = {}
+
+    def probabilities(self, counts: Any, indices: Mapping[str, int]) -> None:
+        """Proportions of several counts: metric name → index in ``counts``."""
+        for name, index in indices.items():
+            self.probability(name, counts[index])
 
     def histogram_mean(self, name: str, counts: Any) -> None:
         """The mean of a histogram of ``trials`` values (index → count), with its normal interval."""

@@ -38,14 +38,13 @@ from simlab.systems.base import (
     duel_resolver,
     plus_one,
     sampling_options,
-    scenario_json,
     with_row,
 )
 from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.fire import shot_chances
-from simlab.systems.tyconian.questions import QUESTIONS, tables
-from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, resolve
+from simlab.systems.tyconian.questions import QUESTIONS, answer, tables
+from simlab.systems.tyconian.resolve import ResolvedAttack, resolve
 from simlab.systems.tyconian.rules import Rules, Scenario
 from simlab.systems.tyconian.sample import sample_attack, sample_duel
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
@@ -100,23 +99,13 @@ def _exact(resolved: ResolvedAttack) -> tuple[dict[str, float], dict[str, dict[i
 def attack(request: AttackRequest) -> AttackResult:
     """Answer one Tyconian attack question, exactly or by sampling (TYC-10)."""
     scenario, rules, resolved = resolve_request(request)
-    ci95: dict[str, tuple[float, float]] = {}
-    not_exact: list[str] = []
-    if request.method == "exact":
-        metrics, distributions, not_exact = _exact(resolved)
-        trials = seed = None
-    else:
-        sampled = sample_attack(resolved, **sampling_options(request))
-        metrics, ci95, distributions = sampled.metrics, sampled.ci95, sampled.distributions
-        trials, seed = request.trials, request.seed
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
-    details = {
+    details: dict[str, object] = {
         "weapon": resolved.weapon.name,
         "band": resolved.band,
         "effective_skills": list(resolved.skills),
         "shot_chances": shot_chances(resolved.skills, resolved.rules) if not resolved.rounds_per_hit_roll else [],
         "plan_seconds": list(resolved.plan_seconds),
-        "labels": {f"wounds_{name}": dict(enumerate(WOUND_LEVELS)) for name in LOCATIONS},
     }
     if resolved.auto is not None:
         details["full_auto"] = {
@@ -124,19 +113,8 @@ def attack(request: AttackRequest) -> AttackResult:
             "dice": resolved.auto.dice,
             "p_die": resolved.auto.p_die,
         }
-    return AttackResult(
-        system=NAME,
-        method=request.method,
-        trials=trials,
-        seed=seed,
-        scenario=scenario_json(scenario, request, rows),
-        rules=as_plain(rules),
-        metrics=metrics,
-        ci95={name: ci95[name] for name in metrics if name in ci95},
-        distributions=distributions,
-        not_exact=not_exact,
-        details=details,
-        variant=request.variant,
+    return answer(
+        request, scenario, rules, rows, lambda: _exact(resolved), lambda **o: sample_attack(resolved, **o), details
     )
 
 

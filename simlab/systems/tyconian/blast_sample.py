@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from simlab.engine import Tallies, sample_cell
-from simlab.interpreted import run_interpreted
+from simlab.interpreted import block_functions
 from simlab.intervals import Estimates
 from simlab.rng import StreamKey
 from simlab.systems.tyconian import blast_kernels as k
@@ -45,20 +45,8 @@ def _new_tallies(blast: ResolvedBlast) -> Tallies:
     )
 
 
-def blast_tallies(blast: ResolvedBlast, key: StreamKey, start: int, stop: int) -> Tallies:
-    """Tallies of trials ``[start, stop)`` by the compiled kernel."""
-    tallies = _new_tallies(blast)
-    k.blast_block(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(blast), *tallies)
-    return tallies
-
-
-def python_blast_tallies(blast: ResolvedBlast, key: StreamKey, start: int, stop: int) -> Tallies:
-    """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
-    tallies = _new_tallies(blast)
-    run_interpreted(
-        k.blast_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(blast), *tallies
-    )
-    return tallies
+#: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
+blast_tallies, python_blast_tallies = block_functions(k.blast_block, _arguments, _new_tallies)
 
 
 def blast_block_function(blast: ResolvedBlast, key: StreamKey) -> partial[Tallies]:
@@ -73,9 +61,6 @@ def sample_blast(blast: ResolvedBlast, **options: Any) -> Estimates:
     estimates = Estimates(trials)
     mean = estimates.mean
 
-    def probability(name: str, index: int) -> None:
-        estimates.probability(name, counts[index])
-
     estimates.histogram_mean("mean_damage", damage)
     mean("mean_locations", int(counts[k.LOCATIONS_HIT]), int(counts[k.LOCATIONS_SQ]))
     if blast.mode != k.FIXED:
@@ -83,13 +68,9 @@ def sample_blast(blast: ResolvedBlast, **options: Any) -> Estimates:
         if blast.mode == k.LOBBED:
             mean("mean_on_target", int(counts[k.ON_TARGET]), int(counts[k.ON_TARGET_SQ]))
         else:
-            probability("p_on_target", k.ON_TARGET)
-    for name, index in (
-        ("p_knockdown", k.KNOCKDOWN),
-        ("p_stun", k.STUN),
-        ("p_incapacitated", k.INCAPACITATED),
-        ("p_killed", k.KILLED),
-    ):
-        probability(name, index)
+            estimates.probability("p_on_target", counts[k.ON_TARGET])
+    estimates.probabilities(
+        counts, {"p_knockdown": k.KNOCKDOWN, "p_stun": k.STUN, "p_incapacitated": k.INCAPACITATED, "p_killed": k.KILLED}
+    )
     add_wounds(estimates, damage, levels)
     return estimates

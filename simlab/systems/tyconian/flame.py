@@ -30,11 +30,10 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies, sample_cell
 from simlab.errors import ScenarioError
-from simlab.interpreted import run_interpreted
+from simlab.interpreted import block_functions
 from simlab.intervals import Estimates
 from simlab.mechanics.d20 import p_critical_success, p_skill_success
 from simlab.params import spec_field
-from simlab.rng import StreamKey
 from simlab.systems.tyconian import flame_kernels as k
 from simlab.systems.tyconian.explosives import flamer_area, flamer_directed
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
@@ -177,20 +176,8 @@ def _new_tallies(flame: ResolvedFlame) -> Tallies:
     )
 
 
-def flame_tallies(flame: ResolvedFlame, key: StreamKey, start: int, stop: int) -> Tallies:
-    """Tallies of trials ``[start, stop)`` by the compiled kernel."""
-    tallies = _new_tallies(flame)
-    k.flame_block(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(flame), *tallies)
-    return tallies
-
-
-def python_flame_tallies(flame: ResolvedFlame, key: StreamKey, start: int, stop: int) -> Tallies:
-    """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
-    tallies = _new_tallies(flame)
-    run_interpreted(
-        k.flame_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(flame), *tallies
-    )
-    return tallies
+#: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
+flame_tallies, python_flame_tallies = block_functions(k.flame_block, _arguments, _new_tallies)
 
 
 def sample_flame(flame: ResolvedFlame, **options: Any) -> Estimates:
@@ -200,12 +187,8 @@ def sample_flame(flame: ResolvedFlame, **options: Any) -> Estimates:
     found = Estimates(trials)
     found.mean("mean_location_hits", counts[k.LOCATION_HITS], counts[k.LOCATION_HITS_SQ])
     found.histogram_mean("mean_damage", damage)
-    for name, index in (
-        ("p_burning", k.BURNING),
-        ("p_stun", k.STUN),
-        ("p_incapacitated", k.INCAPACITATED),
-        ("p_killed", k.KILLED),
-    ):
-        found.probability(name, counts[index])
+    found.probabilities(
+        counts, {"p_burning": k.BURNING, "p_stun": k.STUN, "p_incapacitated": k.INCAPACITATED, "p_killed": k.KILLED}
+    )
     add_wounds(found, damage, levels)
     return found

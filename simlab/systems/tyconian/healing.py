@@ -41,10 +41,9 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies, sample_cell
 from simlab.errors import ScenarioError, UnknownNameError
-from simlab.interpreted import run_interpreted
+from simlab.interpreted import block_functions
 from simlab.intervals import Estimates
 from simlab.params import spec_field
-from simlab.rng import StreamKey
 from simlab.systems.tyconian import healing_kernels as k
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities
 from simlab.systems.tyconian.rules import Rules
@@ -206,20 +205,8 @@ def _arguments(healing: ResolvedHealing) -> tuple[Any, ...]:
     return healing.ints, healing.wounds, healing.capacity, healing.limb, LOCATIONS.index("head")
 
 
-def healing_tallies(healing: ResolvedHealing, key: StreamKey, start: int, stop: int) -> Tallies:
-    """Tallies of trials ``[start, stop)`` by the compiled kernel."""
-    tallies = _new_tallies(healing)
-    k.healing_block(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(healing), *tallies)
-    return tallies
-
-
-def python_healing_tallies(healing: ResolvedHealing, key: StreamKey, start: int, stop: int) -> Tallies:
-    """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
-    tallies = _new_tallies(healing)
-    run_interpreted(
-        k.healing_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(healing), *tallies
-    )
-    return tallies
+#: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
+healing_tallies, python_healing_tallies = block_functions(k.healing_block, _arguments, _new_tallies)
 
 
 def sample_healing(healing: ResolvedHealing, **options: Any) -> Estimates:

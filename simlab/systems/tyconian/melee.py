@@ -42,12 +42,11 @@ import numpy.typing as npt
 
 from simlab.engine import Tallies, sample_cell
 from simlab.errors import ScenarioError, UnknownNameError
-from simlab.interpreted import run_interpreted
+from simlab.interpreted import block_functions
 from simlab.intervals import Estimates
 from simlab.mechanics.d20 import p_critical_success, p_skill_success, round_off
 from simlab.params import spec_field
 from simlab.pmf import PMF, dice_sum, mixture, point
-from simlab.rng import StreamKey
 from simlab.systems.tyconian import melee_kernels as k
 from simlab.systems.tyconian.exact import single_hit_figures
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
@@ -365,20 +364,8 @@ def _arguments(melee: ResolvedMelee) -> tuple[Any, ...]:
     return melee.ints, melee.armour_dice, melee.capacity, melee.limb, melee.location_of_roll
 
 
-def melee_tallies(melee: ResolvedMelee, key: StreamKey, start: int, stop: int) -> Tallies:
-    """Tallies of trials ``[start, stop)`` by the compiled kernel."""
-    tallies = _new_tallies(melee)
-    k.melee_block(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(melee), *tallies)
-    return tallies
-
-
-def python_melee_tallies(melee: ResolvedMelee, key: StreamKey, start: int, stop: int) -> Tallies:
-    """The same tallies by the kernel's source run in the interpreter (the plain reference)."""
-    tallies = _new_tallies(melee)
-    run_interpreted(
-        k.melee_block, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *_arguments(melee), *tallies
-    )
-    return tallies
+#: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
+melee_tallies, python_melee_tallies = block_functions(k.melee_block, _arguments, _new_tallies)
 
 
 def sample_melee(melee: ResolvedMelee, **options: Any) -> Estimates:
@@ -392,13 +379,9 @@ def sample_melee(melee: ResolvedMelee, **options: Any) -> Estimates:
         return found
     found.probability("p_hit", counts[k.HIT])
     found.histogram_mean("mean_damage", damage)
-    for name, index in (
-        ("p_knockdown", k.KNOCKDOWN),
-        ("p_stun", k.STUN),
-        ("p_incapacitated", k.INCAPACITATED),
-        ("p_killed", k.KILLED),
-    ):
-        found.probability(name, counts[index])
+    found.probabilities(
+        counts, {"p_knockdown": k.KNOCKDOWN, "p_stun": k.STUN, "p_incapacitated": k.INCAPACITATED, "p_killed": k.KILLED}
+    )
     if melee.get(k.MODE) == k.DIVING:
         found.probability("p_attacker_down", counts[k.ATTACKER_DOWN])
     add_wounds(found, damage, levels)

@@ -126,13 +126,15 @@ def estimates(attack: ResolvedAttack, tallies: Tallies, trials: int) -> SampledA
     probability("p_hit", int(hits[1:].sum()))
     found.histogram_mean("mean_hits", hits)
     found.histogram_mean("mean_damage", damage)
-    for name, index in (
-        ("p_knockdown", kernels.KNOCKDOWN),
-        ("p_stun", kernels.STUN),
-        ("p_incapacitated", kernels.INCAPACITATED),
-        ("p_killed", kernels.KILLED),
-    ):
-        probability(name, int(counts[index]))
+    found.probabilities(
+        counts,
+        {
+            "p_knockdown": kernels.KNOCKDOWN,
+            "p_stun": kernels.STUN,
+            "p_incapacitated": kernels.INCAPACITATED,
+            "p_killed": kernels.KILLED,
+        },
+    )
     if attack.auto is not None:
         mean("mean_bystander_hits", int(counts[kernels.BYSTANDERS]), int(counts[kernels.BYSTANDERS_SQ]))
     if semi_automatic(attack) and attack.scenario.mode == "single":

@@ -404,7 +404,7 @@ def test_resolvers_reject_bad_rows():
         resolve_melee(TYCONIAN.for_kind("melee").scenario_type(attack="grapple", melee_weapon="knife"), RULES)
     with pytest.raises(SimlabError, match="at most 5 seconds"):
         resolve_flame(TYCONIAN.for_kind("flame").scenario_type(seconds=6), RULES)
-    with pytest.raises(SimlabError, match="at most 120"):
+    with pytest.raises(SimlabError, match="to 120, got 121"):
         resolve_healing(TYCONIAN.for_kind("healing").scenario_type(days=121), RULES)
 
 

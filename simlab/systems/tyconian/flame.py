@@ -44,9 +44,6 @@ from simlab.tables import Table
 
 __all__ = ["FlameScenario", "ResolvedFlame", "resolve_flame", "mean_location_hits", "sample_flame", "flame_tallies"]
 
-#: Damage at a location that sets it burning (TYC-7.2).
-IGNITION = 8
-
 
 @dataclass(frozen=True)
 class FlameScenario(Target):
@@ -160,7 +157,7 @@ def _arguments(flame: ResolvedFlame) -> tuple[Any, ...]:
     ints = np.array(
         [
             -1 if s.dodge_skill is None else s.dodge_skill, rules.critical_success_max, rules.critical_failure_min,
-            -1 if s.burn_seconds is None else s.burn_seconds, IGNITION, s.target_dex, s.target_end,
+            -1 if s.burn_seconds is None else s.burn_seconds, rules.flame_ignition, s.target_dex, s.target_end,
             LOCATIONS.index("head"),
         ],
         np.int64,

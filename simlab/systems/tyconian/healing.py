@@ -14,19 +14,22 @@ the seed are silent (the seed breaks off in the infection rule):
   d6 and stopping the bleeding; a critical failure adds a point and opens the wound to
   infection. A critical wound left untreated bleeds to death that day.
 * Infection: each location seriously wounded or worse after the fight (or opened by a
-  fumbled first aid) is infected with 20 % (10 % with antibiotics), rolled on a d10. While
+  fumbled first aid) is infected with 20 % (10 % with antibiotics), rolled on a d100. While
   any location is infected no location heals. Every seventh day each infection is treated
   by a skill roll (with care) and cured on a success, else the location takes a d6; without
   care every wounded location is checked again (20 %).
 * Daily healing: d6 + the care bonus per wounded location; a critical location loses
   2 + 1 per further critical location, never healing below 0 points a day. A chest or
   abdomen beyond 1.25 C heals only by surgery.
-* Surgery (doctor, hospital): on day 1, and again after ``surgery_wait`` days while any
+* Surgery (doctor, hospital): on day 1, and again after ``surgery_wait_days`` days while any
   location is critical, up to three critical locations in table order (head first); a
   success repairs the greater of 2d6 and the points down to serious, a critical success a
   d6 more; a critical failure kills (head, chest, abdomen) or costs the limb.
 * Death: a killing wound (TYC-6.2) on any day; any critical wound at the end of day 14 or
   later. A lost limb (amputated, or lost in surgery) is never a full recovery.
+
+The numbers of TYC-9 (care bonuses, infection chances, the critical penalty, surgery's three
+locations and three days, the 14th day) are rule parameters (``--rule death_day=21``).
 """
 
 from __future__ import annotations
@@ -57,19 +60,30 @@ __all__ = [
     "sample_healing",
     "healing_tallies",
     "parse_wounds",
-    "CARE_BONUS",
+    "care_bonus",
 ]
 
-#: Care levels: (healing bonus, first aid, surgery, infection treatment) (TYC-9).
-CARE: dict[str, tuple[int, bool, bool, bool]] = {
-    "none": (0, False, False, False),
-    "medic": (1, True, False, True),
-    "doctor": (3, True, True, True),
-    "hospital": (4, True, True, True),
+#: Care levels: (first aid, surgery, infection treatment) (TYC-9); the healing bonuses are rules.
+CARE: dict[str, tuple[bool, bool, bool]] = {
+    "none": (False, False, False),
+    "medic": (True, False, True),
+    "doctor": (True, True, True),
+    "hospital": (True, True, True),
 }
-CARE_BONUS = {name: bonus for name, (bonus, *_) in CARE.items()}
-#: The day from whose end a critical wound kills (TYC-9).
+#: The day from whose end a critical wound kills, by the spec (``death_day`` rule, TYC-9).
 DEATH_DAY = 14
+
+
+def care_bonus(care: str, rules: Rules) -> int:
+    """The daily healing bonus of a level of care: medic, doctor, or doctor and hospital (TYC-9)."""
+    return {
+        "none": 0,
+        "medic": rules.medic_bonus,
+        "doctor": rules.doctor_bonus,
+        "hospital": rules.doctor_bonus + rules.hospital_bonus,
+    }[care]
+
+
 #: Most days one question follows (keeps a trial's draws inside its window of the stream).
 MAX_DAYS = 120
 
@@ -84,11 +98,10 @@ class HealingScenario:
     care: str = spec_field("medic", doc="none, medic, doctor or hospital", choices=tuple(CARE))
     medical_skill: int = spec_field(10, doc="skill of the carer: first aid, treatment, surgery (d20 scale)")
     antibiotics: bool = spec_field(False, doc="antibiotics within 8 hours: infection 10 % instead of 20 %")
-    days: int = spec_field(28, doc=f"days followed ({DEATH_DAY}-{MAX_DAYS})", minimum=DEATH_DAY)
+    days: int = spec_field(28, doc=f"days followed (up to {MAX_DAYS}; at least the death_day rule)", minimum=1)
     target_str: int = spec_field(10, doc="the wounded figure's STR (TYC-6.1)", minimum=1)
     target_end: int = spec_field(10, doc="the wounded figure's END (TYC-6.1)", minimum=1)
     first_aid_attempts: int = spec_field(12, doc="first aid tries per location on the day of the fight", minimum=1)
-    surgery_wait: int = spec_field(3, doc="days between operations (TYC-9)", minimum=1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,12 +175,12 @@ def resolve_healing(
     Raises:
         SimlabError: For a malformed wound pattern or too many days.
     """
-    if scenario.days > MAX_DAYS:
-        raise ScenarioError(f"days: at most {MAX_DAYS}, got {scenario.days}")
+    if not rules.death_day <= scenario.days <= MAX_DAYS:
+        raise ScenarioError(f"days: from the death_day rule ({rules.death_day}) to {MAX_DAYS}, got {scenario.days}")
     caps = capacities(scenario.target_str, scenario.target_end)
-    bonus, first_aid, surgery, treatment = CARE[scenario.care]
+    first_aid, surgery, treatment = CARE[scenario.care]
     values = {
-        k.BONUS: bonus,
+        k.BONUS: care_bonus(scenario.care, rules),
         k.FIRST_AID: int(first_aid),
         k.SURGERY: int(surgery),
         k.TREATMENT: int(treatment),
@@ -175,12 +188,13 @@ def resolve_healing(
         k.SKILL: scenario.medical_skill,
         k.CRIT_MAX: rules.critical_success_max,
         k.FAIL_MIN: rules.critical_failure_min,
-        k.INFECTION_IN_10: 1 if scenario.antibiotics else 2,
-        k.LATER_IN_10: 2,
+        k.INFECTION_PERCENT: rules.antibiotics_infection_percent if scenario.antibiotics else rules.infection_percent,
+        k.LATER_PERCENT: rules.infection_percent,
         k.DAYS: scenario.days,
-        k.DEATH_DAY: DEATH_DAY,
-        k.SURGERY_LOCATIONS: 3,
-        k.SURGERY_WAIT: scenario.surgery_wait,
+        k.DEATH_DAY: rules.death_day,
+        k.SURGERY_LOCATIONS: rules.surgery_locations,
+        k.SURGERY_WAIT: rules.surgery_wait_days,
+        k.CRITICAL_PENALTY: rules.critical_heal_penalty,
         k.FIRST_AID_ATTEMPTS: scenario.first_aid_attempts,
     }
     ints = np.zeros(k.N_INTS, np.int64)
@@ -214,7 +228,7 @@ def sample_healing(healing: ResolvedHealing, **options: Any) -> Estimates:
     alive, recovered, counts = sample_cell(partial(healing_tallies, healing), **options)
     found = Estimates(options["trials"])
     days = healing.scenario.days
-    found.probability("p_survival", alive[DEATH_DAY])
+    found.probability("p_survival", alive[healing.rules.death_day])
     found.probability("p_alive", alive[days])
     found.probability("p_recovered", recovered[days])
     found.probability("p_bled_out", counts[k.BLED_OUT])

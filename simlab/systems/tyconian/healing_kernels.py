@@ -1,11 +1,11 @@
 """Compiled sampler of the healing aftermath, day by day (TYC-9).
 
 Draw order of a trial: first aid for each wounded location in table order (d20s until a
-success, then the d6 it heals); the infection d10 of each location at risk; then day by
+success, then the d6 it heals); the infection d100 of each location at risk; then day by
 day: surgery (a d20 per location operated on, then 2d6 in one draw and, on a critical
 success, a d6), the d6 of each wounded location's healing (none while an infection lasts),
 and every seventh day, per infected location, the treatment d20 (with care) and, when the
-infection is not cured, its d6; without care, the weekly infection d10 of every wounded
+infection is not cured, its d6; without care, the weekly infection d100 of every wounded
 location.
 
 The plain reference is this same function run by the interpreter (``healing_block.py_func``).
@@ -23,9 +23,9 @@ from simlab.systems.tyconian.wounds import wound_code
 __all__ = ["healing_block", "N_HEALING_COUNTS"]
 
 # Indices of ``ints``.
-(BONUS, FIRST_AID, SURGERY, TREATMENT, WEEKLY_CHECKS, SKILL, CRIT_MAX, FAIL_MIN, INFECTION_IN_10, LATER_IN_10, DAYS,
- DEATH_DAY, SURGERY_LOCATIONS, SURGERY_WAIT, FIRST_AID_ATTEMPTS) = range(15)  # fmt: skip
-N_INTS = 15
+(BONUS, FIRST_AID, SURGERY, TREATMENT, WEEKLY_CHECKS, SKILL, CRIT_MAX, FAIL_MIN, INFECTION_PERCENT, LATER_PERCENT,
+ DAYS, DEATH_DAY, SURGERY_LOCATIONS, SURGERY_WAIT, FIRST_AID_ATTEMPTS, CRITICAL_PENALTY) = range(16)  # fmt: skip
+N_INTS = 16
 # Indices of the ``counts`` tally.
 BLED_OUT, INFECTED, SURGERY_DEATHS, MAIMED, DRAWS = range(5)
 N_HEALING_COUNTS = 5
@@ -124,9 +124,9 @@ def healing_block(
         if not dead:
             for i in range(N_LOCATIONS):
                 if at_risk[i]:
-                    w, roll = draw_die(w, gamma, 10)
+                    w, roll = draw_die(w, gamma, 100)
                     made += 1
-                    if roll <= ints[INFECTION_IN_10]:
+                    if roll <= ints[INFECTION_PERCENT]:
                         infected[i] = True
                         any_infection = True
         recovered = False
@@ -187,7 +187,7 @@ def healing_block(
                         continue  # chest or abdomen beyond 1.25 C heals only by surgery
                     w, face = draw_die(w, gamma, 6)
                     made += 1
-                    penalty = 2 + critical_count - 1 if level >= CRITICAL else 0
+                    penalty = ints[CRITICAL_PENALTY] + critical_count - 1 if level >= CRITICAL else 0
                     damage[i] = max(0, damage[i] - max(0, face + ints[BONUS] - penalty))
             # Weekly: infections are treated or worsen; without care, new infections.
             if day % 7 == 0:
@@ -207,9 +207,9 @@ def healing_block(
                 if ints[WEEKLY_CHECKS] == 1:
                     for i in range(N_LOCATIONS):
                         if damage[i] > 0 and not infected[i]:
-                            w, roll = draw_die(w, gamma, 10)
+                            w, roll = draw_die(w, gamma, 100)
                             made += 1
-                            if roll <= ints[LATER_IN_10]:
+                            if roll <= ints[LATER_PERCENT]:
                                 infected[i] = True
                                 any_infection = True
             # Deaths: a killing wound at any time; any critical wound from the death day on.

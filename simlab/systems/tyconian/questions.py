@@ -350,7 +350,7 @@ MELEE = question(
 
 _check_healing = attack_resolver(HealingScenario, Rules, resolve_healing)
 HEALING_METRICS = {
-    "p_survival": f"probability of being alive after {DEATH_DAY} days (TYC-9)",
+    "p_survival": f"probability of being alive after {DEATH_DAY} days (the death_day rule, TYC-9)",
     "p_alive": "probability of being alive at the end of the days followed",
     "p_recovered": "probability of a full recovery (no damage, infection or lost limb) by then",
     "p_bled_out": "probability of bleeding to death on the day of the fight (TYC-6.3)",

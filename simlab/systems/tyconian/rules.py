@@ -71,6 +71,20 @@ class Rules:
     melee_blunt_points: int = spec_field(
         6, doc="armed melee: 1 blunt trauma per this many points armour stops (TYC-8)", minimum=1
     )
+    flame_ignition: int = spec_field(8, doc="damage at a location that sets it burning (TYC-7.2)", minimum=1)
+    medic_bonus: int = spec_field(1, doc="daily healing bonus of a medic's care (TYC-9)")
+    doctor_bonus: int = spec_field(3, doc="daily healing bonus of a doctor's care (TYC-9)")
+    hospital_bonus: int = spec_field(1, doc="daily healing bonus of a hospital, on top of the doctor's (TYC-9)")
+    critical_heal_penalty: int = spec_field(
+        2, doc="taken from a critical location's daily healing, +1 per further critical location (TYC-9)", minimum=0
+    )
+    infection_percent: int = spec_field(20, doc="chance of infection per seriously wounded location (TYC-9)", minimum=0)
+    antibiotics_infection_percent: int = spec_field(
+        10, doc="the same with antibiotics within 8 hours (TYC-9)", minimum=0
+    )
+    surgery_locations: int = spec_field(3, doc="most locations operated on at one time (TYC-9)", minimum=1)
+    surgery_wait_days: int = spec_field(3, doc="days between operations (TYC-9)", minimum=1)
+    death_day: int = spec_field(14, doc="a wound still critical at the end of this day kills (TYC-9)", minimum=1)
 
 
 @dataclass(frozen=True)

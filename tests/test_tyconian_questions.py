@@ -343,7 +343,7 @@ def test_tyc9_wound_patterns_are_checked():
     for text, words in (
         ("chest", "LOCATION=POINTS"),
         ("tail=3", "unknown wounds location"),
-        ("chest=bad", "wound level"),
+        ("chest=bad", "unknown wounds level"),
     ):
         with pytest.raises(SimlabError, match=words):
             heal(wounds=text)

@@ -160,7 +160,7 @@ def parse_wounds(text: str, caps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64
         elif value in WOUND_LEVELS:
             damage[index] = lowest_damage(value, location, int(caps[index]))
         else:
-            raise UnknownNameError("wound level", value, WOUND_LEVELS)
+            raise UnknownNameError("wounds level", value, WOUND_LEVELS)
     return damage
 
 

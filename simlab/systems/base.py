@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -25,6 +25,7 @@ __all__ = [
     "plus_one",
     "duel_resolver",
     "attack_resolver",
+    "attack_result",
 ]
 
 S = TypeVar("S")
@@ -133,6 +134,40 @@ def scenario_json(scenario: Any, request: AttackRequest, rows: Mapping[str, Any]
         for column in overrides:
             payload[f"{row_input}.{column}"] = plain.get(column, overrides[column])
     return payload
+
+
+def attack_result(
+    system: str,
+    request: AttackRequest,
+    scenario: Any,
+    rules: Any,
+    rows: Mapping[str, Any],
+    *,
+    metrics: dict[str, float],
+    ci95: Mapping[str, tuple[float, float]],
+    distributions: dict[str, dict[int, float]],
+    details: dict[str, Any],
+    not_exact: Sequence[str] = (),
+) -> AttackResult:
+    """The result of one answered request: its inputs as the rules saw them, and what was found.
+
+    Trials and seed are recorded for sampled answers only; intervals are kept for the metrics shown.
+    """
+    sampled = request.method != "exact"
+    return AttackResult(
+        system=system,
+        method=request.method,
+        trials=request.trials if sampled else None,
+        seed=request.seed if sampled else None,
+        scenario=scenario_json(scenario, request, rows),
+        rules=as_plain(rules),
+        metrics=metrics,
+        ci95={name: ci95[name] for name in metrics if name in ci95},
+        distributions=distributions,
+        not_exact=list(not_exact),
+        details=details,
+        variant=request.variant,
+    )
 
 
 def attack_resolver(

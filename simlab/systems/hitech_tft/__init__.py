@@ -23,15 +23,14 @@ Implements ``rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is 
 
 from __future__ import annotations
 
-from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import (
     AttackRequest,
     System,
+    attack_result,
     build_inputs,
     plus_one,
     sampling_options,
-    scenario_json,
     with_row,
 )
 from simlab.systems.hitech_tft.exact import exact_outcome
@@ -79,22 +78,19 @@ def attack(request: AttackRequest) -> AttackResult:
     ci95: dict[str, tuple[float, float]] = {}
     if request.method == "exact":
         outcome = exact_outcome(resolved)
-        trials = seed = None
     else:
         sampled = sample_outcome(resolved, **sampling_options(request))
         outcome, ci95 = sampled.outcome, sampled.ci95
-        trials, seed = request.trials, request.seed
     metrics, distributions = metrics_of(resolved, outcome)
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
-    return AttackResult(
-        system=NAME,
-        method=request.method,
-        trials=trials,
-        seed=seed,
-        scenario=scenario_json(scenario, request, rows),
-        rules=as_plain(rules),
+    return attack_result(
+        NAME,
+        request,
+        scenario,
+        rules,
+        rows,
         metrics=metrics,
-        ci95={name: ci95[name] for name in metrics if name in ci95},
+        ci95=ci95,
         distributions=distributions,
         details={
             "weapon": resolved.weapon.name,
@@ -102,7 +98,6 @@ def attack(request: AttackRequest) -> AttackResult:
             "adj_dx_terms": resolved.adj_dx_terms,
             "incapacitated_at": resolved.st - 1,
         },
-        variant=request.variant,
     )
 
 

@@ -35,10 +35,10 @@ from simlab.systems.base import (
     DuelRequest,
     System,
     attack_resolver,
+    attack_result,
     duel_resolver,
     plus_one,
     sampling_options,
-    scenario_json,
     with_row,
 )
 from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, resolve_duel, side_json
@@ -63,22 +63,19 @@ def attack(request: AttackRequest) -> AttackResult:
     ci95: dict[str, tuple[float, float]] = {}
     if request.method == "exact":
         outcome = exact_outcome(resolved)
-        trials = seed = None
     else:
         sampled = sample_attack(resolved, **sampling_options(request))
         outcome, ci95 = sampled.outcome, sampled.ci95
-        trials, seed = request.trials, request.seed
     metrics, distributions = metrics_of(outcome, resolved.suppressive)
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
-    return AttackResult(
-        system=NAME,
-        method=request.method,
-        trials=trials,
-        seed=seed,
-        scenario=scenario_json(scenario, request, rows),
-        rules=as_plain(rules),
+    return attack_result(
+        NAME,
+        request,
+        scenario,
+        rules,
+        rows,
         metrics=metrics,
-        ci95={name: ci95[name] for name in metrics if name in ci95},
+        ci95=ci95,
         distributions=distributions,
         details={
             "weapon": resolved.name,
@@ -87,7 +84,6 @@ def attack(request: AttackRequest) -> AttackResult:
             "rounds": resolved.rounds,
             "labels": {"outcome": dict(enumerate(CATEGORIES))},
         },
-        variant=request.variant,
     )
 
 

@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from simlab.errors import ScenarioError
-from simlab.params import as_plain
 from simlab.results import AttackResult
-from simlab.systems.base import AttackRequest, System, attack_resolver, sampling_options, scenario_json
+from simlab.systems.base import AttackRequest, System, attack_resolver, attack_result, sampling_options
 from simlab.systems.tyconian.blast import (
     ARTILLERY,
     LOBBED,
@@ -98,24 +97,20 @@ def answer(
     not_exact: list[str] = []
     if request.method == "exact":
         metrics, distributions, not_exact = exact()
-        trials = seed = None
     else:
         sampled = sample(**sampling_options(request))
         metrics, ci95, distributions = sampled.metrics, sampled.ci95, sampled.distributions
-        trials, seed = request.trials, request.seed
-    return AttackResult(
-        system=NAME,
-        method=request.method,
-        trials=trials,
-        seed=seed,
-        scenario=scenario_json(scenario, request, rows),
-        rules=as_plain(rules),
+    return attack_result(
+        NAME,
+        request,
+        scenario,
+        rules,
+        rows,
         metrics=metrics,
-        ci95={name: ci95[name] for name in metrics if name in ci95},
+        ci95=ci95,
         distributions=distributions,
-        not_exact=not_exact,
         details={"labels": _WOUND_LABELS, **details},
-        variant=request.variant,
+        not_exact=not_exact,
     )
 
 

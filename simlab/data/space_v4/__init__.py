@@ -1,0 +1,1 @@
+"""Data tables of the Space Combat V4 system (SPC-4.2: damage fractions)."""

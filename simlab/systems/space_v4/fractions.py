@@ -12,6 +12,10 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 from simlab.errors import ScenarioError
 from simlab.params import spec_field
@@ -64,6 +68,9 @@ def applied_hits(optimal: int, margin: int, rounding: str = "floor", table: Iter
     return max(1, rounded)
 
 
-def criticals(applied: int, per: int = 10) -> int:
+IntOrArray = TypeVar("IntOrArray", int, npt.NDArray[np.int64])
+
+
+def criticals(applied: IntOrArray, per: int = 10) -> IntOrArray:
     """Critical hits that ``applied`` hits of one attack bring: one per ``per`` (SPC-4.3, per attack)."""
     return applied // per

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from numba import njit
 
 from simlab.engine import Tallies
-from simlab.intervals import normal_mean, wilson
+from simlab.intervals import mean_interval, wilson
 from simlab.results import AttackResult
 
 __all__ = [
@@ -63,13 +63,6 @@ class SampledDuel:
     distributions: dict[str, dict[int, float]]
     trials: int
     tallies: Tallies
-
-
-def mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float]:
-    """Normal 95 % interval of a mean from int64 sums (a point for a single trial)."""
-    if trials < 2:
-        return total / trials, total / trials
-    return normal_mean(float(total), float(total_sq), trials)
 
 
 def duel_estimates(tallies: Tallies, trials: int, seconds_per_bin: int = 1) -> SampledDuel:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Z95", "wilson", "normal_mean", "Estimates"]
+__all__ = ["Z95", "wilson", "normal_mean", "mean_interval", "Estimates"]
 
 #: The two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
@@ -56,6 +56,13 @@ def normal_mean(total: float, total_sq: float, trials: int, z: float = Z95) -> t
     return mean - half, mean + half
 
 
+def mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float]:
+    """Normal 95 % interval of a mean from int64 sums (a point for a single trial)."""
+    if trials < 2:
+        return total / trials, total / trials
+    return normal_mean(float(total), float(total_sq), trials)
+
+
 class Estimates:
     """Metrics and their 95 % intervals, gathered from int64 tallies of ``trials`` trials.
 
@@ -93,9 +100,5 @@ class Estimates:
 
     def mean(self, name: str, total: int, total_sq: int) -> None:
         """A mean from the sum and the sum of squares of a per-trial value, with its normal interval."""
-        total, total_sq = int(total), int(total_sq)
-        self.metrics[name] = total / self.trials
-        if self.trials < 2:
-            self.ci95[name] = (total / self.trials, total / self.trials)
-        else:
-            self.ci95[name] = normal_mean(float(total), float(total_sq), self.trials)
+        self.metrics[name] = int(total) / self.trials
+        self.ci95[name] = mean_interval(int(total), int(total_sq), self.trials)

@@ -15,7 +15,7 @@ import numpy as np
 
 from simlab.engine import BlockFn, Tallies, sample_cell
 from simlab.errors import SimlabError
-from simlab.intervals import normal_mean, wilson
+from simlab.intervals import mean_interval, wilson
 from simlab.mechanics.roll_under import ROLL_SLOTS
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, stream_key
 from simlab.systems.hitech_tft import kernels
@@ -132,13 +132,6 @@ def block_function(attack: ResolvedAttack, seed: int, cell: int = 0) -> BlockFn:
     return partial(kernel, attack, key)
 
 
-def _mean_interval(total: int, total_sq: int, trials: int) -> tuple[float, float]:
-    if trials < 2:
-        mean = total / trials
-        return mean, mean
-    return normal_mean(float(total), float(total_sq), trials)
-
-
 def tallies_to_outcome(
     attack: ResolvedAttack, tallies: Tallies, trials: int
 ) -> tuple[Outcome, dict[str, tuple[float, float]]]:
@@ -157,8 +150,8 @@ def tallies_to_outcome(
     hit_count = int(hits[1:].sum())
     ci = {
         "p_hit": wilson(hit_count, trials),
-        "mean_hits": _mean_interval(int(h @ hits), int((h * h) @ hits), trials),
-        "mean_damage": _mean_interval(int(d @ damage), int((d * d) @ damage), trials),
+        "mean_hits": mean_interval(int(h @ hits), int((h * h) @ hits), trials),
+        "mean_damage": mean_interval(int(d @ damage), int((d * d) @ damage), trials),
         "p_stagger": wilson(int(counts[kernels.STAGGER]), trials),
         "p_knockdown": wilson(int(counts[kernels.KNOCKDOWN]), trials),
         "p_incapacitated": wilson(int(damage[max(0, attack.st - 1) :].sum()), trials),
@@ -167,7 +160,7 @@ def tallies_to_outcome(
     }
     extras: dict[str, float] = {}
     if attack.splash_per_die is not None:
-        low, high = _mean_interval(int(counts[kernels.DICE]), int(counts[kernels.DICE_SQ]), trials)
+        low, high = mean_interval(int(counts[kernels.DICE]), int(counts[kernels.DICE_SQ]), trials)
         per_die = attack.splash_per_die
         extras[SPLASH_METRIC] = per_die * int(counts[kernels.DICE]) / trials
         ci[SPLASH_METRIC] = (per_die * low, per_die * high)
@@ -179,7 +172,7 @@ def tallies_to_outcome(
             ci[f"dice_at_{k}"] = (dice, dice)
             total, total_sq = int(distance_sums[k, 0]), int(distance_sums[k, 1])
             extras[f"mean_damage_at_{k}"] = total / trials
-            ci[f"mean_damage_at_{k}"] = _mean_interval(total, total_sq, trials)
+            ci[f"mean_damage_at_{k}"] = mean_interval(total, total_sq, trials)
     outcome = Outcome(
         joint=joint / trials,
         p_stagger=int(counts[kernels.STAGGER]) / trials,

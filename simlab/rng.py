@@ -36,6 +36,8 @@ __all__ = [
     "die_py",
     "mix64",
     "die_from_draw",
+    "draw_die",
+    "draw_2d6",
     "trial_position",
     "raw_draws",
     "mix64_np",
@@ -114,6 +116,13 @@ def die_from_draw(x: np.uint64, sides: np.int64) -> np.int64:  # pragma: no cove
     return np.int64(((x >> np.uint64(32)) * np.uint64(sides)) >> np.uint64(32)) + 1
 
 
+@njit(inline="always")
+def draw_die(w: np.uint64, gamma: np.uint64, sides: int) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
+    """The next draw of a trial's window as a d``sides``: (position, face)."""
+    w += gamma
+    return w, die_from_draw(mix64(w), sides)
+
+
 def mix64_py(z: int) -> int:
     """Pure-Python SplitMix64 output function, bit-identical to the compiled one."""
     z = ((z ^ (z >> 30)) * _M1) & _MASK64
@@ -136,6 +145,13 @@ def two_d6_from_draw(x: np.uint64) -> np.int64:  # pragma: no cover - compiled
     high = ((x >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32)
     low = ((x & np.uint64(_LOW32)) * np.uint64(6)) >> np.uint64(32)
     return np.int64(high + low) + 2
+
+
+@njit(inline="always")
+def draw_2d6(w: np.uint64, gamma: np.uint64) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
+    """The next draw of a trial's window as 2d6: (position, total)."""
+    w += gamma
+    return w, two_d6_from_draw(mix64(w))
 
 
 def two_d6_py(x: int) -> int:

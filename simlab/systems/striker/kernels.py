@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from simlab.duels import record_duel_compiled
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_2d6, mix64, two_d6_from_draw
 
 # Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
 UNHURT, LIGHT, SERIOUS, UNCONSCIOUS, NOT_DEAD_YET, KILLED = range(6)
@@ -39,13 +39,6 @@ FOLLOW, TARGET, SUCCESS, FAILURE = range(4)
 # Index of the per-side duel parameters.
 DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM = range(5)
 LANES = 4
-
-
-@njit(inline="always")
-def _two_d6(w: np.uint64, gamma: np.uint64) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
-    """The next draw as 2d6: (new position, total)."""
-    w += gamma
-    return w, two_d6_from_draw(mix64(w))
 
 
 @njit(cache=True, nogil=True)
@@ -101,7 +94,7 @@ def attack_block(
     draws = 0
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
-        w, natural = _two_d6(w, gamma)
+        w, natural = draw_2d6(w, gamma)
         made = 1
         hits = hits_by_roll[natural]
         worst = UNHURT
@@ -120,15 +113,15 @@ def attack_block(
         if worst == NOT_DEAD_YET:
             dies = True
             if aftermath[2]:
-                w, roll = _two_d6(w, gamma)
+                w, roll = draw_2d6(w, gamma)
                 made += 1
                 if roll + aftermath[3] >= aftermath[4]:
-                    w, roll = _two_d6(w, gamma)
+                    w, roll = draw_2d6(w, gamma)
                     made += 1
                     dies = roll + aftermath[5] < aftermath[6]
             dies_later += dies
         elif worst in (SERIOUS, UNCONSCIOUS):
-            w, roll = _two_d6(w, gamma)
+            w, roll = draw_2d6(w, gamma)
             made += 1
             dies_later += roll + aftermath[0] < aftermath[1]
         if suppression[0] and hits > 0:
@@ -139,8 +132,8 @@ def attack_block(
         made += 2
         w = offset + np.uint64(trial) * stride + g_initiative + g2  # past the first pair
         while lead == 0:  # a tie: both roll again
-            w, ours = _two_d6(w, gamma)
-            w, theirs = _two_d6(w, gamma)
+            w, ours = draw_2d6(w, gamma)
+            w, theirs = draw_2d6(w, gamma)
             made += 2
             lead = ours + tactics[0] - theirs - tactics[1]
         initiative += lead > 0
@@ -177,19 +170,19 @@ def _fire(
     made = 1
     fired = min(sides[shooter, PER_ATTACK], rounds[shooter])
     rounds[shooter] -= fired
-    w, natural = _two_d6(w, gamma)
+    w, natural = draw_2d6(w, gamma)
     total = natural + sides[shooter, DM] - penalty[shooter]
     if natural != 2 and (total >= hit_target or natural == 12):
         hits = 1 + (total - hit_target) // step
         hits = max(1, min(hits, fired))
         for _ in range(hits):
-            w, r = _two_d6(w, gamma)
+            w, r = draw_2d6(w, gamma)
             made += 1
             level = level_by_pen[shooter, r]
             if level == LEVEL_LIGHT:
                 new_penalty[other] += 1
             elif level == LEVEL_SERIOUS:
-                w, roll = _two_d6(w, gamma)
+                w, roll = draw_2d6(w, gamma)
                 made += 1
                 if roll + sides[other, ROLL_DM] - penalty[other] >= conscious_target:
                     new_penalty[other] += serious_light_wounds

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from simlab.duels import record_duel_compiled
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64, two_d6_from_draw
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, draw_die, mix64, two_d6_from_draw
 from simlab.systems.tyconian.wounds import wound_code
 
 # Indices of the ``counts`` tally.
@@ -29,13 +29,6 @@ N_COUNTS = 8
 # Attack kinds.
 SHOTS, PER_ROUND, FULL_AUTO = range(3)
 N_LOCATIONS = 7
-
-
-@njit(inline="always")
-def draw_die(w: np.uint64, gamma: np.uint64, sides: int) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
-    """The next draw of a trial's window as a d``sides``: (position, face)."""
-    w += gamma
-    return w, die_from_draw(mix64(w), sides)
 
 
 @njit(inline="always")

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from numba import njit
 
 from simlab.engine import Tallies
-from simlab.intervals import mean_interval, wilson
+from simlab.intervals import Estimates, mean_interval, wilson
 from simlab.results import AttackResult
 
 __all__ = [
@@ -149,7 +149,7 @@ def numpy_duel_tallies(
 
 def duel_result(
     system: str,
-    sampled: SampledDuel,
+    sampled: SampledDuel | Estimates,
     sides: tuple[dict[str, Any], dict[str, Any]],
     names: tuple[str, str],
     rules: dict[str, Any],

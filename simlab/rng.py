@@ -117,7 +117,7 @@ def die_from_draw(x: np.uint64, sides: np.int64) -> np.int64:  # pragma: no cove
 
 
 @njit(inline="always")
-def draw_die(w: np.uint64, gamma: np.uint64, sides: int) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
+def draw_die(w: np.uint64, gamma: np.uint64, sides: np.int64) -> tuple[np.uint64, np.int64]:  # pragma: no cover
     """The next draw of a trial's window as a d``sides``: (position, face)."""
     w += gamma
     return w, die_from_draw(mix64(w), sides)

@@ -6,9 +6,10 @@ from fractions import Fraction
 import pytest
 
 from simlab.errors import SimlabError
-from simlab.systems.space_v4.exact import attack_dm, exact_attack
+from simlab.systems.space_v4.exact import exact_attack
 from simlab.systems.space_v4.fractions import applied_hits, criticals, fraction_of
-from simlab.systems.space_v4.rules import Rules, Scenario
+from simlab.systems.space_v4.resolve import pd_turrets, resolve
+from simlab.systems.space_v4.rules import LASERS, OPTIMAL_HITS, Rules, Scenario
 
 #: The seed's table: exact roll 1/10, 1-2 more 1/4, 3-4 more 1/2, 5-6 more 3/4, 7+ all.
 TABLE = {0: Fraction(1, 10), 1: Fraction(1, 4), 2: Fraction(1, 4), 3: Fraction(1, 2), 4: Fraction(1, 2),
@@ -57,6 +58,10 @@ RULES = Rules()
 FACES = range(1, 7)
 
 
+def dm_of(inputs: dict, rules: Rules = RULES) -> int:
+    return resolve(Scenario(**inputs), rules).dm
+
+
 @pytest.mark.parametrize(
     ("inputs", "dm"),
     [
@@ -71,42 +76,62 @@ FACES = range(1, 7)
     ],
 )
 def test_spc32_attack_dms(inputs, dm):
-    assert attack_dm(Scenario(**inputs), RULES) == dm
+    assert dm_of(inputs) == dm
 
 
 def test_spc32_literal_sand_and_spc2_ranges():
-    assert attack_dm(Scenario(sand=True), Rules(sand_dm="plus_one")) == 1
+    assert dm_of({"sand": True}, Rules(sand_dm="plus_one")) == 1
     with pytest.raises(SimlabError, match="cannot fire at very_long"):
-        attack_dm(Scenario(weapon="pulse", range_band="very_long"), RULES)
+        dm_of({"weapon": "pulse", "range_band": "very_long"})
     with pytest.raises(SimlabError, match="cannot fire at distant"):
-        attack_dm(Scenario(weapon="missile", range_band="distant"), RULES)
-    assert attack_dm(Scenario(weapon="missile", range_band="extreme"), Rules(missiles_beyond_very_long=True)) == -5
+        dm_of({"weapon": "missile", "range_band": "distant"})
+    assert dm_of({"weapon": "missile", "range_band": "extreme"}, Rules(missiles_beyond_very_long=True)) == -5
+    assert dm_of({"weapon": "nuclear", "range_band": "distant"}, Rules(missiles_beyond_very_long=True)) == 0
 
 
-def brute_force(scenario: Scenario, rules: Rules) -> dict[int, float]:
-    """Every roll enumerated: the attack's 2d6, then each point-defence laser's 2d6."""
-    from simlab.systems.space_v4.exact import pd_turrets
-    from simlab.systems.space_v4.rules import LASERS, OPTIMAL_HITS
+def brute_force(scenario: Scenario, rules: Rules) -> tuple[dict[int, float], float]:
+    """Every roll enumerated: each attack roll's 2d6, then each point-defence laser's 2d6.
 
-    dm = attack_dm(scenario, rules)
-    lasers = [turret for turret, n in enumerate(pd_turrets(scenario.pd_turrets)) for _ in range(n)]
-    need = rules.pd_dedicated_target if scenario.pd_dedicated else rules.pd_fired_target
-    need -= rules.pd_computer_dm if scenario.defender_computer > scenario.attacker_computer else 0
+    Returns the distribution of applied hits and the mean criticals.
+    """
+    s = resolve(scenario, rules).scenario
+    dm = dm_of(scenario.__dict__, rules)
+    laser = s.weapon in LASERS
+    lasers = [] if laser else [turret for turret, n in enumerate(pd_turrets(s.pd_turrets)) for _ in range(n)]
+    need = rules.pd_dedicated_target if s.pd_dedicated else rules.pd_fired_target
+    need -= rules.pd_computer_dm if s.defender_computer > s.attacker_computer else 0
+    groups = [list(range(s.count))] if rules.grouping == "by_type" else [[i] for i in range(s.count)]
+    reduction = rules.engineer_reduction if s.engineer_bonus else 0
     outcome: dict[int, float] = {}
-    rolls = len(lasers) if scenario.weapon not in LASERS else 0
-    for dice in itertools.product(FACES, repeat=2 + 2 * rolls):
-        p = 6.0 ** -(2 + 2 * rolls)
-        total = dice[0] + dice[1] + dm
-        hits = 0
-        if total >= rules.to_hit:
-            alive = [True] * scenario.count
+    mean_crits = 0.0
+    n_dice = 2 * len(groups) + 2 * len(lasers)
+    for dice in itertools.product(FACES, repeat=n_dice):
+        p = 6.0**-n_dice
+        total_hits = crits = 0
+        pd_rolls = dice[2 * len(groups) :]
+        for g, members in enumerate(groups):
+            natural = dice[2 * g] + dice[2 * g + 1]
+            total = natural + dm
+            hit = total >= rules.to_hit
+            if rules.natural_rules:  # SPC-3.1: 2 always misses, 12 always hits
+                hit = natural == 12 or (natural != 2 and hit)
+            if not hit:
+                continue
+            alive = set(members)
             for i, turret in enumerate(lasers):
-                if dice[2 + 2 * i] + dice[3 + 2 * i] >= need:
-                    alive[turret % scenario.count] = False
-            optimal = OPTIMAL_HITS[scenario.weapon] * (scenario.count if scenario.weapon in LASERS else sum(alive))
-            hits = applied_hits(optimal, total - rules.to_hit, rules.fraction_rounding) if optimal else 0
-        outcome[hits] = outcome.get(hits, 0.0) + p
-    return outcome
+                target = turret % s.count
+                if target in members and pd_rolls[2 * i] + pd_rolls[2 * i + 1] >= need:
+                    alive.discard(target)
+            optimal = OPTIMAL_HITS[s.weapon] * len(alive)
+            hits = applied_hits(optimal, max(0, total - rules.to_hit), rules.fraction_rounding) if optimal else 0
+            hits = max(0, hits - reduction)
+            total_hits += hits
+            crits += hits // rules.hits_per_critical
+        if rules.crit_accounting == "cumulative":
+            crits = total_hits // rules.hits_per_critical
+        outcome[total_hits] = outcome.get(total_hits, 0.0) + p
+        mean_crits += p * crits
+    return outcome, mean_crits
 
 
 @pytest.mark.parametrize(
@@ -121,17 +146,38 @@ def brute_force(scenario: Scenario, rules: Rules) -> dict[int, float]:
             {"weapon": "missile", "count": 3, "pd_turrets": "1", "range_band": "very_long", "defender_computer": 3},
             Rules(pd_computer_dm=-2),
         ),
+        ({"weapon": "beam", "count": 3, "engineer_bonus": True}, RULES),
+        ({"weapon": "beam", "count": 3}, Rules(grouping="per_weapon")),
+        ({"weapon": "missile", "count": 2, "pd_turrets": "1"}, Rules(grouping="per_weapon")),
+        ({"weapon": "nuclear", "count": 2, "range_band": "very_short", "gunner_bonus": True}, RULES),
+        ({"weapon": "nuclear", "count": 2, "range_band": "very_short"}, Rules(hits_per_critical=4)),
+        (
+            {"weapon": "beam", "count": 3},
+            Rules(grouping="per_weapon", hits_per_critical=2, crit_accounting="cumulative"),
+        ),
+        ({"weapon": "missile", "count": 1, "range_band": "very_long"}, Rules(natural_rules=True, to_hit=12)),
     ],
 )
 def test_spc8_exact_applied_hits_equal_brute_force(inputs, rules):
     scenario = Scenario(**inputs)
-    exact = exact_attack(scenario, rules)
-    assert exact.applied.to_dict(tol=1e-15) == pytest.approx(brute_force(scenario, rules))
+    exact = exact_attack(resolve(scenario, rules))
+    distribution, mean_crits = brute_force(scenario, rules)
+    assert exact.applied.to_dict(tol=1e-15) == pytest.approx(distribution)
     assert exact.applied.total() == pytest.approx(1)
+    assert exact.metrics()["mean_criticals"] == pytest.approx(mean_crits)
 
 
 def test_spc33_per_weapon_rolls_spread_the_hits():
-    grouped = exact_attack(Scenario(weapon="beam", count=4), RULES)
-    separate = exact_attack(Scenario(weapon="beam", count=4), Rules(grouping="per_weapon"))
+    grouped = exact_attack(resolve(Scenario(weapon="beam", count=4), RULES))
+    separate = exact_attack(resolve(Scenario(weapon="beam", count=4), Rules(grouping="per_weapon")))
     assert separate.applied.p_at_least(1) > grouped.applied.p_at_least(1)
     assert separate.metrics()["mean_criticals"] == 0
+
+
+def test_spc6_engineer_takes_one_hit_off_each_attack():
+    plain = exact_attack(resolve(Scenario(weapon="beam", count=1), RULES))
+    reduced = exact_attack(resolve(Scenario(weapon="beam", count=1, engineer_bonus=True), RULES))
+    assert plain.metrics()["p_hit"] == pytest.approx(15 / 36)
+    assert reduced.metrics()["p_hit"] == 0
+    off = exact_attack(resolve(Scenario(weapon="beam", engineer_bonus=True), Rules(engineer_reduction=0)))
+    assert off.metrics() == plain.metrics()

@@ -12,6 +12,7 @@ _MODULES = {
     "hitech_tft": "simlab.systems.hitech_tft",
     "striker": "simlab.systems.striker",
     "tyconian": "simlab.systems.tyconian",
+    "space_v4": "simlab.systems.space_v4",
 }
 SYSTEM_NAMES = tuple(_MODULES)
 

@@ -1,8 +1,118 @@
-"""Traveller Space Combat V4 (system id ``space_v4``; ``rules/space_v4.md``).
+"""Traveller Space Combat, version 4 (system id ``space_v4``): 2d6 8+, damage fractions, missiles, duels.
 
-Built so far: the damage fractions of optimal hits and their criticals (SPC-4.2, SPC-4.3,
-:mod:`.fractions`), the rule parameters and attack inputs (:mod:`.rules`), and the exact
-distribution of one attack's applied hits with the attack roll's DMs and point defence
-(SPC-3, SPC-5, SPC-8; :mod:`.exact`). The system joins the registry (``simlab systems``)
-with its sampler and duels.
+Implements ``rules/space_v4.md`` (SPC-1 to SPC-8). One attack (SPC-8) is exact for every
+output and sampled by a compiled kernel; duels of two ships (SPC-7) are sampled. Choices
+where the spec is silent are written in the docstrings of :mod:`.resolve` (one attack),
+:mod:`.duel` (the turn sequence) and :mod:`.ships` (illustrative ship data).
 """
+
+from __future__ import annotations
+
+from simlab.duels import duel_result
+from simlab.params import as_plain
+from simlab.results import AttackResult
+from simlab.systems.base import (
+    AttackRequest,
+    DuelRequest,
+    System,
+    attack_resolver,
+    attack_result,
+    duel_resolver,
+    plus_one,
+    sampling_options,
+)
+from simlab.systems.space_v4.duel import DuelSide, resolve_duel, side_json
+from simlab.systems.space_v4.exact import exact_attack
+from simlab.systems.space_v4.fractions import damage_fractions
+from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down, resolve
+from simlab.systems.space_v4.rules import Rules, Scenario
+from simlab.systems.space_v4.sample import DUEL_METRICS, sample_attack, sample_duel
+from simlab.systems.space_v4.ships import ships
+
+__all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
+
+NAME = "space_v4"
+
+#: Metrics of one attack (SPC-8): name → description.
+METRICS = {
+    "p_hit": "probability that the attack applies at least one hit",
+    "mean_applied_hits": "expected applied hits (SPC-4.2)",
+    "mean_criticals": "expected critical hits (SPC-4.3)",
+    "mean_missiles_destroyed": "expected missiles shot down by point defence (SPC-5.2)",
+}
+
+#: Validates a request into scenario, rules and the resolved attack.
+resolve_request = attack_resolver(Scenario, Rules, resolve)
+
+
+def _details(resolved: ResolvedAttack) -> dict[str, object]:
+    """What the attack's figures rest on: the roll's DMs, the rolls and the point defence."""
+    return {
+        "weapon": f"{resolved.scenario.count} {resolved.scenario.weapon}",
+        "to_hit_dm": resolved.dm,
+        "to_hit_terms": resolved.terms,
+        "rolls": resolved.rolls,
+        "weapons_per_roll": resolved.per_roll,
+        "p_shot_down": p_shot_down(resolved),
+    }
+
+
+def attack(request: AttackRequest) -> AttackResult:
+    """Answer one Space Combat V4 attack question, exactly or by sampling (SPC-8)."""
+    _, rules, resolved = resolve_request(request)
+    if request.method == "exact":
+        exact = exact_attack(resolved)
+        metrics, ci95, distributions = exact.metrics(), {}, {"applied_hits": exact.applied.to_dict()}
+    else:
+        found = sample_attack(resolved, **sampling_options(request))
+        metrics, ci95, distributions = found.metrics, found.ci95, found.distributions
+    return attack_result(
+        NAME,
+        request,
+        resolved.scenario,
+        rules,
+        {"attacker": resolved.attacker, "defender": resolved.defender},
+        metrics=metrics,
+        ci95=ci95,
+        distributions=distributions,
+        details=_details(resolved),
+    )
+
+
+#: Validates a duel request into the resolved duel.
+resolve_duel_request = duel_resolver(Rules, resolve_duel)
+
+
+def duel(request: DuelRequest) -> AttackResult:
+    """Sample duels of two ships (SPC-7)."""
+    resolved = resolve_duel_request(request)
+    found = sample_duel(resolved, **sampling_options(request))
+    sides = (
+        side_json(resolved.a, resolved.ships[0], resolved.start_band),
+        side_json(resolved.b, resolved.ships[1], resolved.start_band),
+    )
+    return duel_result(NAME, found, sides, resolved.names, as_plain(resolved.rules), request.seed, request.variant)
+
+
+def _filled(request: AttackRequest) -> tuple[Scenario]:
+    """The request's scenario with its blanks filled from the ships."""
+    return (resolve_request(request)[2].scenario,)
+
+
+SYSTEM = System(
+    name=NAME,
+    title="Traveller Space Combat V4",
+    spec="rules/space_v4.md",
+    scenario_type=Scenario,
+    rules_type=Rules,
+    row_inputs={"attacker": "ships", "defender": "ships", "ship": "ships"},
+    tables=lambda: {"ships": ships(), "fractions": damage_fractions()},
+    metrics=METRICS,
+    attack=attack,
+    check=resolve_request,
+    extra_metrics=DUEL_METRICS,
+    duel=duel,
+    duel_check=resolve_duel_request,
+    duel_side_type=DuelSide,
+    marginals={"+1 computer": plus_one("attacker_computer", _filled), "+1 G": plus_one("attacker_g", _filled)},
+)

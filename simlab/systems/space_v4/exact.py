@@ -1,8 +1,9 @@
 """The exact distribution of one attack's applied hits (SPC-3 to SPC-5, SPC-8).
 
-A group of weapons of one type fires at one ship: the attack roll's DMs (SPC-3.2), the
-damage fraction of the margin (SPC-4.2), and for missiles the point defence that may shoot
-each of them down (SPC-5.2) before the survivors apply their hits (SPC-5.3).
+Each attack roll is independent: its natural 2d6 decides hit and margin, and for missiles
+the point defence then shoots at each missile of the flight (SPC-5.2) before the survivors
+apply their hits (SPC-5.3). The applied hits of one roll are a mixture over the natural
+total and the number of survivors; the attack's total is the sum over its rolls.
 """
 
 from __future__ import annotations
@@ -11,79 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.errors import ScenarioError
-from simlab.mechanics.target_number import NATURALS, TWO_D6
+from simlab.mechanics.target_number import TWO_D6
 from simlab.pmf import PMF, mixture, point
-from simlab.systems.space_v4.fractions import applied_hits, criticals
-from simlab.systems.space_v4.rules import BANDS, LASERS, OPTIMAL_HITS, Rules, Scenario
+from simlab.systems.space_v4.fractions import criticals
+from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down
 
-__all__ = ["attack_dm", "pd_turrets", "p_missile_destroyed", "ExactAttack", "exact_attack", "margin_chances"]
-
-
-def attack_dm(scenario: Scenario, rules: Rules) -> int:
-    """The DMs of the attack roll (SPC-3.2): range, computer and G advantages, sand, the chief gunner.
-
-    Raises:
-        ScenarioError: When the weapon cannot fire at the range band (SPC-2).
-    """
-    s = scenario
-    band_dm, beams, pulses, missiles = BANDS[s.range_band]
-    laser = s.weapon in LASERS
-    if rules.missiles_beyond_very_long and not laser and s.range_band in ("distant", "extreme"):
-        missiles = True
-    allowed = {"beam": beams, "pulse": pulses}.get(s.weapon, missiles)
-    if not allowed:
-        raise ScenarioError(f"range_band: a {s.weapon} cannot fire at {s.range_band} range (SPC-2)")
-    dm = band_dm + max(0, s.attacker_computer - s.defender_computer) + max(0, s.attacker_g - s.defender_g)
-    if laser and s.sand:
-        if rules.sand_dm == "plus_one":
-            dm += 1
-        else:
-            per_200 = s.defender_sandcasters * 200 / s.defender_tons
-            dm -= 2 if per_200 >= 2 else 1 if per_200 >= 1 else 0
-    return dm + int(s.gunner_bonus)
-
-
-def margin_chances(dm: int, rules: Rules) -> dict[int, float]:
-    """Chance of each margin (total − to-hit) of a success, by the natural 2d6 (SPC-3.1)."""
-    chances: dict[int, float] = {}
-    for natural in NATURALS:
-        total = natural + dm
-        hit = total >= rules.to_hit
-        if rules.natural_rules:
-            hit = natural == 12 or (natural != 2 and hit)
-        if hit:
-            margin = max(0, total - rules.to_hit)
-            chances[margin] = chances.get(margin, 0.0) + TWO_D6.p_equal(natural)
-    return chances
-
-
-def pd_turrets(text: str) -> list[int]:
-    """Lasers per defending turret from ``'3,2'`` (SPC-5.2, SPC-8).
-
-    Raises:
-        ScenarioError: For anything but counts of lasers separated by commas.
-    """
-    parts = [part.strip() for part in text.split(",") if part.strip()]
-    if not all(part.isdigit() for part in parts):
-        raise ScenarioError(f"pd_turrets: {text!r} is not lasers per turret separated by commas, e.g. '3,2'")
-    return [int(part) for part in parts]
-
-
-def p_missile_destroyed(scenario: Scenario, rules: Rules) -> list[float]:
-    """Chance that point defence destroys each missile of the group (SPC-5.2, SPC-8).
-
-    Turret ``i`` engages missile ``i mod count``; each of its lasers rolls 2d6 against 8
-    (held back) or 10 (already fired), +``pd_computer_dm`` with the better computer; one
-    success destroys the missile.
-    """
-    target = rules.pd_dedicated_target if scenario.pd_dedicated else rules.pd_fired_target
-    dm = rules.pd_computer_dm if scenario.defender_computer > scenario.attacker_computer else 0
-    p_laser = TWO_D6.p_at_least(target - dm)
-    survive = [1.0] * scenario.count
-    for turret, lasers in enumerate(pd_turrets(scenario.pd_turrets)):
-        survive[turret % scenario.count] *= (1 - p_laser) ** lasers
-    return [1 - p for p in survive]
+__all__ = ["ExactAttack", "exact_attack", "margin_chances"]
 
 
 @dataclass(frozen=True)
@@ -104,44 +38,42 @@ class ExactAttack:
         }
 
 
+def margin_chances(attack: ResolvedAttack) -> dict[int, float]:
+    """Chance of each natural 2d6 total that hits (SPC-3.1)."""
+    return {n: TWO_D6.p_equal(n) for n in range(2, 13) if attack.hit[n]}
+
+
 def _survivors(p_destroyed: list[float]) -> PMF:
-    """Missiles that get through: a sum of Bernoulli trials with their own chances."""
+    """Weapons that get through: a sum of Bernoulli trials with their own chances."""
     total = point(0)
     for p in p_destroyed:
         total = total + PMF(0, np.array([p, 1 - p]))
     return total
 
 
-def _group_roll(optimal: int, dm: int, rules: Rules) -> PMF:
-    """Applied hits of ``optimal`` hits sharing one roll (SPC-4.2)."""
-    chances = margin_chances(dm, rules)
-    missed = 1 - sum(chances.values())
-    hits = [point(applied_hits(optimal, m, rules.fraction_rounding)) for m in chances]
-    return mixture([missed, *chances.values()], [point(0), *hits])
+def _one_roll(attack: ResolvedAttack, p_destroyed: list[float]) -> PMF:
+    """Applied hits of one attack roll and the weapons behind it."""
+    survivors = _survivors(p_destroyed)
+    chances = margin_chances(attack)
+    parts, weights = [point(0)], [1 - sum(chances.values())]
+    for natural, p in chances.items():
+        for alive, q in zip(survivors.values, survivors.probs, strict=True):
+            parts.append(point(attack.applied_of(natural, int(alive))))
+            weights.append(p * q)
+    return mixture(weights, parts)
 
 
-def exact_attack(scenario: Scenario, rules: Rules) -> ExactAttack:
+def exact_attack(attack: ResolvedAttack) -> ExactAttack:
     """The exact applied hits, criticals and missiles destroyed of one attack (SPC-3 to SPC-5)."""
-    dm = attack_dm(scenario, rules)
-    per_weapon = OPTIMAL_HITS[scenario.weapon]
-    destroyed = 0.0
-    if scenario.weapon in LASERS:
-        if rules.grouping == "by_type":
-            applied = _group_roll(per_weapon * scenario.count, dm, rules)
-        else:
-            applied = _group_roll(per_weapon, dm, rules).times(scenario.count)
-    else:
-        if rules.grouping == "per_weapon":
-            raise ScenarioError("grouping per_weapon: missiles of one flight share a roll (SPC-5.1)")
-        p_destroyed = p_missile_destroyed(scenario, rules)
-        survivors = _survivors(p_destroyed)
-        chances = margin_chances(dm, rules)
-        parts, weights = [point(0)], [1 - sum(chances.values())]
-        for margin, p in chances.items():
-            for alive, q in zip(survivors.values, survivors.probs, strict=True):
-                hits = applied_hits(per_weapon * int(alive), margin, rules.fraction_rounding) if alive else 0
-                parts.append(point(hits))
-                weights.append(p * q)
-        applied = mixture(weights, parts)
-        destroyed = sum(chances.values()) * sum(p_destroyed)
-    return ExactAttack(applied, applied.map(lambda v: criticals(v, rules.hits_per_critical)), destroyed)
+    destroyed = p_shot_down(attack)
+    per = attack.rules.hits_per_critical
+    rolls = [_one_roll(attack, destroyed[r * attack.per_roll : (r + 1) * attack.per_roll]) for r in range(attack.rolls)]
+    applied = point(0)
+    crits = point(0)
+    for roll in rolls:
+        applied = applied + roll
+        crits = crits + roll.map(lambda v: criticals(v, per))
+    if attack.rules.crit_accounting == "cumulative":
+        crits = applied.map(lambda v: criticals(v, per))
+    p_hit = sum(margin_chances(attack).values())
+    return ExactAttack(applied, crits, p_hit * sum(destroyed))

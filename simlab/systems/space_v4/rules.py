@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from simlab.params import spec_field
 from simlab.systems.space_v4.fractions import ROUNDINGS
 
-__all__ = ["Rules", "Scenario", "BANDS", "WEAPONS", "OPTIMAL_HITS", "LASERS"]
+__all__ = ["Rules", "Scenario", "BANDS", "BAND_ORDER", "WEAPONS", "OPTIMAL_HITS", "LASERS", "CRIT_ACCOUNTINGS"]
 
 #: Range bands (SPC-2): DM, and whether beams, pulses and missiles may fire.
 BANDS: dict[str, tuple[int, bool, bool, bool]] = {
@@ -21,10 +21,14 @@ BANDS: dict[str, tuple[int, bool, bool, bool]] = {
     "distant": (0, False, False, False),
     "extreme": (-5, False, False, False),
 }
+#: Range bands from nearest to farthest (closing and opening move one step, SPC-7).
+BAND_ORDER = tuple(BANDS)
 #: Optimal hits of one weapon (SPC-4.1).
 OPTIMAL_HITS = {"beam": 1, "pulse": 1, "missile": 3, "nuclear": 6}
 WEAPONS = tuple(OPTIMAL_HITS)
 LASERS = ("beam", "pulse")
+#: How criticals are counted (SPC-4.3).
+CRIT_ACCOUNTINGS = ("per_attack", "cumulative")
 
 
 @dataclass(frozen=True)
@@ -53,22 +57,51 @@ class Rules:
     pd_computer_dm: int = spec_field(
         2, doc="DM on the defender's roll with the better computer; -2 is the literal reading (SPC-5.2)"
     )
+    skill_target: int = spec_field(10, doc="a crew skill roll succeeds on 2d6 + skill >= this (SPC-6)")
+    engineer_reduction: int = spec_field(
+        1, doc="applied hits an engineer's success takes off each incoming attack, never below 0 (SPC-6)", minimum=0
+    )
+    crit_accounting: str = spec_field(
+        "per_attack",
+        doc="a critical per 10 applied hits of one attack, or of the running total on the target (SPC-4.3)",
+        choices=CRIT_ACCOUNTINGS,
+    )
+    max_turns: int = spec_field(60, doc="turns after which a duel ends in a draw (SPC-7)", minimum=1)
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """Inputs of one attack: a group of weapons of one type at one ship (SPC-8)."""
+    """Inputs of one attack: a group of weapons of one type at one ship (SPC-8).
+
+    Inputs left blank come from the named ``attacker`` and ``defender`` ships, else from
+    the defaults in their descriptions.
+    """
 
     weapon: str = spec_field("beam", doc="beam, pulse, missile or nuclear (SPC-4.1)", choices=WEAPONS)
-    count: int = spec_field(1, doc="weapons in the group", minimum=1)
+    attacker: str = spec_field("", doc="row of the ship table that fires (or attacker.COLUMN values)")
+    defender: str = spec_field("", doc="row of the ship table fired at (or defender.COLUMN values)")
+    count: int | None = spec_field(
+        None, doc="weapons in the group; blank: the attacker's of that type, else 1", minimum=1
+    )
     range_band: str = spec_field("typical", doc="range band (SPC-2)", choices=tuple(BANDS))
-    attacker_computer: int = spec_field(1, doc="attacker's computer model", minimum=0)
-    defender_computer: int = spec_field(1, doc="defender's computer model", minimum=0)
-    attacker_g: int = spec_field(1, doc="attacker's G rating", minimum=0)
-    defender_g: int = spec_field(1, doc="defender's G rating", minimum=0)
-    defender_tons: int = spec_field(200, doc="defender's tonnage (sand per 200 tons)", minimum=1)
-    defender_sandcasters: int = spec_field(0, doc="sandcasters the defender mounts", minimum=0)
+    attacker_computer: int | None = spec_field(
+        None, doc="attacker's computer model; blank: the ship's, else 1", minimum=0
+    )
+    defender_computer: int | None = spec_field(
+        None, doc="defender's computer model; blank: the ship's, else 1", minimum=0
+    )
+    attacker_g: int | None = spec_field(None, doc="attacker's G rating; blank: the ship's, else 1", minimum=0)
+    defender_g: int | None = spec_field(None, doc="defender's G rating; blank: the ship's, else 1", minimum=0)
+    defender_tons: int | None = spec_field(None, doc="defender's tonnage; blank: the ship's, else 200", minimum=1)
+    defender_sandcasters: int | None = spec_field(
+        None, doc="sandcasters the defender mounts; blank: the ship's, else 0", minimum=0
+    )
     sand: bool = spec_field(False, doc="the defender launched sand this turn (against lasers)")
     gunner_bonus: bool = spec_field(False, doc="the chief gunner's skill roll succeeded: +1 (SPC-6)")
-    pd_turrets: str = spec_field("", doc="lasers per defending turret, e.g. '3,2' (SPC-5.2); blank: none")
+    engineer_bonus: bool = spec_field(
+        False, doc="the defender's engineer roll succeeded: engineer_reduction hits fewer (SPC-6)"
+    )
+    pd_turrets: str = spec_field(
+        "", doc="lasers per defending turret, e.g. '3,2' (SPC-5.2); blank: the defender's, else none"
+    )
     pd_dedicated: bool = spec_field(False, doc="those lasers were held back for point defence (SPC-5.2)")

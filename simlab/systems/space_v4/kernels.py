@@ -1,0 +1,404 @@
+"""Compiled samplers of Space Combat V4: one attack (SPC-8) and a duel of two ships (SPC-7).
+
+Draw order of one attack roll (:func:`fire_group`): the attack's 2d6; on a hit, for each
+weapon of the group in turn, the 2d6 of each point-defence laser engaging it (held-back
+lasers first) until one shoots it down. One attack is its rolls in turn.
+
+Draw order of a duel: one draw decides who acts first between ships of equal G; then turn
+by turn each ship in order rolls its crew's four skill rolls (pilot, navigator, chief
+gunner, engineer), fires its beam group, its pulse group, and its missile and nuclear
+flights (:func:`fire_group` each, or one roll per weapon with ``grouping = per_weapon``).
+
+The plain reference of each kernel is its own source run by the interpreter
+(:mod:`simlab.interpreted`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6, draw_die
+
+__all__ = [
+    "hit_and_margin",
+    "fire_group",
+    "attack_block",
+    "duel_block",
+    "N_ATTACK_INTS",
+    "N_ATTACK_COUNTS",
+    "N_DUEL_COUNTS",
+    "N_SIDE_INTS",
+    "N_RULE_INTS",
+    "WEAPON_KINDS",
+]
+
+# Indices of the one-attack ``ints``.
+(
+    ROLLS,
+    PER_ROLL,
+    PER_WEAPON_HITS,
+    DM,
+    TO_HIT,
+    NATURAL_RULES,
+    NEED_HELD,
+    NEED_FIRED,
+    REDUCTION,
+    PER_CRITICAL,
+    CUMULATIVE,
+) = range(11)
+N_ATTACK_INTS = 11
+# Indices of the one-attack ``counts``.
+CRITS, CRITS_SQ, DESTROYED, DESTROYED_SQ, ATTACK_DRAWS = range(5)
+N_ATTACK_COUNTS = 5
+
+# Weapon kinds of a turret, in the order a ship fires them; columns of ``turrets``.
+BEAM, PULSE, MISSILE, NUCLEAR = range(4)
+WEAPON_KINDS = ("beam", "pulse", "missile", "nuclear")
+# Indices of a side's ``sides`` row.
+(G, COMPUTER, TONS, SANDCASTERS, MAGAZINE, HULL, DISABLE, PILOT, NAVIGATOR, GUNNER, ENGINEER, POLICY, PD_HOLD,
+ SAND, SKILL_ROLLS) = range(15)  # fmt: skip
+N_SIDE_INTS = 15
+HOLD, CLOSE, OPEN = range(3)
+# Indices of the duel's ``rule_ints``.
+(R_TO_HIT, R_NATURAL, R_GROUPING, R_HELD, R_FIRED, R_PD_DM, R_SKILL_TARGET, R_REDUCTION, R_PER_CRIT, R_CUMULATIVE,
+ R_MAX_TURNS, R_START_BAND, R_SAND_PLUS_ONE) = range(13)  # fmt: skip
+N_RULE_INTS = 13
+# Indices of the duel's ``counts``.
+(A_WINS, B_WINS, NEITHER, TURNS, TURNS_SQ, HITS_ON_A, HITS_ON_A_SQ, HITS_ON_B, HITS_ON_B_SQ, MISSILES_A, MISSILES_A_SQ,
+ MISSILES_B, MISSILES_B_SQ, A_FIRST, DUEL_DRAWS) = range(15)  # fmt: skip
+N_DUEL_COUNTS = 15
+
+
+def hit_and_margin(natural: int, dm: int, to_hit: int, natural_rules: bool) -> tuple[bool, int]:
+    """Whether a natural 2d6 total hits with ``dm``, and its margin (SPC-3.1, SPC-4.2; compiled below)."""
+    total = natural + dm
+    hit = total >= to_hit
+    if natural_rules:
+        hit = natural == 12 or (natural != 2 and hit)
+    return hit, max(0, total - to_hit)
+
+
+_hit_and_margin = njit(inline="always")(hit_and_margin)
+
+
+@njit(inline="always")
+def fire_group(
+    w: np.uint64,
+    gamma: np.uint64,
+    n: int,
+    per_weapon_hits: int,
+    dm: int,
+    to_hit: int,
+    natural_rules: bool,
+    applied: np.ndarray,
+    pd: np.ndarray,
+    first: int,
+    need_held: int,
+    need_fired: int,
+    reduction: int,
+) -> tuple[np.uint64, int, int, int]:  # pragma: no cover - compiled
+    """One attack roll of ``n`` weapons (SPC-3 to SPC-5): (position, applied hits, destroyed, draws).
+
+    ``pd[first + j]`` holds the held-back and the fired lasers that engage weapon ``j``.
+    """
+    w, natural = draw_2d6(w, gamma)
+    draws = 1
+    hit, margin = _hit_and_margin(natural, dm, to_hit, natural_rules)
+    if not hit:
+        return w, 0, 0, draws
+    survivors = n
+    for j in range(first, first + n):
+        down = False
+        for column in range(2):
+            need = need_held if column == 0 else need_fired
+            for _ in range(pd[j, column]):
+                if down:
+                    break
+                w, roll = draw_2d6(w, gamma)
+                draws += 1
+                down = roll >= need
+        if down:
+            survivors -= 1
+    if survivors == 0:
+        return w, 0, n, draws
+    hits = applied[survivors * per_weapon_hits, min(margin, applied.shape[1] - 1)]
+    return w, max(0, hits - reduction), n - survivors, draws
+
+
+@njit(cache=True, nogil=True)
+def attack_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    ints: np.ndarray,
+    applied: np.ndarray,
+    pd: np.ndarray,
+    hist: np.ndarray,
+    counts: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample one attack (SPC-8) over trials ``[start, stop)`` and add the tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        ints: Parameters indexed by ROLLS ... CUMULATIVE.
+        applied: Applied hits by optimal hits and margin.
+        pd: Held-back and fired point-defence lasers engaging each weapon.
+        hist: Trials by applied hits.
+        counts: Tallies indexed by CRITS ... ATTACK_DRAWS.
+    """
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    per = ints[PER_ROLL]
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        total = 0
+        crits = 0
+        destroyed = 0
+        for r in range(ints[ROLLS]):
+            w, hits, down, draws = fire_group(
+                w,
+                gamma,
+                per,
+                ints[PER_WEAPON_HITS],
+                ints[DM],
+                ints[TO_HIT],
+                ints[NATURAL_RULES] == 1,
+                applied,
+                pd,
+                r * per,
+                ints[NEED_HELD],
+                ints[NEED_FIRED],
+                ints[REDUCTION],
+            )
+            total += hits
+            crits += hits // ints[PER_CRITICAL]
+            destroyed += down
+            counts[ATTACK_DRAWS] += draws
+        if ints[CUMULATIVE] == 1:
+            crits = total // ints[PER_CRITICAL]
+        hist[total] += 1
+        counts[CRITS] += crits
+        counts[CRITS_SQ] += crits * crits
+        counts[DESTROYED] += destroyed
+        counts[DESTROYED_SQ] += destroyed * destroyed
+
+
+@njit(inline="always")
+def _skill(w: np.uint64, gamma: np.uint64, skill: int, target: int) -> tuple[np.uint64, bool]:  # pragma: no cover
+    """A crew skill roll, 2d6 + skill >= target (SPC-6)."""
+    w, roll = draw_2d6(w, gamma)
+    return w, roll + skill >= target
+
+
+@njit(cache=True, nogil=True)
+def duel_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    sides: np.ndarray,
+    turrets: np.ndarray,
+    rule_ints: np.ndarray,
+    band_dm: np.ndarray,
+    band_fires: np.ndarray,
+    applied: np.ndarray,
+    turns_hist: np.ndarray,
+    win_hist: np.ndarray,
+    counts: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample duels of two ships (SPC-7) over trials ``[start, stop)`` and add the tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        sides: Each ship's values indexed by G ... SKILL_ROLLS.
+        turrets: Weapons of each kind per turret and ship, ``(2, turrets, 4)``.
+        rule_ints: Rule parameters indexed by R_TO_HIT ... R_SAND_PLUS_ONE.
+        band_dm: DM of each range band.
+        band_fires: Whether each weapon kind may fire at each band, ``(bands, 4)``.
+        applied: Applied hits by optimal hits and margin.
+        turns_hist: Duels by turns played.
+        win_hist: Duels won by A (row 0) and B (row 1) by the turn the other ship was out.
+        counts: Tallies indexed by A_WINS ... DUEL_DRAWS.
+    """
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    n_turrets = turrets.shape[1]
+    held = np.zeros((2, n_turrets), np.int64)  # lasers that did not fire in the ship's last turn
+    fired = np.zeros((2, n_turrets), np.int64)
+    lasers_of = np.zeros((2, n_turrets), np.int64)
+    pd = np.zeros((turrets.sum() + 1, 2), np.int64)
+    hits_on = np.zeros(2, np.int64)
+    crits_on = np.zeros(2, np.int64)
+    magazine = np.zeros(2, np.int64)
+    spent = np.zeros(2, np.int64)
+    sand_up = np.zeros(2, np.bool_)
+    engineer_up = np.zeros(2, np.bool_)
+    group = np.zeros(4, np.int64)
+    per_crit = rule_ints[R_PER_CRIT]
+    for s in range(2):
+        for t in range(n_turrets):
+            lasers_of[s, t] = turrets[s, t, BEAM] + turrets[s, t, PULSE]
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        made = 0
+        for s in range(2):
+            hits_on[s] = 0
+            crits_on[s] = 0
+            magazine[s] = sides[s, MAGAZINE]
+            spent[s] = 0
+            sand_up[s] = False
+            engineer_up[s] = False
+            for t in range(n_turrets):
+                held[s, t] = lasers_of[s, t]
+                fired[s, t] = 0
+        # Order of G rating; ties by a roll-off with ties rolled again: an even chance (SPC-7).
+        w, coin = draw_die(w, gamma, 2)
+        made += 1
+        first = coin - 1
+        if sides[0, G] != sides[1, G]:
+            first = 0 if sides[0, G] > sides[1, G] else 1
+        band = rule_ints[R_START_BAND]
+        out = -1
+        turn = 0
+        while turn < rule_ints[R_MAX_TURNS] and out < 0:
+            turn += 1
+            for step in range(2):
+                x = first if step == 0 else 1 - first
+                y = 1 - x
+                # Crew skill rolls (SPC-6).
+                g_x = sides[x, G]
+                computer_x = sides[x, COMPUTER]
+                gunner = 0
+                engineer_up[x] = False
+                if sides[x, SKILL_ROLLS] == 1:
+                    target = rule_ints[R_SKILL_TARGET]
+                    w, ok = _skill(w, gamma, sides[x, PILOT], target)
+                    g_x += int(ok)
+                    w, ok = _skill(w, gamma, sides[x, NAVIGATOR], target)
+                    computer_x += int(ok)
+                    w, ok = _skill(w, gamma, sides[x, GUNNER], target)
+                    gunner = 1 if ok else 0
+                    w, ok = _skill(w, gamma, sides[x, ENGINEER], target)
+                    engineer_up[x] = ok
+                    made += 4
+                # Lasers held back for point defence, then sand (SPC-7).
+                to_hold = sides[x, PD_HOLD]
+                group[:] = 0
+                for t in range(n_turrets):
+                    keep = min(to_hold, lasers_of[x, t])
+                    to_hold -= keep
+                    beams = turrets[x, t, BEAM]
+                    pulses = turrets[x, t, PULSE]
+                    kept_pulses = min(keep, pulses)  # pulses are held first: they reach less far
+                    kept_beams = keep - kept_pulses
+                    fire_beams = (beams - kept_beams) * band_fires[band, BEAM]
+                    fire_pulses = (pulses - kept_pulses) * band_fires[band, PULSE]
+                    group[BEAM] += fire_beams
+                    group[PULSE] += fire_pulses
+                    fired[x, t] = fire_beams + fire_pulses
+                    held[x, t] = lasers_of[x, t] - fired[x, t]
+                    group[MISSILE] += turrets[x, t, MISSILE] * band_fires[band, MISSILE]
+                    group[NUCLEAR] += turrets[x, t, NUCLEAR] * band_fires[band, NUCLEAR]
+                sand_up[x] = sides[x, SAND] == 1 and sides[x, SANDCASTERS] > 0
+                # Missiles launched from the magazine, missiles before nuclear ones.
+                for kind in range(MISSILE, NUCLEAR + 1):
+                    group[kind] = min(group[kind], magazine[x])
+                    magazine[x] -= group[kind]
+                    spent[x] += group[kind]
+                # The chief gunner's +1 goes to the attack with the most optimal hits.
+                best = -1
+                most = 0
+                for kind in range(4):
+                    optimal = group[kind] * (1 if kind < MISSILE else 3 if kind == MISSILE else 6)
+                    if optimal > most:
+                        best, most = kind, optimal
+                base_dm = band_dm[band] + max(0, computer_x - sides[y, COMPUTER]) + max(0, g_x - sides[y, G])
+                sand = 0
+                if sand_up[y]:
+                    if rule_ints[R_SAND_PLUS_ONE] == 1:
+                        sand = 1
+                    else:
+                        per_200 = sides[y, SANDCASTERS] * 200
+                        sand = -2 if per_200 >= 2 * sides[y, TONS] else -1 if per_200 >= sides[y, TONS] else 0
+                better = sides[y, COMPUTER] > computer_x
+                need_held = rule_ints[R_HELD] - (rule_ints[R_PD_DM] if better else 0)
+                need_fired = rule_ints[R_FIRED] - (rule_ints[R_PD_DM] if better else 0)
+                reduction = rule_ints[R_REDUCTION] if engineer_up[y] else 0
+                for kind in range(4):
+                    n = group[kind]
+                    if n == 0 or out >= 0:
+                        continue
+                    dm = base_dm + (sand if kind < MISSILE else 0)
+                    per_weapon_hits = 1 if kind < MISSILE else 3 if kind == MISSILE else 6
+                    rolls = n if rule_ints[R_GROUPING] == 1 else 1
+                    size = 1 if rule_ints[R_GROUPING] == 1 else n
+                    # Point defence: the target's laser turrets engage missile i mod count (SPC-5.2).
+                    pd[:n, :] = 0
+                    if kind >= MISSILE:
+                        k = 0
+                        for t in range(n_turrets):
+                            if lasers_of[y, t] > 0:
+                                pd[k % n, 0] += held[y, t]
+                                pd[k % n, 1] += fired[y, t]
+                                k += 1
+                    for r in range(rolls):
+                        bonus = 1 if (kind == best and r == 0) else 0
+                        w, hits, _, draws = fire_group(
+                            w,
+                            gamma,
+                            size,
+                            per_weapon_hits,
+                            dm + gunner * bonus,
+                            rule_ints[R_TO_HIT],
+                            rule_ints[R_NATURAL] == 1,
+                            applied,
+                            pd,
+                            r * size,
+                            need_held,
+                            need_fired,
+                            reduction,
+                        )
+                        made += draws
+                        hits_on[y] += hits
+                        if rule_ints[R_CUMULATIVE] == 1:
+                            crits_on[y] = hits_on[y] // per_crit
+                        else:
+                            crits_on[y] += hits // per_crit
+                        if hits_on[y] >= sides[y, HULL] or crits_on[y] >= sides[y, DISABLE]:
+                            out = y
+                            break
+                if out >= 0:
+                    break
+                # Movement: the faster ship (the first to act when equal) closes, opens or holds.
+                if g_x > sides[y, G] or (g_x == sides[y, G] and x == first):
+                    if sides[x, POLICY] == CLOSE:
+                        band = max(0, band - 1)
+                    elif sides[x, POLICY] == OPEN:
+                        band = min(band_dm.shape[0] - 1, band + 1)
+        if out == 1:
+            counts[A_WINS] += 1
+            win_hist[0, turn] += 1
+        elif out == 0:
+            counts[B_WINS] += 1
+            win_hist[1, turn] += 1
+        else:
+            counts[NEITHER] += 1
+        turns_hist[turn] += 1
+        counts[TURNS] += turn
+        counts[TURNS_SQ] += turn * turn
+        counts[HITS_ON_A] += hits_on[0]
+        counts[HITS_ON_A_SQ] += hits_on[0] * hits_on[0]
+        counts[HITS_ON_B] += hits_on[1]
+        counts[HITS_ON_B_SQ] += hits_on[1] * hits_on[1]
+        counts[MISSILES_A] += spent[0]
+        counts[MISSILES_A_SQ] += spent[0] * spent[0]
+        counts[MISSILES_B] += spent[1]
+        counts[MISSILES_B_SQ] += spent[1] * spent[1]
+        counts[A_FIRST] += int(first == 0)
+        counts[DUEL_DRAWS] += made

@@ -1,0 +1,126 @@
+"""Sampling Space Combat V4: kernel inputs, block functions and estimates with 95 % intervals."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from simlab.engine import Tallies, sample_cell
+from simlab.interpreted import block_functions
+from simlab.intervals import Estimates
+from simlab.systems.space_v4 import kernels as k
+from simlab.systems.space_v4.duel import ResolvedDuel
+from simlab.systems.space_v4.resolve import ResolvedAttack
+
+__all__ = [
+    "attack_tallies",
+    "python_attack_tallies",
+    "duel_tallies",
+    "python_duel_tallies",
+    "sample_attack",
+    "sample_duel",
+    "attack_estimates",
+    "duel_estimates",
+    "DUEL_METRICS",
+]
+
+#: Metrics of a duel of two ships (SPC-7): name → description.
+DUEL_METRICS = {
+    "p_a_wins": "probability that B is out first",
+    "p_b_wins": "probability that A is out first",
+    "p_draw": "probability that neither is out after max_turns turns",
+    "mean_turns": "expected turns (both ships acting once is a turn)",
+    "mean_hits_on_a": "expected applied hits A takes",
+    "mean_hits_on_b": "expected applied hits B takes",
+    "mean_missiles_a": "expected missiles A launches",
+    "mean_missiles_b": "expected missiles B launches",
+    "p_a_first": "probability that A acts first",
+}
+
+
+def attack_ints(attack: ResolvedAttack) -> np.ndarray:
+    """The one-attack kernel's parameters, indexed by ``k.ROLLS`` ... ``k.CUMULATIVE``."""
+    rules = attack.rules
+    values = {
+        k.ROLLS: attack.rolls,
+        k.PER_ROLL: attack.per_roll,
+        k.PER_WEAPON_HITS: attack.per_weapon_hits,
+        k.DM: attack.dm,
+        k.TO_HIT: rules.to_hit,
+        k.NATURAL_RULES: int(rules.natural_rules),
+        k.NEED_HELD: attack.need_held,
+        k.NEED_FIRED: attack.need_fired,
+        k.REDUCTION: attack.reduction,
+        k.PER_CRITICAL: rules.hits_per_critical,
+        k.CUMULATIVE: int(rules.crit_accounting == "cumulative"),
+    }
+    return np.array([values[i] for i in range(k.N_ATTACK_INTS)], np.int64)
+
+
+def _attack_arguments(attack: ResolvedAttack) -> tuple[Any, ...]:
+    return attack_ints(attack), attack.applied, attack.pd
+
+
+def _new_attack_tallies(attack: ResolvedAttack) -> Tallies:
+    return np.zeros(attack.max_applied + 1, np.int64), np.zeros(k.N_ATTACK_COUNTS, np.int64)
+
+
+#: The compiled block function of one attack, and its interpreted twin (the plain reference).
+attack_tallies, python_attack_tallies = block_functions(k.attack_block, _attack_arguments, _new_attack_tallies)
+
+
+def attack_estimates(tallies: Tallies, trials: int) -> Estimates:
+    """The metrics of one attack (SPC-8) from summed tallies, with their intervals."""
+    hist, counts = tallies
+    found = Estimates(trials)
+    found.probability("p_hit", int(hist[1:].sum()))
+    found.histogram_mean("mean_applied_hits", hist)
+    found.mean("mean_criticals", counts[k.CRITS], counts[k.CRITS_SQ])
+    found.mean("mean_missiles_destroyed", counts[k.DESTROYED], counts[k.DESTROYED_SQ])
+    found.histogram("applied_hits", hist)
+    return found
+
+
+def sample_attack(attack: ResolvedAttack, **options: Any) -> Estimates:
+    """Sample one attack: ``options`` are those of :func:`simlab.engine.sample_cell`."""
+    return attack_estimates(sample_cell(partial(attack_tallies, attack), **options), options["trials"])
+
+
+def _duel_arguments(duel: ResolvedDuel) -> tuple[Any, ...]:
+    return duel.sides, duel.turrets, duel.rule_ints, duel.band_dm, duel.band_fires, duel.applied
+
+
+def _new_duel_tallies(duel: ResolvedDuel) -> Tallies:
+    turns = duel.rules.max_turns + 1
+    return np.zeros(turns, np.int64), np.zeros((2, turns), np.int64), np.zeros(k.N_DUEL_COUNTS, np.int64)
+
+
+#: The compiled block function of a duel, and its interpreted twin.
+duel_tallies, python_duel_tallies = block_functions(k.duel_block, _duel_arguments, _new_duel_tallies)
+
+
+def duel_estimates(tallies: Tallies, trials: int) -> Estimates:
+    """The metrics of a duel (SPC-7) from summed tallies, with their intervals."""
+    turns, wins, counts = tallies
+    found = Estimates(trials)
+    found.probabilities(counts, {"p_a_wins": k.A_WINS, "p_b_wins": k.B_WINS, "p_draw": k.NEITHER})
+    found.mean("mean_turns", counts[k.TURNS], counts[k.TURNS_SQ])
+    for name, total in (
+        ("mean_hits_on_a", k.HITS_ON_A),
+        ("mean_hits_on_b", k.HITS_ON_B),
+        ("mean_missiles_a", k.MISSILES_A),
+        ("mean_missiles_b", k.MISSILES_B),
+    ):
+        found.mean(name, counts[total], counts[total + 1])
+    found.probability("p_a_first", counts[k.A_FIRST])
+    found.histogram("turns", turns)
+    found.histogram("turns_a_wins", wins[0])
+    found.histogram("turns_b_wins", wins[1])
+    return found
+
+
+def sample_duel(duel: ResolvedDuel, **options: Any) -> Estimates:
+    """Sample duels: ``options`` are those of :func:`simlab.engine.sample_cell`."""
+    return duel_estimates(sample_cell(partial(duel_tallies, duel), **options), options["trials"])

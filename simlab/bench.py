@@ -28,6 +28,13 @@ from simlab.systems.hitech_tft.reference import numpy_block, python_block
 from simlab.systems.hitech_tft.resolve import resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario
 from simlab.systems.hitech_tft.sample import block_function
+from simlab.systems.space_v4 import kernels as space_kernels
+from simlab.systems.space_v4 import rules as space_rules
+from simlab.systems.space_v4.duel import resolve_duel as space_resolve_duel
+from simlab.systems.space_v4.exact import exact_attack as space_exact
+from simlab.systems.space_v4.reference import icepool_applied, numpy_attack_tallies
+from simlab.systems.space_v4.resolve import resolve as space_resolve
+from simlab.systems.space_v4.sample import attack_tallies, duel_tallies, python_attack_tallies, python_duel_tallies
 from simlab.systems.striker import kernels as striker_kernels
 from simlab.systems.striker import reference as striker_reference
 from simlab.systems.striker import rules as striker_rules
@@ -188,6 +195,43 @@ def _tyconian_full_auto_exact() -> dict[str, Any]:
     return {"seconds": seconds, "icepool_seconds": None}
 
 
+def _space_attack(scenario: space_rules.Scenario) -> Callable[[], Samplers]:
+    """One Space Combat V4 attack: its kernel, numpy twin and interpreted twin."""
+
+    def block(subject: Any, seed: int) -> Any:
+        return partial(attack_tallies, subject, stream_key(seed))
+
+    def prepare() -> Samplers:
+        attack = space_resolve(scenario, space_rules.Rules())
+        return _samplers(attack, block, numpy_attack_tallies, python_attack_tallies, (1, space_kernels.ATTACK_DRAWS))
+
+    return prepare
+
+
+def _space_attack_exact(scenario: space_rules.Scenario) -> Callable[[], dict[str, Any]]:
+    """The exact applied hits of one attack, and the same distribution by icepool."""
+
+    def timing() -> dict[str, Any]:
+        rules = space_rules.Rules()
+        seconds = _best_seconds(lambda: space_exact(space_resolve(scenario, rules)), 5)
+        icepool_seconds = None
+        if icepool_available():
+            attack = space_resolve(scenario, rules)
+            icepool_seconds = _best_seconds(lambda: icepool_applied(attack).denominator(), 1)
+        return {"seconds": seconds, "icepool_seconds": icepool_seconds}
+
+    return timing
+
+
+def _space_duel() -> Samplers:
+    duel = space_resolve_duel(SPACE_DUEL[0], SPACE_DUEL[1], space_rules.Rules(), ({}, {}))
+
+    def block(subject: Any, seed: int) -> Any:
+        return partial(duel_tallies, subject, stream_key(seed))
+
+    return _samplers(duel, block, None, python_duel_tallies, (2, space_kernels.DUEL_DRAWS))
+
+
 TFT_BURST = Scenario(weapon="assault rifle", mode="four", armor="flak jacket", dx=12, range_m=20)
 TFT_GAUSS = Scenario(weapon="gauss rifle", mode="full", armor="combat TL12", dx=12, range_m=20)
 #: Striker: a half-clip burst of an assault rifle into cloth (STR-3, STR-4, STR-6).
@@ -210,6 +254,13 @@ TYCONIAN_SALVO = {"explosive": "mortar bomb", "rounds": 4, "corrections": 2, "ar
 #: Tyconian: four critical wounds, 28 days in a doctor's care (TYC-9).
 TYCONIAN_HEALING = {"wounds": "chest=34 abdomen=22 right_leg=22 left_leg=22", "care": "doctor"}
 
+#: Space Combat V4: the cruiser's nine beam lasers, one roll, at a frigate behind sand (SPC-3, SPC-4).
+SPACE_TURRET_GROUP = space_rules.Scenario(weapon="beam", attacker="cruiser", defender="frigate", sand=True)
+#: Space Combat V4: the frigate's nine missiles against the patrol cruiser's point defence (SPC-5).
+SPACE_MISSILES = space_rules.Scenario(weapon="missile", attacker="frigate", defender="patrol cruiser")
+#: Space Combat V4: a patrol cruiser closing on a mercenary cruiser that holds three lasers back (SPC-7).
+SPACE_DUEL = ({"ship": "patrol cruiser", "range_policy": "close"}, {"ship": "mercenary cruiser", "pd_hold": 3})
+
 WORKLOADS = (
     Workload("tft_four_round_burst", "hitech_tft", _tft(TFT_BURST), exact=_tft_exact(TFT_BURST)),
     Workload("tft_full_burst_gauss", "hitech_tft", _tft(TFT_GAUSS), exact=_tft_exact(TFT_GAUSS)),
@@ -229,6 +280,16 @@ WORKLOADS = (
         _tyconian_question("healing", TYCONIAN_HEALING, healing_tallies, python_healing_tallies, healing_kernels.DRAWS),
         scale=0.05,
     ),
+    Workload(
+        "space_turret_group",
+        "space_v4",
+        _space_attack(SPACE_TURRET_GROUP),
+        exact=_space_attack_exact(SPACE_TURRET_GROUP),
+    ),
+    Workload(
+        "space_missile_flight", "space_v4", _space_attack(SPACE_MISSILES), exact=_space_attack_exact(SPACE_MISSILES)
+    ),
+    Workload("space_duel", "space_v4", _space_duel, scale=0.01),
 )
 
 

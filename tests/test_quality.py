@@ -42,10 +42,15 @@ def test_bench_report_has_every_figure():
     assert names == [
         "tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst", "striker_duel",
         "tyconian_full_auto", "tyconian_duel", "tyconian_mortar_salvo", "tyconian_healing",
+        "space_turret_group", "space_missile_flight", "space_duel",
     ]  # fmt: skip
     for workload in report["workloads"]:
         assert set(workload) == keys
-        twins = {"numpy_trials_per_s"} if workload["name"] in ("tyconian_mortar_salvo", "tyconian_healing") else set()
+        twins = (
+            {"numpy_trials_per_s"}
+            if workload["name"] in ("tyconian_mortar_salvo", "tyconian_healing", "space_duel")
+            else set()
+        )
         assert all(workload[k] > 0 for k in keys - {"name", "system"} - twins)
     exact = {e["name"]: e for e in report["exact"]}
     assert set(exact) == {
@@ -53,7 +58,11 @@ def test_bench_report_has_every_figure():
         "tft_full_burst_gauss",
         "striker_half_clip_burst",
         "tyconian_full_auto",
+        "space_turret_group",
+        "space_missile_flight",
     }
     assert all(e["seconds"] > 0 for e in exact.values())
-    assert all(exact[name]["icepool_seconds"] > 0 for name in names if name.startswith("tft"))
+    assert all(
+        exact[name]["icepool_seconds"] > 0 for name in names if name.startswith(("tft", "space")) and name in exact
+    )
     assert report["peak_rss_mb"] > 0

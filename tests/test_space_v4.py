@@ -18,6 +18,7 @@ from simlab.rng import stream_key
 from simlab.systems import DuelRequest, get_system
 from simlab.systems.space_v4.duel import resolve_duel
 from simlab.systems.space_v4.exact import exact_attack
+from simlab.systems.space_v4.reference import icepool_applied, numpy_attack_tallies
 from simlab.systems.space_v4.resolve import resolve
 from simlab.systems.space_v4.rules import BANDS, Rules, Scenario
 from simlab.systems.space_v4.sample import attack_tallies, duel_tallies, python_attack_tallies, python_duel_tallies
@@ -194,6 +195,31 @@ def test_spc8_kernel_equals_its_plain_reference(inputs):
     plain = python_attack_tallies(attack, key, 100, 2_100)
     for ours, theirs in zip(compiled, plain, strict=True):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "rules"),
+    [
+        ({"weapon": "missile", "count": 6, "pd_turrets": "3,2,1"}, Rules()),
+        ({"weapon": "beam", "count": 5, "engineer_bonus": True}, Rules(grouping="per_weapon")),
+        (
+            {"weapon": "nuclear", "count": 2, "pd_turrets": "2", "pd_dedicated": True},
+            Rules(crit_accounting="cumulative"),
+        ),
+        ({"weapon": "pulse", "attacker": "mercenary cruiser", "defender": "frigate", "sand": True}, Rules()),
+    ],
+)
+def test_spc8_numpy_twin_and_icepool_oracle(inputs, rules):
+    """The numpy twin takes the kernel's very draws; icepool computes the exact distribution independently."""
+    attack = resolve(Scenario(**inputs), rules)
+    key = stream_key(8, 1)
+    for ours, theirs in zip(
+        attack_tallies(attack, key, 7, 8_007), numpy_attack_tallies(attack, key, 7, 8_007), strict=True
+    ):
+        np.testing.assert_array_equal(ours, theirs)
+    die = icepool_applied(attack)
+    oracle = {int(o): float(die.probability(o)) for o in die.outcomes()}
+    assert exact_attack(attack).applied.to_dict() == pytest.approx(oracle, abs=1e-14)
 
 
 def test_spc8_sampling_is_identical_for_any_thread_count_and_block_size():

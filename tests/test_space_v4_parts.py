@@ -86,7 +86,7 @@ def test_spc32_literal_sand_and_spc2_ranges():
     with pytest.raises(SimlabError, match="cannot fire at distant"):
         dm_of({"weapon": "missile", "range_band": "distant"})
     assert dm_of({"weapon": "missile", "range_band": "extreme"}, Rules(missiles_beyond_very_long=True)) == -5
-    assert dm_of({"weapon": "nuclear", "range_band": "distant"}, Rules(missiles_beyond_very_long=True)) == 0
+    assert dm_of({"weapon": "nuclear", "range_band": "distant"}, Rules(missiles_beyond_very_long=True)) == -2
 
 
 def brute_force(scenario: Scenario, rules: Rules) -> tuple[dict[int, float], float]:

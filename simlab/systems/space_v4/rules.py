@@ -18,7 +18,7 @@ BANDS: dict[str, tuple[int, bool, bool, bool]] = {
     "very_short": (2, True, True, True),
     "typical": (0, True, True, True),
     "very_long": (-2, True, False, True),
-    "distant": (0, False, False, False),
+    "distant": (-2, False, False, False),
     "extreme": (-5, False, False, False),
 }
 #: Range bands from nearest to farthest (closing and opening move one step, SPC-7).

@@ -70,6 +70,16 @@ AXIS_LABELS = {
     "wounds_outcome": "wound level (TYC-6.2)",
     "mean_bystander_hits": "expected hits on bystanders",
     "hits": "hits of one attack",
+    "mean_applied_hits": "expected applied hits",
+    "mean_applied_margin": "expected applied hits of one roll",
+    "applied_hits": "applied hits of one attack",
+    "p_draw": "P(draw)",
+    "a.ship": "A's ship",
+    "b.ship": "B's ship",
+    "turns": "turns of a duel",
+    "turns_a_wins": "turn A wins",
+    "turns_b_wins": "turn B wins",
+    "mean_missiles_destroyed": "expected missiles shot down",
 }
 _STYLE = {"font.size": 9}
 _MARKERS = "osD^vP*Xh<>"
@@ -315,6 +325,19 @@ def attacks_to_incapacitate(
     return figure
 
 
+#: What k of a series ``PREFIXk`` is, by a part of the prefix: (axis label, name in titles).
+_SERIES_AXES = {
+    "_at_": ("hexes from the blast", "distance"),
+    "_day_": ("day", "day"),
+    "_margin_": ("margin (2d6 + DMs - 8)", "margin"),
+}
+
+
+def _series_axis(prefix: str) -> tuple[str, str]:
+    """The axis label and title word of a series' k."""
+    return next((axis for part, axis in _SERIES_AXES.items() if part in prefix), ("k", "k"))
+
+
 def series(
     table: pd.DataFrame,
     prefix: str,
@@ -330,13 +353,11 @@ def series(
     keys = _by(by)
     figure = curve(frame.assign(metric="series"), "series", "k", keys or None, title=title)
     axes = figure.axes[0]
-    axes.set_xlabel(
-        ("hexes from the blast" if "_at_" in prefix else "day" if "_day_" in prefix else "k") + _methods_note(frame)
-    )
+    axis, by_what = _series_axis(prefix)
+    axes.set_xlabel(axis + _methods_note(frame))
     axes.set_ylabel(_label(prefix.rstrip("_").removesuffix("_at")))
     axes.set_ylim(auto=True)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    by_what = "day" if "_day_" in prefix else "distance"
     axes.set_title(_title(title, f"{_label(prefix.rstrip('_'))} by {by_what}", where), fontsize=9)
     return figure
 

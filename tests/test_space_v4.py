@@ -166,10 +166,12 @@ def test_spc8_exact_agrees_with_sampling(capsys, case):
     exact = attack_json(capsys, case, "--exact")
     sampled = attack_json(capsys, case, "--trials", "200000", "--seed", "3", "--threads", "1")
     assert exact["not_exact"] == []
-    assert set(exact["metrics"]) == set(SYSTEM.metrics)
+    series = {name for name in exact["metrics"] if name.startswith("mean_applied_margin_")}
+    assert set(exact["metrics"]) - series == set(SYSTEM.metrics)
+    assert set(sampled["metrics"]) == set(exact["metrics"])
     for name, value in exact["metrics"].items():
         low, high = sampled["ci95"][name]
-        slack = (high - low) * 0.6  # a 99.99 % interval: ~2 of 3.9 half-widths beyond the 95 % one
+        slack = (high - low) * 0.6 + 1e-12  # a 99.99 % interval: ~2 of 3.9 half-widths beyond the 95 % one
         assert low - slack <= value <= high + slack, (name, value, (low, high))
     outcomes = sorted(
         int(v) for v in {**exact["distributions"]["applied_hits"], **sampled["distributions"]["applied_hits"]}

@@ -26,7 +26,7 @@ from simlab.systems.space_v4.exact import exact_attack
 from simlab.systems.space_v4.fractions import damage_fractions
 from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down, resolve
 from simlab.systems.space_v4.rules import Rules, Scenario
-from simlab.systems.space_v4.sample import DUEL_METRICS, sample_attack, sample_duel
+from simlab.systems.space_v4.sample import DUEL_METRICS, MARGIN_SERIES, sample_attack, sample_duel
 from simlab.systems.space_v4.ships import ships
 
 __all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
@@ -110,7 +110,10 @@ SYSTEM = System(
     metrics=METRICS,
     attack=attack,
     check=resolve_request,
-    extra_metrics=DUEL_METRICS,
+    extra_metrics={
+        MARGIN_SERIES: "expected applied hits of one roll that succeeds by margin k (series)",
+        **DUEL_METRICS,
+    },
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,

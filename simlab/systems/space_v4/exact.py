@@ -16,6 +16,7 @@ from simlab.mechanics.target_number import TWO_D6
 from simlab.pmf import PMF, mixture, point
 from simlab.systems.space_v4.fractions import criticals
 from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down
+from simlab.systems.space_v4.sample import MARGIN_SERIES
 
 __all__ = ["ExactAttack", "exact_attack", "margin_chances"]
 
@@ -27,14 +28,16 @@ class ExactAttack:
     applied: PMF
     criticals: PMF
     mean_missiles_destroyed: float
+    by_margin: dict[int, float]
 
     def metrics(self) -> dict[str, float]:
-        """``p_hit``, ``mean_applied_hits``, ``mean_criticals``, ``mean_missiles_destroyed``."""
+        """``p_hit``, ``mean_applied_hits``, ``mean_criticals``, ``mean_missiles_destroyed`` and the margin series."""
         return {
             "p_hit": self.applied.p_at_least(1),
             "mean_applied_hits": self.applied.mean(),
             "mean_criticals": self.criticals.mean(),
             "mean_missiles_destroyed": self.mean_missiles_destroyed,
+            **{f"{MARGIN_SERIES}{margin}": mean for margin, mean in self.by_margin.items()},
         }
 
 
@@ -51,29 +54,41 @@ def _survivors(p_destroyed: list[float]) -> PMF:
     return total
 
 
-def _one_roll(attack: ResolvedAttack, p_destroyed: list[float]) -> PMF:
-    """Applied hits of one attack roll and the weapons behind it."""
+def _one_roll(attack: ResolvedAttack, p_destroyed: list[float]) -> tuple[PMF, dict[int, float], dict[int, float]]:
+    """Applied hits of one attack roll and the weapons behind it; the chance and expected hits of each margin."""
     survivors = _survivors(p_destroyed)
     chances = margin_chances(attack)
     parts, weights = [point(0)], [1 - sum(chances.values())]
+    p_margin: dict[int, float] = {}
+    hits_margin: dict[int, float] = {}
     for natural, p in chances.items():
+        margin = int(attack.margin[natural])
+        p_margin[margin] = p_margin.get(margin, 0.0) + p
         for alive, q in zip(survivors.values, survivors.probs, strict=True):
-            parts.append(point(attack.applied_of(natural, int(alive))))
+            hits = attack.applied_of(natural, int(alive))
+            parts.append(point(hits))
             weights.append(p * q)
-    return mixture(weights, parts)
+            hits_margin[margin] = hits_margin.get(margin, 0.0) + p * q * hits
+    return mixture(weights, parts), p_margin, hits_margin
 
 
 def exact_attack(attack: ResolvedAttack) -> ExactAttack:
     """The exact applied hits, criticals and missiles destroyed of one attack (SPC-3 to SPC-5)."""
     destroyed = p_shot_down(attack)
     per = attack.rules.hits_per_critical
-    rolls = [_one_roll(attack, destroyed[r * attack.per_roll : (r + 1) * attack.per_roll]) for r in range(attack.rolls)]
     applied = point(0)
     crits = point(0)
-    for roll in rolls:
+    p_margin: dict[int, float] = {}
+    hits_margin: dict[int, float] = {}
+    for r in range(attack.rolls):
+        roll, chances, hits = _one_roll(attack, destroyed[r * attack.per_roll : (r + 1) * attack.per_roll])
         applied = applied + roll
         crits = crits + roll.map(lambda v: criticals(v, per))
+        for margin, p in chances.items():
+            p_margin[margin] = p_margin.get(margin, 0.0) + p
+            hits_margin[margin] = hits_margin.get(margin, 0.0) + hits[margin]
     if attack.rules.crit_accounting == "cumulative":
         crits = applied.map(lambda v: criticals(v, per))
     p_hit = sum(margin_chances(attack).values())
-    return ExactAttack(applied, crits, p_hit * sum(destroyed))
+    by_margin = {m: hits_margin[m] / p_margin[m] for m in sorted(p_margin) if p_margin[m] > 0}
+    return ExactAttack(applied, crits, p_hit * sum(destroyed), by_margin)

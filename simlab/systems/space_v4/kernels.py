@@ -97,8 +97,10 @@ def fire_group(
     need_held: int,
     need_fired: int,
     reduction: int,
-) -> tuple[np.uint64, int, int, int]:  # pragma: no cover - compiled
-    """One attack roll of ``n`` weapons (SPC-3 to SPC-5): (position, applied hits, destroyed, draws).
+) -> tuple[np.uint64, int, int, int, int]:  # pragma: no cover - compiled
+    """One attack roll of ``n`` weapons (SPC-3 to SPC-5): (position, applied hits, destroyed, draws, margin).
+
+    The margin is -1 for a miss.
 
     ``pd[first + j]`` holds the held-back and the fired lasers that engage weapon ``j``.
     """
@@ -106,7 +108,7 @@ def fire_group(
     draws = 1
     hit, margin = _hit_and_margin(natural, dm, to_hit, natural_rules)
     if not hit:
-        return w, 0, 0, draws
+        return w, 0, 0, draws, -1
     survivors = n
     for j in range(first, first + n):
         down = False
@@ -121,9 +123,9 @@ def fire_group(
         if down:
             survivors -= 1
     if survivors == 0:
-        return w, 0, n, draws
+        return w, 0, n, draws, margin
     hits = applied[survivors * per_weapon_hits, min(margin, applied.shape[1] - 1)]
-    return w, max(0, hits - reduction), n - survivors, draws
+    return w, max(0, hits - reduction), n - survivors, draws, margin
 
 
 @njit(cache=True, nogil=True)
@@ -136,6 +138,7 @@ def attack_block(
     applied: np.ndarray,
     pd: np.ndarray,
     hist: np.ndarray,
+    by_margin: np.ndarray,
     counts: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
     """Sample one attack (SPC-8) over trials ``[start, stop)`` and add the tallies.
@@ -149,6 +152,7 @@ def attack_block(
         applied: Applied hits by optimal hits and margin.
         pd: Held-back and fired point-defence lasers engaging each weapon.
         hist: Trials by applied hits.
+        by_margin: Rolls that hit (row 0), their applied hits (row 1) and its square (row 2), by margin.
         counts: Tallies indexed by CRITS ... ATTACK_DRAWS.
     """
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
@@ -159,7 +163,7 @@ def attack_block(
         crits = 0
         destroyed = 0
         for r in range(ints[ROLLS]):
-            w, hits, down, draws = fire_group(
+            w, hits, down, draws, margin = fire_group(
                 w,
                 gamma,
                 per,
@@ -178,6 +182,10 @@ def attack_block(
             crits += hits // ints[PER_CRITICAL]
             destroyed += down
             counts[ATTACK_DRAWS] += draws
+            if margin >= 0:
+                by_margin[0, margin] += 1
+                by_margin[1, margin] += hits
+                by_margin[2, margin] += hits * hits
         if ints[CUMULATIVE] == 1:
             crits = total // ints[PER_CRITICAL]
         hist[total] += 1
@@ -349,7 +357,7 @@ def duel_block(
                                 k += 1
                     for r in range(rolls):
                         bonus = 1 if (kind == best and r == 0) else 0
-                        w, hits, _, draws = fire_group(
+                        w, hits, _, draws, _ = fire_group(
                             w,
                             gamma,
                             size,

@@ -29,6 +29,7 @@ def numpy_attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, sto
     crits = np.zeros(n, np.int64)
     destroyed = np.zeros(n, np.int64)
     per_critical = attack.rules.hits_per_critical
+    by_margin = np.zeros((3, int(attack.margin.max()) + 1), np.int64)
     for r in range(attack.rolls):
         natural = draws.two_d6(every)
         hit = attack.hit[natural]
@@ -42,6 +43,9 @@ def numpy_attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, sto
             survivors -= down
         hits = attack.applied[survivors * attack.per_weapon_hits, attack.margin[natural]]
         hits = np.where(survivors > 0, np.maximum(0, hits - attack.reduction), 0)
+        margins = attack.margin[natural][hit]
+        for row, values in enumerate((np.ones_like(margins), hits[hit], hits[hit] ** 2)):
+            by_margin[row] += np.bincount(margins, weights=values, minlength=by_margin.shape[1]).astype(np.int64)
         total += hits
         crits += hits // per_critical
         destroyed += np.where(hit, attack.per_roll - survivors, 0)
@@ -52,7 +56,7 @@ def numpy_attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, sto
     counts[k.CRITS], counts[k.CRITS_SQ] = crits.sum(), (crits * crits).sum()
     counts[k.DESTROYED], counts[k.DESTROYED_SQ] = destroyed.sum(), (destroyed * destroyed).sum()
     counts[k.ATTACK_DRAWS] = int(draws.made.sum())
-    return hist, counts
+    return hist, by_margin, counts
 
 
 def _survives(needs: list[int]) -> Any:

@@ -9,7 +9,7 @@ import numpy as np
 
 from simlab.engine import Tallies, sample_cell
 from simlab.interpreted import block_functions
-from simlab.intervals import Estimates
+from simlab.intervals import Estimates, mean_interval
 from simlab.systems.space_v4 import kernels as k
 from simlab.systems.space_v4.duel import ResolvedDuel
 from simlab.systems.space_v4.resolve import ResolvedAttack
@@ -24,7 +24,11 @@ __all__ = [
     "attack_estimates",
     "duel_estimates",
     "DUEL_METRICS",
+    "MARGIN_SERIES",
 ]
+
+#: Prefix of the series of expected applied hits of one roll by its margin (SPC-4.2).
+MARGIN_SERIES = "mean_applied_margin_"
 
 #: Metrics of a duel of two ships (SPC-7): name → description.
 DUEL_METRICS = {
@@ -64,7 +68,11 @@ def _attack_arguments(attack: ResolvedAttack) -> tuple[Any, ...]:
 
 
 def _new_attack_tallies(attack: ResolvedAttack) -> Tallies:
-    return np.zeros(attack.max_applied + 1, np.int64), np.zeros(k.N_ATTACK_COUNTS, np.int64)
+    return (
+        np.zeros(attack.max_applied + 1, np.int64),
+        np.zeros((3, int(attack.margin.max()) + 1), np.int64),
+        np.zeros(k.N_ATTACK_COUNTS, np.int64),
+    )
 
 
 #: The compiled block function of one attack, and its interpreted twin (the plain reference).
@@ -73,13 +81,17 @@ attack_tallies, python_attack_tallies = block_functions(k.attack_block, _attack_
 
 def attack_estimates(tallies: Tallies, trials: int) -> Estimates:
     """The metrics of one attack (SPC-8) from summed tallies, with their intervals."""
-    hist, counts = tallies
+    hist, by_margin, counts = tallies
     found = Estimates(trials)
     found.probability("p_hit", int(hist[1:].sum()))
     found.histogram_mean("mean_applied_hits", hist)
     found.mean("mean_criticals", counts[k.CRITS], counts[k.CRITS_SQ])
     found.mean("mean_missiles_destroyed", counts[k.DESTROYED], counts[k.DESTROYED_SQ])
     found.histogram("applied_hits", hist)
+    for margin in np.flatnonzero(by_margin[0]):
+        rolls, total, square = (int(v) for v in by_margin[:, margin])
+        found.metrics[f"{MARGIN_SERIES}{margin}"] = total / rolls
+        found.ci95[f"{MARGIN_SERIES}{margin}"] = mean_interval(total, square, rolls)
     return found
 
 

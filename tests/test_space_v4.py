@@ -120,11 +120,6 @@ def registry() -> list[Case]:
         for band in BANDS:
             laser = weapon in ("beam", "pulse")
             base_rules = {} if laser else {"missiles_beyond_very_long": "true"}
-            probe = Scenario(weapon=weapon, range_band=band)
-            try:
-                resolve(probe, Rules(missiles_beyond_very_long=not laser))
-            except SimlabError:
-                continue
             for extra, rules in SAND_LEVELS if laser else [(layout, {}) for layout in PD_LAYOUTS]:
                 inputs = {"weapon": weapon, "range_band": band, "count": next(counts), **extra}
                 cases.append(Case(inputs, {**base_rules, **rules}))

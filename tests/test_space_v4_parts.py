@@ -81,10 +81,12 @@ def test_spc32_attack_dms(inputs, dm):
 
 def test_spc32_literal_sand_and_spc2_ranges():
     assert dm_of({"sand": True}, Rules(sand_dm="plus_one")) == 1
-    with pytest.raises(SimlabError, match="cannot fire at very_long"):
-        dm_of({"weapon": "pulse", "range_band": "very_long"})
-    with pytest.raises(SimlabError, match="cannot fire at distant"):
-        dm_of({"weapon": "missile", "range_band": "distant"})
+    for out_of_range in (
+        {"weapon": "pulse", "range_band": "very_long"},
+        {"weapon": "missile", "range_band": "distant"},
+    ):
+        attack = resolve(Scenario(**out_of_range), RULES)
+        assert not attack.in_range and exact_attack(attack).metrics()["p_hit"] == 0
     assert dm_of({"weapon": "missile", "range_band": "extreme"}, Rules(missiles_beyond_very_long=True)) == -5
     assert dm_of({"weapon": "nuclear", "range_band": "distant"}, Rules(missiles_beyond_very_long=True)) == -2
 

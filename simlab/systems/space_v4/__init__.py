@@ -49,6 +49,7 @@ def _details(resolved: ResolvedAttack) -> dict[str, object]:
     """What the attack's figures rest on: the roll's DMs, the rolls and the point defence."""
     return {
         "weapon": f"{resolved.scenario.count} {resolved.scenario.weapon}",
+        "in_range": resolved.in_range,
         "to_hit_dm": resolved.dm,
         "to_hit_terms": resolved.terms,
         "rolls": resolved.rolls,

@@ -10,6 +10,11 @@ Choices where the spec is silent:
   roll, its own engineer reduction and its own criticals; a missile is then a flight of one.
 * The engineer's reduction (SPC-6) comes off after the minimum of 1, so an engineer can
   stop a single hit.
+* A weapon that cannot fire at the range band (SPC-2: pulse lasers beyond typical range, any
+  weapon at distant or extreme range) is not an error: it applies no hits, and the result
+  says ``in_range: false``. Grids of weapons by range band then show where each one reaches.
+* At distant range (no DM in the spec) missiles allowed by ``missiles_beyond_very_long``
+  take the very long range's -2: a farther band is never easier to hit at.
 """
 
 from __future__ import annotations
@@ -55,7 +60,8 @@ class ResolvedAttack:
         attacker: The attacking ship, if named.
         defender: The defending ship, if named.
         terms: The DMs of the attack roll by name (SPC-3.2).
-        rolls: Attack rolls: 1 for a group sharing a roll, else one per weapon (SPC-3.3).
+        rolls: Attack rolls: 1 for a group sharing a roll, else one per weapon (SPC-3.3); none
+            when the weapon cannot fire at the range band.
         per_roll: Weapons behind each roll.
         per_weapon_hits: Optimal hits of one weapon (SPC-4.1).
         hit: Whether each natural 2d6 total hits (index 2 to 12).
@@ -66,6 +72,7 @@ class ResolvedAttack:
         need_held: What a held-back point-defence laser needs on 2d6 (SPC-5.2).
         need_fired: What a laser that already fired needs.
         reduction: Hits the defender's engineer takes off each attack (SPC-6).
+        in_range: Whether the weapon may fire at the range band at all (SPC-2).
     """
 
     scenario: Scenario
@@ -83,6 +90,7 @@ class ResolvedAttack:
     need_held: int
     need_fired: int
     reduction: int
+    in_range: bool
 
     @property
     def dm(self) -> int:
@@ -119,14 +127,8 @@ def sand_dm(rules: Rules, sandcasters: int, tons: int) -> int:
 
 
 def dm_terms(scenario: Scenario, rules: Rules) -> dict[str, int]:
-    """The DMs of the attack roll by name (SPC-3.2) of a scenario without blanks.
-
-    Raises:
-        ScenarioError: When the weapon cannot fire at the range band (SPC-2).
-    """
+    """The DMs of the attack roll by name (SPC-3.2) of a scenario without blanks."""
     s = scenario
-    if not may_fire(s.weapon, s.range_band, rules):
-        raise ScenarioError(f"range_band: a {s.weapon} cannot fire at {s.range_band} range (SPC-2)")
     assert s.attacker_computer is not None and s.defender_computer is not None
     assert s.attacker_g is not None and s.defender_g is not None
     assert s.defender_sandcasters is not None and s.defender_tons is not None
@@ -263,6 +265,7 @@ def resolve(
     need_held, need_fired = pd_needs(rules, filled.defender_computer > filled.attacker_computer)
     dm = sum(terms.values())
     hit, margin = hit_by_natural(dm, rules)
+    in_range = may_fire(filled.weapon, filled.range_band, rules)
     fractions = chosen.get("fractions") or damage_fractions()
     applied = applied_table(rules, fractions, per_roll * per_weapon_hits, int(margin.max()))
     return ResolvedAttack(
@@ -271,7 +274,7 @@ def resolve(
         attacker=attacker,
         defender=defender,
         terms=terms,
-        rolls=rolls,
+        rolls=rolls if in_range else 0,
         per_roll=per_roll,
         per_weapon_hits=per_weapon_hits,
         hit=hit,
@@ -281,6 +284,7 @@ def resolve(
         need_held=need_held,
         need_fired=need_fired,
         reduction=rules.engineer_reduction if filled.engineer_bonus else 0,
+        in_range=in_range,
     )
 
 

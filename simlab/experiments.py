@@ -315,9 +315,9 @@ def load_experiment(path: Path | str) -> Experiment:
         if not precision > 0:
             raise check.fail("", "precision", f"expected a number > 0, got {precision}")
     variants = []
-    for name in _strings(check, data, "variants"):
+    for variant_file in _strings(check, data, "variants"):
         try:
-            variants.append(load_variant(path.parent / name, system.name))
+            variants.append(load_variant(path.parent / variant_file, system.name))
         except SimlabError as exc:
             raise check.fail("", "variants", str(exc)) from None
     if len({v.name for v in variants}) != len(variants):

@@ -120,6 +120,7 @@ def test_experiments_cover_their_variants(tmp_path):
         '[fixed]\nweapon = "assault rifle"\nrange_m = 20\n[grid]\nmode = ["single", "four"]\n'
     )
     run = simlab.run(path)
+    assert run.experiment.name == "e"  # not the name of a variant file
     hits = run.table.query("metric == 'mean_hits'").set_index(["variant", "mode"])["value"]
     assert hits["tft_extra_hit_every_2", "single"] == hits["base", "single"]
     assert hits["tft_extra_hit_every_2", "four"] > hits["base", "four"]

@@ -203,7 +203,7 @@ def _space_attack(scenario: space_rules.Scenario) -> Callable[[], Samplers]:
 
     def prepare() -> Samplers:
         attack = space_resolve(scenario, space_rules.Rules())
-        return _samplers(attack, block, numpy_attack_tallies, python_attack_tallies, (1, space_kernels.ATTACK_DRAWS))
+        return _samplers(attack, block, numpy_attack_tallies, python_attack_tallies, (2, space_kernels.ATTACK_DRAWS))
 
     return prepare
 

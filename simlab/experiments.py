@@ -43,7 +43,7 @@ from typing import Any
 from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.params import coerce, field_specs
-from simlab.results import METHODS
+from simlab.results import METHODS, in_series
 from simlab.systems import AttackRequest, DuelRequest, System, get_system, require_duels
 from simlab.variants import BASE, Variant, load_variant
 
@@ -185,6 +185,16 @@ class Experiment:
         if not self.variants:
             return dict(self.grid)
         return {"variant": (BASE, *(v.name for v in self.variants)), **self.grid}
+
+    def keeps(self, metric: str) -> bool:
+        """Whether the run keeps ``metric``.
+
+        Every metric without a ``metrics`` list; else those it names and the members ``PREFIXk``
+        of the series prefixes it names (``mean_applied_margin_``).
+        """
+        if self.metrics is None:
+            return True
+        return metric in self.metrics or any(in_series(metric, prefix) for prefix in self.metrics)
 
     @property
     def n_cells(self) -> int:

@@ -13,6 +13,8 @@ from typing import Any
 
 import pandas as pd
 
+from simlab.results import in_series
+
 __all__ = ["select", "preferred_method", "pivot", "ranking", "marginal_value", "cell_table", "format_value"]
 
 
@@ -94,7 +96,7 @@ def split_series(metrics: list[str], longest: int = 8) -> tuple[list[str], list[
         if found:
             prefixes[found.group(1)] = prefixes.get(found.group(1), 0) + 1
     long = [prefix for prefix, count in prefixes.items() if count > longest]
-    plain = [m for m in metrics if not any(m.startswith(p) and m[len(p) :].isdigit() for p in long)]
+    plain = [m for m in metrics if not any(in_series(m, p) for p in long)]
     return plain, long
 
 

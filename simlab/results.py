@@ -5,10 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["AttackResult", "METHODS"]
+__all__ = ["AttackResult", "METHODS", "in_series"]
 
 #: Methods of computing a result.
 METHODS = ("exact", "monte_carlo")
+
+
+def in_series(metric: str, prefix: str) -> bool:
+    """Whether ``metric`` is a member ``PREFIXk`` of the series ``prefix`` (``p_alive_day_3`` of ``p_alive_day_``)."""
+    return prefix.endswith("_") and metric.startswith(prefix) and metric[len(prefix) :].isdigit()
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ def run_experiment(
                 progress(1)
         for method, result in results.items():
             for metric, value in result.metrics.items():
-                if experiment.metrics is not None and metric not in experiment.metrics:
+                if not experiment.keeps(metric):
                     continue
                 low, high = result.ci95.get(metric, (np.nan, np.nan))
                 rows.append(
@@ -220,6 +220,6 @@ def _marginals(
         except SimlabError:
             continue  # the change leaves the rules (a DX beyond the tables...): no marginal value
         for metric, value in base.metrics.items():
-            if experiment.metrics is None or metric in experiment.metrics:
+            if experiment.keeps(metric):
                 rows.append({**labels, "change": change, "metric": metric, "delta": changed.metrics[metric] - value})
     return rows

@@ -1,4 +1,4 @@
-"""Short calls for notebooks and scripts: one attack, one experiment.
+"""Short calls for notebooks and scripts: one attack, one duel, one experiment.
 
 Everything here is a thin layer over :mod:`simlab.systems`, :mod:`simlab.experiments`
 and :mod:`simlab.runner`; the command line uses the same functions.
@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from simlab.results import AttackResult
-from simlab.systems import AttackRequest, get_system
+from simlab.systems import AttackRequest, DuelRequest, get_system, require_duels
 
-__all__ = ["attack", "run"]
+__all__ = ["attack", "duel", "run"]
 
 
 def attack(
@@ -56,6 +56,48 @@ def attack(
         threads=threads,
     )
     return chosen.attack(request)
+
+
+def duel(
+    system: str,
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    *,
+    trials: int = 100_000,
+    seed: int = 0,
+    rules: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+) -> AttackResult:
+    """Sample duels of two sides, as ``simlab duel SYSTEM --a ... --b ...`` does.
+
+    Args:
+        system: System id (``space_v4``).
+        a: Side A's inputs; ``ROW__COLUMN`` (or ``ROW.COLUMN``) sets a column of a table row.
+        b: Side B's inputs.
+        trials: Duels to sample.
+        seed: Root seed.
+        rules: Rule parameters that differ from the spec's defaults.
+        threads: Worker threads (None: all CPUs).
+
+    Example:
+        >>> duel("space_v4", a={"ship": "patrol cruiser"}, b={"ship": "mercenary cruiser", "pd_hold": 3})
+    """
+    chosen = get_system(system)
+    require_duels(chosen)
+    assert chosen.duel is not None
+    side_a, a_rows = chosen.split_inputs({k.replace("__", "."): v for k, v in a.items()})
+    side_b, b_rows = chosen.split_inputs({k.replace("__", "."): v for k, v in b.items()})
+    request = DuelRequest(
+        a=side_a,
+        b=side_b,
+        a_rows=a_rows,
+        b_rows=b_rows,
+        rules=dict(rules or {}),
+        trials=trials,
+        seed=seed,
+        threads=threads,
+    )
+    return chosen.duel(request)
 
 
 def run(experiment: str | Path, *, threads: int | None = None) -> Any:

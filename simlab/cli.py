@@ -487,18 +487,24 @@ def _print_result(result: AttackResult) -> None:
         click.echo(f"AdjDX {details['adj_dx']} = dx {details['adj_dx_terms']['dx']} {terms}".rstrip())
     if "to_hit_terms" in details:
         terms = " ".join(f"{k} {v:+d}" for k, v in details["to_hit_terms"].items() if v)
-        click.echo(f"to-hit DM {details['to_hit_dm']:+d} = {terms or '0'}; rounds fired {details['rounds']}")
+        extra = f"; rounds fired {details['rounds']}" if "rounds" in details else ""
+        if "rolls" in details:
+            extra += f"; {details['rolls']} roll(s) of {details['weapons_per_roll']} weapon(s)"
+        if details.get("in_range") is False:
+            extra += "; out of range: no fire"
+        click.echo(f"to-hit DM {details['to_hit_dm']:+d} = {terms or '0'}{extra}")
     if details.get("shot_chances"):
         chances = ", ".join(f"{p:.2f}" for p in details["shot_chances"])
         click.echo(f"effective skill {details['effective_skills']}; chance of each shot to hit: {chances}")
     labels = details.get("labels", {})
     click.echo()
-    header = f"{'metric':<20} {'value':>10}"
+    width = max([20, *(len(name) for name in result.metrics)])
+    header = f"{'metric':<{width}} {'value':>10}"
     if result.ci95:
         header += f"   {'95% interval':>23}"
     click.echo(header)
     for name, value in result.metrics.items():
-        line = f"{name:<20} {value:>10.6f}"
+        line = f"{name:<{width}} {value:>10.6f}"
         if name in result.ci95:
             low, high = result.ci95[name]
             line += f"   [{low:.6f}, {high:.6f}]"

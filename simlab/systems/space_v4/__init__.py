@@ -48,7 +48,7 @@ resolve_request = attack_resolver(Scenario, Rules, resolve)
 def _details(resolved: ResolvedAttack) -> dict[str, object]:
     """What the attack's figures rest on: the roll's DMs, the rolls and the point defence."""
     return {
-        "weapon": f"{resolved.scenario.count} {resolved.scenario.weapon}",
+        "weapon": _subject(resolved),
         "in_range": resolved.in_range,
         "to_hit_dm": resolved.dm,
         "to_hit_terms": resolved.terms,
@@ -56,6 +56,15 @@ def _details(resolved: ResolvedAttack) -> dict[str, object]:
         "weapons_per_roll": resolved.per_roll,
         "p_shot_down": p_shot_down(resolved),
     }
+
+
+def _subject(resolved: ResolvedAttack) -> str:
+    """What fires at what: ``frigate: 9 × missile at patrol cruiser``."""
+    s = resolved.scenario
+    text = f"{s.count} × {s.weapon}"
+    if resolved.attacker is not None:
+        text = f"{resolved.attacker.name}: {text}"
+    return text + (f" at {resolved.defender.name}" if resolved.defender is not None else "")
 
 
 def attack(request: AttackRequest) -> AttackResult:

@@ -18,7 +18,7 @@ from simlab.systems.hitech_tft.rules import Rules, Scenario, weapons
 
 @dataclass(frozen=True)
 class Case:
-    """One registry entry: scenario inputs and rule overrides."""
+    """One registry entry: scenario inputs and rule overrides (of HiTech TFT unless it says otherwise)."""
 
     scenario: dict[str, Any]
     rules: dict[str, Any] = field(default_factory=dict)
@@ -27,6 +27,12 @@ class Case:
     def id(self) -> str:
         parts = [f"{k}={v}" for k, v in {**self.scenario, **self.rules}.items()]
         return ",".join(parts).replace(" ", "_")
+
+    def options(self) -> list[str]:
+        """The case as command-line options: ``--set KEY=VALUE`` and ``--rule KEY=VALUE``."""
+        pairs = [("--set", f"{k}={v}") for k, v in self.scenario.items()]
+        pairs += [("--rule", f"{k}={v}") for k, v in self.rules.items()]
+        return [part for pair in pairs for part in pair]
 
     def build(self) -> tuple[Scenario, Rules, ResolvedAttack]:
         scenario, rules = Scenario(**self.scenario), Rules(**self.rules)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import chi_square_p, run_cli
+from conftest import Case, chi_square_p, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,23 +78,6 @@ def test_spc8_bad_inputs_name_what_is_valid(inputs, overrides, message):
 # --- SPC-8 one attack: exact against sampled on a registry -------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Case:
-    """One registry entry: ``--set`` inputs and ``--rule`` parameters."""
-
-    inputs: dict[str, Any]
-    rules: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return ",".join(f"{k}={v}" for k, v in {**self.inputs, **self.rules}.items()).replace(" ", "_")
-
-    def options(self) -> list[str]:
-        pairs = [("--set", f"{k}={v}") for k, v in self.inputs.items()]
-        pairs += [("--rule", f"{k}={v}") for k, v in self.rules.items()]
-        return [part for pair in pairs for part in pair]
-
-
 #: Sand levels: none, -1 and -2 by sandcasters per 200 tons, and the literal +1.
 SAND_LEVELS = (
     ({}, {}),
@@ -139,11 +121,13 @@ REGISTRY = registry()
 
 
 def test_the_registry_covers_every_weapon_band_sand_level_and_pd_layout():
-    seen = {(c.inputs["weapon"], c.inputs.get("range_band")) for c in REGISTRY}
+    seen = {(c.scenario["weapon"], c.scenario.get("range_band")) for c in REGISTRY}
     assert {w for w, _ in seen} == {"beam", "pulse", "missile", "nuclear"}
     assert {b for _, b in seen} >= set(BANDS)
-    assert {c.inputs.get("pd_turrets") for c in REGISTRY} >= {"1", "3,2", "2,2,2"}
-    assert {(c.inputs.get("defender_sandcasters"), c.rules.get("sand_dm")) for c in REGISTRY if "sand" in c.inputs} >= {
+    assert {c.scenario.get("pd_turrets") for c in REGISTRY} >= {"1", "3,2", "2,2,2"}
+    assert {
+        (c.scenario.get("defender_sandcasters"), c.rules.get("sand_dm")) for c in REGISTRY if "sand" in c.scenario
+    } >= {
         (1, None),
         (2, None),
         (2, "plus_one"),

@@ -21,6 +21,7 @@ from matplotlib.ticker import MaxNLocator
 
 from simlab.experiments import ChartSpec, Experiment
 from simlab.reports import preferred_method, select
+from simlab.variants import BASE
 
 __all__ = [
     "curve",
@@ -506,9 +507,23 @@ def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartS
     return charts
 
 
+def _chart_options(spec: ChartSpec, run: Any) -> dict[str, Any]:
+    """A chart's options; with variants in the run, the base rules only unless the chart names ``variant``.
+
+    Without this, the rows of every rule set would meet in one line or one cell of the chart.
+    """
+    options = {k: v for k, v in spec.options.items() if k != "name"}
+    named = {options.get(k) for k in ("x", "rows", "cols", "panels")} | set(_by(options.get("by")))
+    where = dict(options.get("where") or {})
+    if run.experiment.variants and "variant" not in named and "variant" not in where:
+        where["variant"] = BASE
+        options["where"] = where
+    return options
+
+
 def draw(spec: ChartSpec, run: Any) -> Figure:
     """Draw one chart of an :class:`~simlab.runner.ExperimentRun`."""
-    options = {k: v for k, v in spec.options.items() if k != "name"}
+    options = _chart_options(spec, run)
     if spec.kind == "curve":
         return curve(run.table, **options)
     if spec.kind == "heatmap":

@@ -97,3 +97,16 @@ def test_chart_file_names_are_unique():
     spec = ChartSpec("curve", {"metric": "p_hit", "x": "dx"})
     assert plots.chart_file_name(spec, taken) == "curve_p_hit_dx"
     assert plots.chart_file_name(spec, taken) == "curve_p_hit_dx_2"
+
+
+def test_charts_of_a_run_with_variants_show_the_base_rules_unless_they_name_variant():
+    run = run_experiment(load_experiment("experiments/space_missiles_pd.toml"))
+    options = {"metric": "mean_missiles_destroyed", "rows": "pd_turrets", "cols": "count"}
+
+    def cells(**where: object) -> list[str]:
+        figure = plots.draw(ChartSpec("heatmap", {**options, "where": {"pd_dedicated": True, **where}}), run)
+        return [text.get_text() for text in figure.axes[0].texts]
+
+    assert cells() == cells(variant="base") != cells(variant="space_pd_computer_literal")
+    per_variant = ChartSpec("heatmap", {**options, "panels": "variant"})
+    assert len(plots.draw(per_variant, run).axes) == 3  # a panel for each rule set and the colour bar

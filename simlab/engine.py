@@ -23,6 +23,8 @@ from simlab.rng import MAX_TRIALS_PER_CELL, StreamKey, stream_key
 
 __all__ = [
     "DEFAULT_BLOCK_SIZE",
+    "MIN_BLOCK_SIZE",
+    "auto_block_size",
     "Tallies",
     "BlockFn",
     "ProgressFn",
@@ -32,8 +34,12 @@ __all__ = [
     "sample_cell",
 ]
 
-#: Trials per block: large enough to hide the per-call overhead, small enough to balance.
+#: Most trials in one block: large enough to hide the per-call overhead, small enough to balance.
 DEFAULT_BLOCK_SIZE = 1 << 18
+#: Fewest trials in one block chosen by the engine.
+MIN_BLOCK_SIZE = 1 << 10
+#: Blocks the engine aims to give each thread, so that slow trials (duels) still spread over all threads.
+BLOCKS_PER_THREAD = 8
 
 Tallies = tuple[npt.NDArray[np.int64], ...]
 BlockFn = Callable[[int, int], Tallies]
@@ -59,6 +65,16 @@ def check_trials(trials: int) -> int:
     return trials
 
 
+def auto_block_size(trials: int, threads: int) -> int:
+    """Trials per block when none is asked for: about ``BLOCKS_PER_THREAD`` blocks a thread, within bounds.
+
+    The block size never changes the result (every trial has its own stream), only how well
+    the threads share the work and how often progress is reported.
+    """
+    wanted = -(-trials // (BLOCKS_PER_THREAD * threads))
+    return min(DEFAULT_BLOCK_SIZE, max(MIN_BLOCK_SIZE, wanted))
+
+
 def _add_into(total: list[npt.NDArray[np.int64]], part: Tallies) -> None:
     for acc, add in zip(total, part, strict=True):
         acc += add
@@ -69,7 +85,7 @@ def run_blocks(
     trials: int,
     *,
     threads: int | None = None,
-    block_size: int = DEFAULT_BLOCK_SIZE,
+    block_size: int | None = None,
     progress: ProgressFn | None = None,
     first: int = 0,
 ) -> Tallies:
@@ -80,7 +96,8 @@ def run_blocks(
         trials: Number of trials (>= 1).
         first: Index of the first trial (trials ``first .. first + trials - 1`` run).
         threads: Worker threads; default: every CPU this process may use.
-        block_size: Trials per block (> 0); it never changes the result.
+        block_size: Trials per block (> 0); it never changes the result. Default:
+            :func:`auto_block_size`.
         progress: Called with the number of trials done after every finished block.
 
     Returns:
@@ -89,11 +106,12 @@ def run_blocks(
     check_trials(trials)
     if first < 0 or first + trials > MAX_TRIALS_PER_CELL:
         raise InvalidValueError("first trial", first, f"an integer from 0 to {MAX_TRIALS_PER_CELL - trials}")
-    if block_size < 1:
-        raise InvalidValueError("block_size", block_size, "a positive integer")
     threads = default_threads() if threads is None else threads
     if threads < 1:
         raise InvalidValueError("--threads", threads, "a positive integer")
+    block_size = auto_block_size(trials, threads) if block_size is None else block_size
+    if block_size < 1:
+        raise InvalidValueError("block_size", block_size, "a positive integer")
     end = first + trials
     bounds = ((start, min(start + block_size, end)) for start in range(first, end, block_size))
     first_start, first_stop = next(bounds)
@@ -137,7 +155,7 @@ def sample_cell(
     cell: int = 0,
     first_trial: int = 0,
     threads: int | None = None,
-    block_size: int = DEFAULT_BLOCK_SIZE,
+    block_size: int | None = None,
     progress: ProgressFn | None = None,
 ) -> Tallies:
     """Sample one cell: the tallies of trials ``first_trial ..`` of its stream.
@@ -149,7 +167,7 @@ def sample_cell(
         cell: Index of this scenario in the run (selects its stream).
         first_trial: Index of the first trial.
         threads: Worker threads (default: all CPUs); never changes the result.
-        block_size: Trials per block; never changes the result.
+        block_size: Trials per block (default: :func:`auto_block_size`); never changes the result.
         progress: Called with the number of trials done.
     """
     block = partial(tallies, stream_key(seed, cell))

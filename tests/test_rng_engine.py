@@ -53,3 +53,18 @@ def test_intervals():
     assert low < 0.5 < high
     low, high = normal_mean(total=10.0, total_sq=10.0, trials=10)
     assert low == pytest.approx(1.0) and high == pytest.approx(1.0)
+
+
+def test_the_engine_gives_every_thread_several_blocks_within_bounds():
+    from simlab.engine import DEFAULT_BLOCK_SIZE, MIN_BLOCK_SIZE, auto_block_size
+
+    assert auto_block_size(100_000, 2) == 6_250  # 100,000 duels: 16 blocks on 2 threads
+    assert auto_block_size(10, 2) == MIN_BLOCK_SIZE
+    assert auto_block_size(10**9, 2) == DEFAULT_BLOCK_SIZE
+    calls: list[tuple[int, int]] = []
+
+    def block(start: int, stop: int) -> tuple[np.ndarray, ...]:
+        calls.append((start, stop))
+        return (np.array([stop - start], np.int64),)
+
+    assert run_blocks(block, 100_000, threads=2)[0][0] == 100_000 and len(calls) == 16

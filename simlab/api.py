@@ -16,6 +16,11 @@ from simlab.systems import AttackRequest, DuelRequest, get_system, require_duels
 __all__ = ["attack", "duel", "run"]
 
 
+def _dotted(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Inputs with ``ROW__COLUMN`` keyword names written ``ROW.COLUMN``, as on the command line."""
+    return {key.replace("__", "."): value for key, value in inputs.items()}
+
+
 def attack(
     system: str,
     *,
@@ -45,7 +50,7 @@ def attack(
         >>> attack("tyconian", kind="explosion", explosive="hand grenade", distance_m=2)
     """
     chosen = get_system(system).for_kind(kind)
-    scenario, rows = chosen.split_inputs({k.replace("__", "."): v for k, v in inputs.items()})
+    scenario, rows = chosen.split_inputs(_dotted(inputs))
     request = AttackRequest(
         scenario=scenario,
         rules=dict(rules or {}),
@@ -85,8 +90,8 @@ def duel(
     chosen = get_system(system)
     require_duels(chosen)
     assert chosen.duel is not None
-    side_a, a_rows = chosen.split_inputs({k.replace("__", "."): v for k, v in a.items()})
-    side_b, b_rows = chosen.split_inputs({k.replace("__", "."): v for k, v in b.items()})
+    side_a, a_rows = chosen.split_inputs(_dotted(a))
+    side_b, b_rows = chosen.split_inputs(_dotted(b))
     request = DuelRequest(
         a=side_a,
         b=side_b,

@@ -330,3 +330,13 @@ def test_spc7_duel_kernel_equals_its_plain_reference():
     key = stream_key(3, 1)
     for ours, theirs in zip(duel_tallies(duel, key, 0, 60), python_duel_tallies(duel, key, 0, 60), strict=True):
         np.testing.assert_array_equal(ours, theirs)
+
+
+def test_spc7_the_python_api_asks_duels_as_the_command_line_does(capsys):
+    import simlab
+
+    ours = simlab.duel("space_v4", a={"ship": "scout", "ship__computer": 3}, b={"ship": "yacht"}, trials=5_000, seed=2)
+    cli = duel_json(capsys, "--a", "ship=scout", "--a", "ship.computer=3", "--b", "ship=yacht",
+                    "--trials", "5000", "--seed", "2")  # fmt: skip
+    assert ours.to_json() == cli
+    assert cli["scenario"]["a"]["ship.computer"] == 3

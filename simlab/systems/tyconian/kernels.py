@@ -173,22 +173,12 @@ def attack_block(
                     move = target_index - location
                     move = max(-steps[phase], min(steps[phase], move))
                     location += move
-                damage = locations[2, location]
-                if critical:
-                    damage += 8 * locations[0, location] + 4 * locations[1, location]
-                else:
-                    for _ in range(locations[0, location]):
-                        w, face = draw_die(w, gamma, 8)
-                        damage += face
-                    if locations[1, location]:
-                        w, face = draw_die(w, gamma, 4)
-                        damage += face
-                    made += locations[0, location] + locations[1, location]
+                w, damage, dice = _damage_at(w, gamma, locations, location, critical)
+                made += dice
                 if location == head:
-                    w += gamma
+                    w, stun = head_stun(w, gamma, damage, end)
                     made += 1
-                    if two_d6_from_draw(mix64(w)) + damage > end:
-                        stunned = True
+                    stunned = stunned or stun
                 located[location] += damage
                 phase_damage += damage
                 total += damage
@@ -235,29 +225,38 @@ def round_off_ratio(numerator: np.int64, denominator: np.int64, down: bool) -> n
 
 
 @njit(inline="always")
+def _damage_at(
+    w: np.uint64, gamma: np.uint64, locations: np.ndarray, location: np.int64, critical: bool
+) -> tuple[np.uint64, np.int64, np.int64]:  # pragma: no cover - compiled
+    """Damage of one hit at ``location`` (TYC-5): (position, damage, draws made).
+
+    Trauma plus the d8s and the d4 left after armour, each at its maximum on a critical hit.
+    """
+    damage = locations[2, location]
+    if critical:
+        return w, damage + 8 * locations[0, location] + 4 * locations[1, location], 0
+    for _ in range(locations[0, location]):
+        w, face = draw_die(w, gamma, 8)
+        damage += face
+    if locations[1, location]:
+        w, face = draw_die(w, gamma, 4)
+        damage += face
+    return w, damage, locations[0, location] + locations[1, location]
+
+
+@njit(inline="always")
 def _hit_on(
     w: np.uint64, gamma: np.uint64, locations: np.ndarray, location_of_roll: np.ndarray, critical: bool, end: np.int64
 ) -> tuple[np.uint64, np.int64, np.int64, bool, np.int64]:  # pragma: no cover - compiled
     """Location, damage and stun of one hit: (position, location, damage, stunned, draws made)."""
     w, roll = draw_die(w, gamma, 20)
-    made = 1
     location = location_of_roll[roll]
-    damage = locations[2, location]
-    if critical:
-        damage += 8 * locations[0, location] + 4 * locations[1, location]
-    else:
-        for _ in range(locations[0, location]):
-            w, face = draw_die(w, gamma, 8)
-            damage += face
-        if locations[1, location]:
-            w, face = draw_die(w, gamma, 4)
-            damage += face
-        made += locations[0, location] + locations[1, location]
+    w, damage, dice = _damage_at(w, gamma, locations, location, critical)
+    made = 1 + dice
     stunned = False
     if location == 0:  # the head
-        w += gamma
+        w, stunned = head_stun(w, gamma, damage, end)
         made += 1
-        stunned = two_d6_from_draw(mix64(w)) + damage > end
     return w, location, damage, stunned, made
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ import click
 from simlab import __version__
 from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
-from simlab.params import describe, parse_assignments
+from simlab.params import describe, parse_assignments, range_text
 from simlab.results import AttackResult
 from simlab.systems import AttackRequest, System, all_systems, get_system, require_duels
 
@@ -67,17 +67,22 @@ def systems(as_json: bool) -> None:
         for section in [name for name in options if name in entry]:
             click.echo(f"  {section.replace('_', ' ')} ({options[section]}):")
             for f in entry[section]:
-                default = "required" if f["required"] else f"default {f['default']!r}"
-                click.echo(f"    {f['name']:<22} {f['type']:<6} {default:<22} {f['doc']}")
+                click.echo(_field_line(f))
         click.echo(f"  tables: {', '.join(entry['tables'])}")
         click.echo(f"  metrics: {', '.join(entry['metrics'])}")
         for name, question in entry.get("questions", {}).items():
             sampled = ", sampled only" if question["sampled_only"] else ""
             click.echo(f"  question {name} (simlab attack --kind {name}): {question['title']}{sampled}")
             for f in question["scenario"]:
-                default = "required" if f["required"] else f"default {f['default']!r}"
-                click.echo(f"    {f['name']:<22} {f['type']:<6} {default:<22} {f['doc']}")
+                click.echo(_field_line(f))
             click.echo(f"    metrics: {', '.join(question['metrics'])}")
+
+
+def _field_line(entry: Mapping[str, Any]) -> str:
+    """One input of ``simlab systems``: name, type, default, valid range and description."""
+    default = "required" if entry["required"] else f"default {entry['default']!r}"
+    valid = range_text(entry["minimum"], entry["maximum"]) if entry["minimum"] is not None else ""
+    return f"    {entry['name']:<22} {entry['type']:<6} {default:<22} {valid:<18} {entry['doc']}"
 
 
 def _question(question: System) -> dict[str, Any]:

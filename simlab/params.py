@@ -1,14 +1,24 @@
 """Typed, validated parameters: scenario inputs, rule parameters and table rows.
 
 Rule systems describe their inputs as frozen dataclasses whose fields carry a type hint, a
-default from the spec and optional metadata (``choices``, ``doc``, ``minimum``). This module
-turns user text (``--set dx=12``) or already-typed values (from TOML) into such dataclasses,
-with one clear error for an unknown name or a bad value (DESIGN.md principles 4 and 7).
+default from the spec and optional metadata (``choices``, ``doc``, ``minimum``, ``maximum``).
+This module turns user text (``--set dx=12``) or already-typed values (from TOML) into such
+dataclasses, with one clear error for an unknown name or a bad value (DESIGN.md principles 4
+and 7). It is the one place where text becomes typed values, so it is where every number is
+checked against its valid range.
+
+Valid ranges: every number has one. A field states its own (attributes and skills 0-99, dice
+0-100, counts up to 10,000...); a field that states none takes the range of its kind,
+:data:`INT_RANGE` for integers and :data:`FLOAT_RANGE` for other numbers, wide enough for any
+plausible design and narrow enough that no kernel overflows or allocates without bound. Lists
+of integers hold at most :data:`MAX_LIST_ITEMS` items, and text at most :data:`MAX_TEXT`
+characters.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -27,11 +37,54 @@ __all__ = [
     "describe",
     "spec_field",
     "as_plain",
+    "range_text",
+    "Bounds",
+    "INT_RANGE",
+    "FLOAT_RANGE",
+    "MAX_LIST_ITEMS",
+    "MAX_TEXT",
+    "ATTRIBUTE",
+    "SKILL",
+    "MODIFIER",
+    "DICE",
+    "COUNT",
+    "TARGET",
 ]
 
 T = TypeVar("T")
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+
+#: Valid range of an integer field that states none of its own.
+INT_RANGE = (-10_000, 10_000)
+#: Valid range of a number (float) field that states none of its own.
+FLOAT_RANGE = (-1_000_000.0, 1_000_000.0)
+#: Most items of a list of integers (``blast_divisors``, point-defence layouts).
+MAX_LIST_ITEMS = 100
+#: Most characters of a text value (names of weapons, flags...).
+MAX_TEXT = 1000
+
+
+class Bounds(typing.TypedDict):
+    """A valid range as ``spec_field`` keywords: ``spec_field(12, **ATTRIBUTE)``."""
+
+    minimum: float
+    maximum: float
+
+
+# Ranges shared by many fields.
+#: An attribute of a figure (DX, STR, END...).
+ATTRIBUTE: Bounds = {"minimum": 0, "maximum": 99}
+#: A skill level (negative levels for unskilled use).
+SKILL: Bounds = {"minimum": -10, "maximum": 99}
+#: A modifier (DM, DX modifier, bonus).
+MODIFIER: Bounds = {"minimum": -99, "maximum": 99}
+#: A number of dice.
+DICE: Bounds = {"minimum": 0, "maximum": 100}
+#: A count (rounds, magazines, shots, weapons, missiles...).
+COUNT: Bounds = {"minimum": 0, "maximum": 10_000}
+#: A target number of a roll (roll this or more, or this or less).
+TARGET: Bounds = {"minimum": -99, "maximum": 99}
 
 
 def spec_field(
@@ -40,6 +93,7 @@ def spec_field(
     doc: str = "",
     choices: Iterable[str] | None = None,
     minimum: float | None = None,
+    maximum: float | None = None,
 ) -> Any:
     """A dataclass field with the metadata this module reads.
 
@@ -47,9 +101,11 @@ def spec_field(
         default: The spec's default; omit for a required field.
         doc: One line for ``simlab systems`` and the docs.
         choices: The valid values of a text field.
-        minimum: The smallest valid value of a number.
+        minimum: The smallest valid value of a number (default: that of :data:`INT_RANGE`
+            or :data:`FLOAT_RANGE`).
+        maximum: The largest valid value of a number (default likewise).
     """
-    metadata = {"doc": doc, "choices": tuple(choices) if choices else None, "minimum": minimum}
+    metadata = {"doc": doc, "choices": tuple(choices) if choices else None, "minimum": minimum, "maximum": maximum}
     if isinstance(default, (list, tuple)):
         return dataclasses.field(default=tuple(default), metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
@@ -65,7 +121,8 @@ class FieldSpec:
             (tuple of ints) or ``flags`` (frozenset of words).
         default: The default, or ``dataclasses.MISSING`` for a required field.
         choices: Valid values of a ``str`` field or valid words of a ``flags`` field.
-        minimum: Smallest valid number.
+        minimum: Smallest valid number (of each item of an ``ints`` field).
+        maximum: Largest valid number (likewise).
         doc: One-line description.
     """
 
@@ -74,12 +131,30 @@ class FieldSpec:
     default: Any
     choices: tuple[str, ...] | None
     minimum: float | None
+    maximum: float | None
     doc: str
 
     @property
     def required(self) -> bool:
         """Whether the field has no default."""
         return self.default is dataclasses.MISSING
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the field holds numbers."""
+        return self.kind in ("int", "int?", "float", "ints")
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The valid range of a numeric field: its own, or that of its kind."""
+        low, high = FLOAT_RANGE if self.kind == "float" else INT_RANGE
+        return (low if self.minimum is None else self.minimum, high if self.maximum is None else self.maximum)
+
+    def range_text(self) -> str:
+        """The valid range as text (``0 to 99``), or ``""`` for a field that is not numeric."""
+        if not self.numeric:
+            return ""
+        return range_text(*self.bounds)
 
     def expected(self) -> str:
         """Human description of the valid values."""
@@ -91,12 +166,12 @@ class FieldSpec:
             "int": "an integer",
             "float": "a number",
             "bool": "true or false",
-            "str": "text",
+            "str": f"text of at most {MAX_TEXT} characters",
             "int?": "an integer or blank",
-            "ints": "a list of integers such as [1, 2, 4]",
+            "ints": f"a list of at most {MAX_LIST_ITEMS} integers such as [1, 2, 4]",
         }[self.kind]
-        if self.minimum is not None:
-            base += f" >= {self.minimum:g}"
+        if self.numeric:
+            base += f" from {self.range_text()}" if self.kind != "ints" else f", each from {self.range_text()}"
         return base
 
 
@@ -120,8 +195,13 @@ def _kind_of(hint: Any) -> str:
     raise TypeError(f"unsupported parameter type {hint!r}")
 
 
-def field_specs(cls: type) -> dict[str, FieldSpec]:
-    """The :class:`FieldSpec` of every field of a parameter dataclass, in order."""
+def field_specs(cls: type) -> Mapping[str, FieldSpec]:
+    """The :class:`FieldSpec` of every field of a parameter dataclass, in order (computed once per class)."""
+    return _field_specs(cls)
+
+
+@functools.cache
+def _field_specs(cls: type) -> Mapping[str, FieldSpec]:
     hints = typing.get_type_hints(cls)
     specs = {}
     for f in dataclasses.fields(cls):
@@ -134,16 +214,38 @@ def field_specs(cls: type) -> dict[str, FieldSpec]:
             default=default,
             choices=f.metadata.get("choices"),
             minimum=f.metadata.get("minimum"),
+            maximum=f.metadata.get("maximum"),
             doc=f.metadata.get("doc", ""),
         )
-    return specs
+    return types.MappingProxyType(specs)
+
+
+def range_text(low: float, high: float) -> str:
+    """A valid range as text: ``0 to 99``, ``0.001 to 1,000``, ``-1,000,000 to 1,000,000``."""
+
+    def number(value: float) -> str:
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,g}"
+
+    return f"{number(low)} to {number(high)}"
 
 
 def _parse_int(text: str) -> int:
-    value = float(text)
-    if not value.is_integer():
+    """An integer from text: ``12``, ``-3``, ``1e3`` or ``12.0`` (not ``1.5``, ``nan`` or ``inf``)."""
+    text = text.strip()
+    if len(text) > 40:
+        raise ValueError(text)  # longer than any number in range; never parse megabytes of digits
+    try:
+        return int(text)
+    except ValueError:
+        value = float(text)
+    if not value.is_integer():  # also nan and inf
         raise ValueError(text)
     return int(value)
+
+
+def _in_range(spec: FieldSpec, value: float) -> bool:
+    low, high = spec.bounds
+    return low <= value <= high
 
 
 def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
@@ -158,7 +260,8 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
         InvalidValueError: When the value does not fit the field.
     """
     label = f"{owner}{spec.name}" if owner.endswith(".") else f"{owner} {spec.name}".strip()
-    bad = InvalidValueError(label, value, spec.expected())
+    shown = value if not isinstance(value, str) or len(value) <= 60 else value[:57] + "..."
+    bad = InvalidValueError(label, shown, spec.expected())
     text = value.strip() if isinstance(value, str) else None
     result: Any
     try:
@@ -176,8 +279,8 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
                 raise bad
             if isinstance(value, int):
                 result = value
-            elif isinstance(value, float) and value.is_integer():
-                result = int(value)
+            elif isinstance(value, float):
+                result = _whole(value)
             elif text is not None:
                 result = _parse_int(text)
             else:
@@ -195,21 +298,38 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
                 raise bad
             result = text
             if spec.choices and result not in spec.choices:
-                raise UnknownNameError(label, result, spec.choices)
+                raise UnknownNameError(label, result if len(result) <= 60 else result[:57] + "...", spec.choices)
+            if len(result) > MAX_TEXT or not result.isprintable():
+                raise bad
         elif spec.kind == "ints":
             items = text.strip("[]()").replace(",", " ").split() if text is not None else value
-            result = tuple(_parse_int(str(i)) if isinstance(i, str) else int(i) for i in items)
+            if isinstance(items, (str, bytes, Mapping)) or len(items) > MAX_LIST_ITEMS:
+                raise bad
+            result = tuple(_parse_int(i) if isinstance(i, str) else _whole(i) for i in items)
+            if not all(_in_range(spec, i) for i in result):
+                raise bad
         else:  # flags
+            if text is not None and len(text) > MAX_TEXT:
+                raise bad
             words = text.split() if text is not None else list(value)
             unknown = [w for w in words if spec.choices and w not in spec.choices]
             if unknown:
                 raise UnknownNameError(f"{label} word", unknown[0], spec.choices or ())
             result = frozenset(words)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         raise bad from None
-    if spec.minimum is not None and isinstance(result, (int, float)) and result < spec.minimum:
+    if spec.kind in ("int", "int?", "float") and not _in_range(spec, result):
         raise bad
     return result
+
+
+def _whole(value: Any) -> int:
+    """An integer from a typed value (an int, or a float with no fraction), else ValueError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(value)
+    if isinstance(value, float) and not value.is_integer():
+        raise ValueError(value)
+    return int(value)
 
 
 def build(cls: type[T], values: Mapping[str, Any], *, what: str, owner: str = "") -> T:
@@ -297,6 +417,8 @@ def describe(cls: type) -> list[dict[str, Any]]:
                 "default": default,
                 "required": spec.required,
                 "choices": list(spec.choices) if spec.choices else None,
+                "minimum": spec.bounds[0] if spec.numeric else None,
+                "maximum": spec.bounds[1] if spec.numeric else None,
                 "doc": spec.doc,
             }
         )

@@ -162,7 +162,7 @@ def test_indirect_fire_salvo_incapacitates_more_with_more_rounds():
     one = ask("indirect_fire", "monte_carlo", trials=50_000, explosive="mortar bomb", rounds=1, corrections=2)
     four = ask("indirect_fire", "monte_carlo", trials=50_000, explosive="mortar bomb", rounds=4, corrections=2)
     assert four.metrics["p_incapacitated"] > one.metrics["p_incapacitated"]
-    with pytest.raises(SimlabError, match="at most 20"):
+    with pytest.raises(SimlabError, match="from 1 to 20"):
         ask("indirect_fire", explosive="mortar bomb", rounds=21)
 
 

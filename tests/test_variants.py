@@ -61,7 +61,7 @@ def test_table_rows_can_change_and_be_added(tmp_path):
     ("text", "words"),
     [
         ("[rules]\nautofire_stpe = 2\n", "unknown rule parameter 'autofire_stpe'; did you mean 'autofire_step'"),
-        ("[rules]\nautofire_step = 0\n", "expected an integer >= 1"),
+        ("[rules]\nautofire_step = 0\n", "expected an integer from 1 to 99"),
         ("[rules]\ncriticals = 3\n", "expected true or false"),
         ("colour = 1\n", "unknown key 'colour'"),
         ('[tables.weapon."assault rifle"]\ndice = 3\n', "unknown table 'weapon'; did you mean 'weapons'"),

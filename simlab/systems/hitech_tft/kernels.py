@@ -95,6 +95,7 @@ def direct_fire_block(
     soft: bool,
     stagger_threshold: int,
     knockdown_threshold: int,
+    n_damage: int,
     joint: np.ndarray,
     counts: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
@@ -123,12 +124,13 @@ def direct_fire_block(
         soft: Knockdown from the damage before armour.
         stagger_threshold: TFT-5.2.
         knockdown_threshold: TFT-5.2.
-        joint: ``(LANES, ROLL_SLOTS * n_damage)`` histogram of (hits, damage), flattened:
-            cell ``h * n_damage + d`` (the caller sizes ``n_damage`` to the largest damage).
+        n_damage: Damage values tallied, ``0..n_damage-1`` (the caller sizes it to the largest damage).
+        joint: ``(LANES, n_hits * n_damage)`` histogram of (hits, damage), flattened: cell
+            ``h * n_damage + d``; the caller sizes ``n_hits`` to the largest hits of any class
+            (autofire can score more hits than there are 3d6 totals).
         counts: Tallies indexed by STAGGER, KNOCKDOWN, LOST, DRAWS, DICE, DICE_SQ.
     """
     n_classes = class_hits.shape[0]
-    n_damage = joint.shape[1] // class_of_roll.shape[0]
     base = np.empty(CHUNK, np.uint64)
     class_of = np.empty(CHUNK, np.int64)
     packed = np.empty(CHUNK, np.int64)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.params import spec_field
+from simlab.params import ATTRIBUTE, DICE, MODIFIER, spec_field
 from simlab.tables import table_loader
 
 __all__ = ["Rules", "Scenario", "Weapon", "Armour", "weapons", "armours", "MODES", "WEAPON_FLAGS"]
@@ -37,21 +37,28 @@ RANGE_CLASSES = ("rifle", "pistol", "thrown", "melee")
 class Rules:
     """Rule parameters of HiTech TFT, with the spec's defaults (the vocabulary of variants)."""
 
-    megahex_m: float = spec_field(4.0, doc="metres per megahex (TFT-2.2)", minimum=0.001)
+    megahex_m: float = spec_field(4.0, doc="metres per megahex (TFT-2.2)", minimum=0.001, maximum=1000)
     rifle_7_13_modifier: int = spec_field(
-        -4, doc="rifle DX modifier at 7-13 megahexes; -3 is the other reading (TFT-2.2)"
+        -4, doc="rifle DX modifier at 7-13 megahexes; -3 is the other reading (TFT-2.2)", **MODIFIER
     )
     thrown_range_class: str = spec_field(
         "pistol", doc="range class used for thrown weapons (TFT-2.2)", choices=("pistol", "rifle")
     )
     criticals: bool = spec_field(True, doc="3/4/5 always hit with x3/x2 dice, 16-18 miss (TFT-3.2)")
-    autofire_step: int = spec_field(3, doc="one more hit per this much under AdjDX (TFT-3.3)", minimum=1)
-    he_splash_per_die: int = spec_field(1, doc="HE splash points per damage die (TFT-4.5)", minimum=0)
+    autofire_step: int = spec_field(3, doc="one more hit per this much under AdjDX (TFT-3.3)", minimum=1, maximum=99)
+    he_splash_per_die: int = spec_field(1, doc="HE splash points per damage die (TFT-4.5)", minimum=0, maximum=100)
     he_splash_armor: bool = spec_field(False, doc="armour reduces HE splash, per die (TFT-4.5)")
-    knockdown_threshold: int = spec_field(8, doc="damage of one attack that knocks down (TFT-5.2)")
-    stagger_threshold: int = spec_field(5, doc="damage of one attack that gives -2 DX (TFT-5.2)")
+    knockdown_threshold: int = spec_field(
+        8, doc="damage of one attack that knocks down (TFT-5.2)", minimum=0, maximum=10000
+    )
+    stagger_threshold: int = spec_field(
+        5, doc="damage of one attack that gives -2 DX (TFT-5.2)", minimum=0, maximum=10000
+    )
     blast_divisors: tuple[int, ...] = spec_field(
-        (1, 2, 4, 8), doc="blast dice divisor by hex distance; [1, 2, 8] is the other reading (TFT-7.3)"
+        (1, 2, 4, 8),
+        doc="blast dice divisor by hex distance; [1, 2, 8] is the other reading (TFT-7.3)",
+        minimum=1,
+        maximum=1000,
     )
     grenade_he_doubling: bool = spec_field(False, doc="blast damage through armour is doubled (TFT-7.3)")
 
@@ -62,13 +69,13 @@ class Scenario:
 
     weapon: str = spec_field("", doc="row of the weapon table (required unless weapon.COLUMN values define one)")
     ammo: str = spec_field("", doc="ammunition: appended to the weapon's name ('snub pistol' + 'HE')")
-    dx: int = spec_field(12, doc="firer's DX")
+    dx: int = spec_field(12, doc="firer's DX", **ATTRIBUTE)
     talent: str = spec_field(
         "talent", doc="firer's talent for the weapon (TFT-2.1)", choices=("none", "talent", "expert")
     )
     mode: str = spec_field("single", doc="fire mode (TFT-2.5)", choices=MODES)
     range_m: float = spec_field(8.0, doc="distance to the target in metres (TFT-2.2)", minimum=0)
-    moved_hexes: int = spec_field(0, doc="hexes the firer moved this turn (TFT-2.3)", minimum=0)
+    moved_hexes: int = spec_field(0, doc="hexes the firer moved this turn (TFT-2.3)", minimum=0, maximum=1000)
     dodged: bool = spec_field(False, doc="firer dodged (-6 DX, TFT-2.3)")
     moved_over_half_ma: bool = spec_field(False, doc="firer moved over half its MA (-6 DX, TFT-2.3)")
     fire: str = spec_field(
@@ -76,9 +83,9 @@ class Scenario:
     )
     laser_scope: bool = spec_field(False, doc="weapon has a laser targeting scope (+2 DX, TFT-2.7)")
     quickdraw: bool = spec_field(False, doc="the firer quickdraws the pistol first (TFT-6.3)")
-    dx_mod: int = spec_field(0, doc="any other DX modifier (cover, base TFT missile modifiers...)")
+    dx_mod: int = spec_field(0, doc="any other DX modifier (cover, base TFT missile modifiers...)", **MODIFIER)
     armor: str = spec_field("none", doc="row of the armour table (TFT-9)")
-    st: int = spec_field(12, doc="target's ST (hit points)", minimum=1)
+    st: int = spec_field(12, doc="target's ST (hit points)", minimum=1, maximum=1000)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,10 +95,10 @@ class Weapon:
     name: str = spec_field(doc="the weapon's name, as used in scenarios")
     talent: str = spec_field("rifle", doc="talent that fires it")
     range_class: str = spec_field(doc="range class (TFT-2.2)", choices=RANGE_CLASSES)
-    dice: int = spec_field(doc="damage dice (d6) per hit", minimum=0)
-    adds: int = spec_field(0, doc="damage adds per hit (melee weapons: 2d-1)")
-    autofire_bonus: int | None = spec_field(None, doc="autofire (or shotgun) DX bonus; blank = none")
-    clip: int | None = spec_field(None, doc="rounds (or bursts, or shots) per clip", minimum=1)
+    dice: int = spec_field(doc="damage dice (d6) per hit", **DICE)
+    adds: int = spec_field(0, doc="damage adds per hit (melee weapons: 2d-1)", minimum=-100, maximum=100)
+    autofire_bonus: int | None = spec_field(None, doc="autofire (or shotgun) DX bonus; blank = none", **MODIFIER)
+    clip: int | None = spec_field(None, doc="rounds (or bursts, or shots) per clip", minimum=1, maximum=10000)
     clip_unit: str = spec_field("rounds", doc="unit of the clip", choices=("rounds", "bursts", "shots"))
     flags: frozenset[str] = spec_field(frozenset(), doc="space-separated flags", choices=WEAPON_FLAGS)
     notes: str = spec_field("", doc="free text")
@@ -117,7 +124,7 @@ class Armour:
     """A row of the armour table (TFT-9)."""
 
     name: str = spec_field(doc="the armour's name, as used in scenarios")
-    protection: int = spec_field(doc="points taken off each die (TFT-4.2)", minimum=0)
+    protection: int = spec_field(doc="points taken off each die (TFT-4.2)", minimum=0, maximum=100)
     soft: bool = spec_field(False, doc="knockdown from the dice before armour (TFT-5.1)")
     notes: str = spec_field("", doc="free text")
 

@@ -16,7 +16,6 @@ import numpy as np
 from simlab.engine import BlockFn, Tallies, sample_cell
 from simlab.errors import SimlabError
 from simlab.intervals import mean_interval, wilson
-from simlab.mechanics.roll_under import ROLL_SLOTS
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, stream_key
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES, SPLASH_METRIC, Outcome
@@ -73,7 +72,8 @@ def _check_draws(attack: ResolvedAttack) -> None:
 
 def _direct_fire(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:
     n_damage = attack.max_damage() + 1
-    joint = np.zeros((kernels.LANES, ROLL_SLOTS * n_damage), np.int64)
+    n_hits = max(int(attack.table.hits.max()) + 1, 2)
+    joint = np.zeros((kernels.LANES, n_hits * n_damage), np.int64)
     counts = np.zeros(kernels.N_COUNTS, np.int64)
     kernels.direct_fire_block(
         np.uint64(key.offset),
@@ -89,11 +89,11 @@ def _direct_fire(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
         attack.soft,
         attack.stagger_threshold,
         attack.knockdown_threshold,
+        n_damage,
         joint,
         counts,
     )
-    n_hits = max(int(attack.table.hits.max()) + 1, 2)
-    return joint.sum(axis=0).reshape(ROLL_SLOTS, n_damage)[:n_hits], counts
+    return joint.sum(axis=0).reshape(n_hits, n_damage), counts
 
 
 def _blast(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -> Tallies:

@@ -56,7 +56,7 @@ class DuelSide:
 
     ship: str = spec_field("", doc="row of the ship table (or ship.COLUMN values)")
     range_policy: str = spec_field("hold", doc="closes, opens or holds the range when it is faster", choices=POLICIES)
-    pd_hold: int = spec_field(0, doc="lasers held back each turn for point defence (SPC-5.2)", minimum=0)
+    pd_hold: int = spec_field(0, doc="lasers held back each turn for point defence (SPC-5.2)", minimum=0, maximum=10000)
     sand: bool = spec_field(True, doc="launches sand every turn if it mounts sandcasters (SPC-3.2)")
     skill_rolls: bool = spec_field(True, doc="the crew makes its skill rolls (SPC-6)")
     start_band: str = spec_field(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.params import spec_field
+from simlab.params import MODIFIER, TARGET, spec_field
 from simlab.systems.space_v4.fractions import ROUNDINGS
 
 __all__ = ["Rules", "Scenario", "BANDS", "BAND_ORDER", "WEAPONS", "OPTIMAL_HITS", "LASERS", "CRIT_ACCOUNTINGS"]
@@ -35,7 +35,7 @@ CRIT_ACCOUNTINGS = ("per_attack", "cumulative")
 class Rules:
     """Rule parameters of Space Combat V4, with the spec's defaults."""
 
-    to_hit: int = spec_field(8, doc="2d6 + DMs at least this hits (SPC-3.1)")
+    to_hit: int = spec_field(8, doc="2d6 + DMs at least this hits (SPC-3.1)", **TARGET)
     natural_rules: bool = spec_field(False, doc="a natural 2 always misses and 12 always hits (SPC-3.1)")
     sand_dm: str = spec_field(
         "by_sandcasters",
@@ -48,25 +48,32 @@ class Rules:
     fraction_rounding: str = spec_field(
         "floor", doc="fraction of optimal hits rounded down or to the nearest (SPC-4.2)", choices=ROUNDINGS
     )
-    hits_per_critical: int = spec_field(10, doc="applied hits that bring one critical (SPC-4.3)", minimum=1)
+    hits_per_critical: int = spec_field(
+        10, doc="applied hits that bring one critical (SPC-4.3)", minimum=1, maximum=10000
+    )
     missiles_beyond_very_long: bool = spec_field(
         False, doc="missiles may fire at distant range, and at extreme with DM -5 (SPC-2)"
     )
-    pd_dedicated_target: int = spec_field(8, doc="a laser held back shoots a missile down on 2d6 >= this (SPC-5.2)")
-    pd_fired_target: int = spec_field(10, doc="a laser that already fired needs this (SPC-5.2)")
-    pd_computer_dm: int = spec_field(
-        2, doc="DM on the defender's roll with the better computer; -2 is the literal reading (SPC-5.2)"
+    pd_dedicated_target: int = spec_field(
+        8, doc="a laser held back shoots a missile down on 2d6 >= this (SPC-5.2)", **TARGET
     )
-    skill_target: int = spec_field(10, doc="a crew skill roll succeeds on 2d6 + skill >= this (SPC-6)")
+    pd_fired_target: int = spec_field(10, doc="a laser that already fired needs this (SPC-5.2)", **TARGET)
+    pd_computer_dm: int = spec_field(
+        2, doc="DM on the defender's roll with the better computer; -2 is the literal reading (SPC-5.2)", **MODIFIER
+    )
+    skill_target: int = spec_field(10, doc="a crew skill roll succeeds on 2d6 + skill >= this (SPC-6)", **TARGET)
     engineer_reduction: int = spec_field(
-        1, doc="applied hits an engineer's success takes off each incoming attack, never below 0 (SPC-6)", minimum=0
+        1,
+        doc="applied hits an engineer's success takes off each incoming attack, never below 0 (SPC-6)",
+        minimum=0,
+        maximum=10000,
     )
     crit_accounting: str = spec_field(
         "per_attack",
         doc="a critical per 10 applied hits of one attack, or of the running total on the target (SPC-4.3)",
         choices=CRIT_ACCOUNTINGS,
     )
-    max_turns: int = spec_field(60, doc="turns after which a duel ends in a draw (SPC-7)", minimum=1)
+    max_turns: int = spec_field(60, doc="turns after which a duel ends in a draw (SPC-7)", minimum=1, maximum=10000)
 
 
 @dataclass(frozen=True)
@@ -81,20 +88,26 @@ class Scenario:
     attacker: str = spec_field("", doc="row of the ship table that fires (or attacker.COLUMN values)")
     defender: str = spec_field("", doc="row of the ship table fired at (or defender.COLUMN values)")
     count: int | None = spec_field(
-        None, doc="weapons in the group; blank: the attacker's of that type, else 1", minimum=1
+        None, doc="weapons in the group; blank: the attacker's of that type, else 1", minimum=1, maximum=10000
     )
     range_band: str = spec_field("typical", doc="range band (SPC-2)", choices=tuple(BANDS))
     attacker_computer: int | None = spec_field(
-        None, doc="attacker's computer model; blank: the ship's, else 1", minimum=0
+        None, doc="attacker's computer model; blank: the ship's, else 1", minimum=0, maximum=99
     )
     defender_computer: int | None = spec_field(
-        None, doc="defender's computer model; blank: the ship's, else 1", minimum=0
+        None, doc="defender's computer model; blank: the ship's, else 1", minimum=0, maximum=99
     )
-    attacker_g: int | None = spec_field(None, doc="attacker's G rating; blank: the ship's, else 1", minimum=0)
-    defender_g: int | None = spec_field(None, doc="defender's G rating; blank: the ship's, else 1", minimum=0)
-    defender_tons: int | None = spec_field(None, doc="defender's tonnage; blank: the ship's, else 200", minimum=1)
+    attacker_g: int | None = spec_field(
+        None, doc="attacker's G rating; blank: the ship's, else 1", minimum=0, maximum=99
+    )
+    defender_g: int | None = spec_field(
+        None, doc="defender's G rating; blank: the ship's, else 1", minimum=0, maximum=99
+    )
+    defender_tons: int | None = spec_field(
+        None, doc="defender's tonnage; blank: the ship's, else 200", minimum=1, maximum=1000000
+    )
     defender_sandcasters: int | None = spec_field(
-        None, doc="sandcasters the defender mounts; blank: the ship's, else 0", minimum=0
+        None, doc="sandcasters the defender mounts; blank: the ship's, else 0", minimum=0, maximum=10000
     )
     sand: bool = spec_field(False, doc="the defender launched sand this turn (against lasers)")
     gunner_bonus: bool = spec_field(False, doc="the chief gunner's skill roll succeeded: +1 (SPC-6)")

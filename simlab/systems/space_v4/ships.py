@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simlab.errors import ScenarioError
-from simlab.params import spec_field
+from simlab.params import SKILL, spec_field
 from simlab.systems.space_v4.rules import LASERS, WEAPONS
 from simlab.tables import table_loader
 
@@ -35,19 +35,21 @@ class Ship:
     """A row of the ship table (SPC-1)."""
 
     name: str = spec_field(doc="ship name")
-    tons: int = spec_field(doc="displacement in tons", minimum=1)
-    g: int = spec_field(doc="maneuver drive G rating", minimum=0)
-    computer: int = spec_field(doc="computer model", minimum=0)
+    tons: int = spec_field(doc="displacement in tons", minimum=1, maximum=1000000)
+    g: int = spec_field(doc="maneuver drive G rating", minimum=0, maximum=99)
+    computer: int = spec_field(doc="computer model", minimum=0, maximum=99)
     turrets: str = spec_field("", doc="turrets separated by ';', weapons of a turret by '+' (beam+missile;sandcaster)")
-    missiles: int = spec_field(0, doc="missiles in the magazine (missile and nuclear launchers share it)", minimum=0)
-    hull_hits: int | None = spec_field(
-        None, doc="applied hits that put the ship out; blank: tons // 10 (SPC-1)", minimum=1
+    missiles: int = spec_field(
+        0, doc="missiles in the magazine (missile and nuclear launchers share it)", minimum=0, maximum=10000
     )
-    crits_to_disable: int = spec_field(3, doc="critical hits that put the ship out (SPC-1)", minimum=1)
-    pilot: int = spec_field(0, doc="pilot skill (SPC-6)", minimum=0)
-    navigator: int = spec_field(0, doc="navigator skill (SPC-6)", minimum=0)
-    gunner: int = spec_field(0, doc="chief gunner skill (SPC-6)", minimum=0)
-    engineer: int = spec_field(0, doc="engineer skill (SPC-6)", minimum=0)
+    hull_hits: int | None = spec_field(
+        None, doc="applied hits that put the ship out; blank: tons // 10 (SPC-1)", minimum=1, maximum=100000
+    )
+    crits_to_disable: int = spec_field(3, doc="critical hits that put the ship out (SPC-1)", minimum=1, maximum=10000)
+    pilot: int = spec_field(0, doc="pilot skill (SPC-6)", **SKILL)
+    navigator: int = spec_field(0, doc="navigator skill (SPC-6)", **SKILL)
+    gunner: int = spec_field(0, doc="chief gunner skill (SPC-6)", **SKILL)
+    engineer: int = spec_field(0, doc="engineer skill (SPC-6)", **SKILL)
     notes: str = spec_field("", doc="free text")
 
 

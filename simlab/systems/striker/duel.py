@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from simlab.duels import DUEL_METRICS
 from simlab.errors import SimlabError
-from simlab.params import as_plain, build, spec_field
+from simlab.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, spec_field
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.systems.striker.resolve import ResolvedAttack, end_dm, resolve
 from simlab.systems.striker.rules import COVERS, MODES, RANGE_BANDS, SIGHTS, Rules, Scenario
@@ -35,17 +35,17 @@ class DuelSide:
 
     weapon: str = spec_field("", doc="row of the weapon table (or weapon.COLUMN values)")
     armor: str = spec_field("none", doc="row of the armour table")
-    skill: int = spec_field(1, doc="weapon skill")
-    dex_bonus: int = spec_field(0, doc="DEX bonus with the weapon")
+    skill: int = spec_field(1, doc="weapon skill", **SKILL)
+    dex_bonus: int = spec_field(0, doc="DEX bonus with the weapon", **MODIFIER)
     mode: str = spec_field("single", doc="fire mode", choices=MODES)
     range_band: str = spec_field("short", doc="range band to the other figure", choices=RANGE_BANDS)
     sights: str = spec_field("none", doc="sights", choices=SIGHTS)
     evading: bool = spec_field(False, doc="evading: -2 on its own shots and on shots at it")
     cover: str = spec_field("none", doc="cover (partial -1, full -2 on shots at it)", choices=COVERS[:3])
-    end: int = spec_field(7, doc="END", minimum=0)
+    end: int = spec_field(7, doc="END", **ATTRIBUTE)
     laser_designator: bool = spec_field(False, doc="laser designator (+1)")
-    dm: int = spec_field(0, doc="any other DM on its shots")
-    magazines: int = spec_field(3, doc="magazines carried, the loaded one included", minimum=1)
+    dm: int = spec_field(0, doc="any other DM on its shots", **MODIFIER)
+    magazines: int = spec_field(3, doc="magazines carried, the loaded one included", minimum=1, maximum=10000)
 
 
 @dataclass(frozen=True, eq=False)

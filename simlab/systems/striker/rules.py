@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.params import spec_field
+from simlab.params import ATTRIBUTE, MODIFIER, SKILL, TARGET, spec_field
 from simlab.tables import table_loader
 
 __all__ = [
@@ -43,35 +43,47 @@ WEAPON_FLAGS = ("smg", "shotgun", "autoshotgun", "HE", "HEAP")
 class Rules:
     """Rule parameters of the Striker-derived system, with the spec's defaults."""
 
-    hit_target: int = spec_field(8, doc="2d6 + DMs needed to hit (STR-2.1)")
-    extra_hit_step: int = spec_field(2, doc="one more hit for every this much over the target (STR-3.1)", minimum=1)
+    hit_target: int = spec_field(8, doc="2d6 + DMs needed to hit (STR-2.1)", **TARGET)
+    extra_hit_step: int = spec_field(
+        2, doc="one more hit for every this much over the target (STR-3.1)", minimum=1, maximum=99
+    )
     full_clip_autofire_bonus: bool = spec_field(
         True, doc="full_clip gets the autofire bonus of half_clip; false: the text's literal reading (STR-2.5)"
     )
-    full_clip_extra_bonus: int = spec_field(0, doc="DM of full_clip on top of the half-clip bonus (STR-2.5)")
-    burst5_auto_bonus: int = spec_field(1, doc="burst5 DM of automatic weapons (STR-2.2)")
-    burst5_smg_bonus: int = spec_field(2, doc="burst5 DM of submachineguns (STR-2.2)")
-    burst5_autoshotgun_bonus: int = spec_field(4, doc="burst5 DM of autoshotguns (STR-2.2)")
-    burst5_shotgun_bonus: int = spec_field(2, doc="burst5 DM of (semi-automatic) shotguns (STR-2.2)")
-    suppressive_bonus: int = spec_field(2, doc="to-hit DM of suppressive fire (STR-2.2)")
-    suppression_first_hit: int = spec_field(2, doc="penalty of the first suppressive hit (STR-3.3)", minimum=0)
-    suppression_extra_hit: int = spec_field(1, doc="penalty of each further suppressive hit (STR-3.3)", minimum=0)
+    full_clip_extra_bonus: int = spec_field(
+        0, doc="DM of full_clip on top of the half-clip bonus (STR-2.5)", **MODIFIER
+    )
+    burst5_auto_bonus: int = spec_field(1, doc="burst5 DM of automatic weapons (STR-2.2)", **MODIFIER)
+    burst5_smg_bonus: int = spec_field(2, doc="burst5 DM of submachineguns (STR-2.2)", **MODIFIER)
+    burst5_autoshotgun_bonus: int = spec_field(4, doc="burst5 DM of autoshotguns (STR-2.2)", **MODIFIER)
+    burst5_shotgun_bonus: int = spec_field(2, doc="burst5 DM of (semi-automatic) shotguns (STR-2.2)", **MODIFIER)
+    suppressive_bonus: int = spec_field(2, doc="to-hit DM of suppressive fire (STR-2.2)", **MODIFIER)
+    suppression_first_hit: int = spec_field(
+        2, doc="penalty of the first suppressive hit (STR-3.3)", minimum=0, maximum=99
+    )
+    suppression_extra_hit: int = spec_field(
+        1, doc="penalty of each further suppressive hit (STR-3.3)", minimum=0, maximum=99
+    )
     crit_halves_armor: bool = spec_field(True, doc="a penetration roll of 12 halves armour, rounding down (STR-4.1)")
     blowthrough: bool = spec_field(True, doc="cap the penetration bonus at the weapon's blowthrough maximum (STR-4.2)")
-    light_at: int = spec_field(4, doc="penetration total of a light wound (STR-4.3)")
-    serious_at: int = spec_field(8, doc="penetration total of a serious wound (STR-4.3)")
-    dead_at: int = spec_field(12, doc="penetration total of a dead result (STR-4.3)")
-    conscious_target: int = spec_field(8, doc="2d6 + END DM to stay conscious after a serious wound (STR-6.2)")
-    serious_light_wounds: int = spec_field(
-        2, doc="light wounds a conscious serious wound counts as (STR-6.2)", minimum=0
+    light_at: int = spec_field(4, doc="penetration total of a light wound (STR-4.3)", minimum=-99, maximum=999)
+    serious_at: int = spec_field(8, doc="penetration total of a serious wound (STR-4.3)", minimum=-99, maximum=999)
+    dead_at: int = spec_field(12, doc="penetration total of a dead result (STR-4.3)", minimum=-99, maximum=999)
+    conscious_target: int = spec_field(
+        8, doc="2d6 + END DM to stay conscious after a serious wound (STR-6.2)", **TARGET
     )
-    ndy_base_target: int = spec_field(8, doc="Not Dead Yet target for totals up to dead_at + 3 (STR-6.3)")
-    ndy_step: int = spec_field(2, doc="Not Dead Yet target rise per further 5 of the total (STR-6.3)", minimum=0)
-    serious_save_target: int = spec_field(6, doc="save against death from serious wounds (STR-7.1)")
-    stabilise_target: int = spec_field(8, doc="medic's roll to stabilise a Not Dead Yet figure (STR-7.2)")
-    treatment_target: int = spec_field(8, doc="treatment roll after stabilising (STR-7.2)")
+    serious_light_wounds: int = spec_field(
+        2, doc="light wounds a conscious serious wound counts as (STR-6.2)", minimum=0, maximum=99
+    )
+    ndy_base_target: int = spec_field(8, doc="Not Dead Yet target for totals up to dead_at + 3 (STR-6.3)", **TARGET)
+    ndy_step: int = spec_field(
+        2, doc="Not Dead Yet target rise per further 5 of the total (STR-6.3)", minimum=0, maximum=99
+    )
+    serious_save_target: int = spec_field(6, doc="save against death from serious wounds (STR-7.1)", **TARGET)
+    stabilise_target: int = spec_field(8, doc="medic's roll to stabilise a Not Dead Yet figure (STR-7.2)", **TARGET)
+    treatment_target: int = spec_field(8, doc="treatment roll after stabilising (STR-7.2)", **TARGET)
     max_turns: int = spec_field(
-        100, doc="a duel still undecided after this many turns ends with nobody down", minimum=1
+        100, doc="a duel still undecided after this many turns ends with nobody down", minimum=1, maximum=10000
     )
 
 
@@ -81,8 +93,8 @@ class Scenario:
 
     weapon: str = spec_field("", doc="row of the weapon table (required unless weapon.COLUMN values define one)")
     armor: str = spec_field("none", doc="row of the armour table")
-    skill: int = spec_field(1, doc="firer's weapon skill")
-    dex_bonus: int = spec_field(0, doc="firer's DEX bonus with the weapon")
+    skill: int = spec_field(1, doc="firer's weapon skill", **SKILL)
+    dex_bonus: int = spec_field(0, doc="firer's DEX bonus with the weapon", **MODIFIER)
     mode: str = spec_field("single", doc="fire mode (STR-1, STR-2.4)", choices=MODES)
     range_band: str = spec_field("short", doc="range band (STR-2.3)", choices=RANGE_BANDS)
     sights: str = spec_field("none", doc="sights (STR-2.3)", choices=SIGHTS)
@@ -90,24 +102,29 @@ class Scenario:
     snapshot: bool = spec_field(False, doc="snapshot, -2 (STR-2.2)")
     suppressive: bool = spec_field(False, doc="suppressive fire, +2; wounds only on a natural 12 (STR-3.3)")
     laser_designator: bool = spec_field(False, doc="laser designator at 25 m or less, +1 (STR-2.2)")
-    firer_light_wounds: int = spec_field(0, doc="light wounds of the firer, -1 each (STR-2.2)", minimum=0)
+    firer_light_wounds: int = spec_field(0, doc="light wounds of the firer, -1 each (STR-2.2)", minimum=0, maximum=99)
     target_evading: bool = spec_field(False, doc="target evading, -2 (STR-2.3)")
     target_running: bool = spec_field(False, doc="target running past cover, +4 (STR-2.3)")
     cover: str = spec_field("none", doc="target's cover: partial -1, full -2, complete: cannot be shot", choices=COVERS)
-    end: int = spec_field(7, doc="target's END (STR-6)", minimum=0)
+    end: int = spec_field(7, doc="target's END (STR-6)", **ATTRIBUTE)
     target_light_wounds: int = spec_field(
-        0, doc="light wounds the target already has: -1 on its consciousness and Not Dead Yet rolls", minimum=0
+        0,
+        doc="light wounds the target already has: -1 on its consciousness and Not Dead Yet rolls",
+        minimum=0,
+        maximum=99,
     )
-    dm: int = spec_field(0, doc="any other to-hit DM")
-    medic_skill: int | None = spec_field(0, doc="medical skill of the medic at hand; blank: no medic (STR-7.2)")
-    doctor_skill: int = spec_field(0, doc="medical skill of the doctor for the serious-wound save (STR-7.1)")
+    dm: int = spec_field(0, doc="any other to-hit DM", **MODIFIER)
+    medic_skill: int | None = spec_field(
+        0, doc="medical skill of the medic at hand; blank: no medic (STR-7.2)", **SKILL
+    )
+    doctor_skill: int = spec_field(0, doc="medical skill of the doctor for the serious-wound save (STR-7.1)", **SKILL)
     first_aid_kit: bool = spec_field(True, doc="the medic has a first-aid kit (STR-7.2)")
     sick_bay: bool = spec_field(False, doc="a decent sick bay for the treatment (STR-7.2)")
     melee_weapon: str = spec_field("", doc="melee attack with this row of the melee table instead of fire (STR-9)")
     defender_weapon: str = spec_field("unarmed", doc="defender's melee weapon (STR-9)")
-    defender_skill: int = spec_field(0, doc="defender's melee skill (STR-9)")
-    tactics: int = spec_field(0, doc="tactics skill of the firer's leader, for initiative (STR-11.1)", minimum=0)
-    target_tactics: int = spec_field(0, doc="tactics skill of the target's leader (STR-11.1)", minimum=0)
+    defender_skill: int = spec_field(0, doc="defender's melee skill (STR-9)", **SKILL)
+    tactics: int = spec_field(0, doc="tactics skill of the firer's leader, for initiative (STR-11.1)", **SKILL)
+    target_tactics: int = spec_field(0, doc="tactics skill of the target's leader (STR-11.1)", **SKILL)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,9 +135,9 @@ class Weapon:
     kind: str = spec_field(doc="semi (semi-automatic) or auto (automatic)", choices=("semi", "auto"))
     flags: frozenset[str] = spec_field(frozenset(), doc="space-separated flags", choices=WEAPON_FLAGS)
     blowthrough: str = spec_field(doc="blowthrough class: a row of the blowthrough table (STR-5)")
-    pen: int = spec_field(doc="penetration (STR-4.2)")
-    autofire_bonus: int = spec_field(0, doc="half-clip to-hit bonus; 0 when none (STR-2.2)", minimum=0)
-    magazine: int = spec_field(doc="rounds per magazine", minimum=1)
+    pen: int = spec_field(doc="penetration (STR-4.2)", minimum=0, maximum=100)
+    autofire_bonus: int = spec_field(0, doc="half-clip to-hit bonus; 0 when none (STR-2.2)", minimum=0, maximum=99)
+    magazine: int = spec_field(doc="rounds per magazine", minimum=1, maximum=10000)
     notes: str = spec_field("", doc="free text; 'illustrative' marks values not in the seed")
 
     @property
@@ -134,8 +151,8 @@ class Armour:
     """A row of the armour table (STR-10)."""
 
     name: str = spec_field(doc="the armour's name, as used in scenarios")
-    av: int = spec_field(doc="armour value (STR-4.2)", minimum=0)
-    av_laser: int | None = spec_field(None, doc="armour value against lasers; blank: av")
+    av: int = spec_field(doc="armour value (STR-4.2)", minimum=0, maximum=100)
+    av_laser: int | None = spec_field(None, doc="armour value against lasers; blank: av", minimum=0, maximum=100)
     notes: str = spec_field("", doc="free text; 'illustrative' marks values not in the seed")
 
 
@@ -144,7 +161,7 @@ class Blowthrough:
     """A row of the blowthrough table (STR-5)."""
 
     name: str = spec_field(doc="blowthrough class")
-    max_bonus: int = spec_field(doc="largest penetration bonus against people")
+    max_bonus: int = spec_field(doc="largest penetration bonus against people", **MODIFIER)
     notes: str = spec_field("", doc="free text")
 
 
@@ -153,10 +170,10 @@ class MeleeWeapon:
     """A row of the melee weapon table (STR-9, illustrative)."""
 
     name: str = spec_field(doc="the weapon's name")
-    attack: int = spec_field(doc="attack value")
-    defence: int = spec_field(doc="defence value")
-    pen: int = spec_field(doc="penetration of its damage roll")
-    length: int = spec_field(doc="reach rank: the longer weapon gets +1 to hit")
+    attack: int = spec_field(doc="attack value", **MODIFIER)
+    defence: int = spec_field(doc="defence value", **MODIFIER)
+    pen: int = spec_field(doc="penetration of its damage roll", minimum=0, maximum=100)
+    length: int = spec_field(doc="reach rank: the longer weapon gets +1 to hit", minimum=0, maximum=99)
     notes: str = spec_field("", doc="free text")
 
 

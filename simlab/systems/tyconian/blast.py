@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from simlab.errors import ScenarioError
 from simlab.mechanics.d20 import p_skill_success, round_off
-from simlab.params import spec_field
+from simlab.params import SKILL, spec_field
 from simlab.systems.tyconian.damage import hit_damage
 from simlab.systems.tyconian.explosives import Explosive, dice_at, explosives, shaped
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, dice_through, location_table
@@ -78,7 +78,7 @@ class ExplosionScenario(Target):
     """Inputs of an explosion near one figure (TYC-7.1)."""
 
     explosive: str = spec_field("", doc="row of the explosives table")
-    distance_m: float = spec_field(0.0, doc="distance of the target from the burst, metres", minimum=0)
+    distance_m: float = spec_field(0.0, doc="distance of the target from the burst, metres", minimum=0, maximum=100000)
     on_axis: bool = spec_field(True, doc="a shaped charge points at the target (TYC-7.1)")
 
 
@@ -90,13 +90,19 @@ class IndirectFireScenario(Target):
     delivery: str = spec_field(
         "howitzer", doc="hand_held, howitzer, rockets, orbital (TYC-7.4) or lobbed (TYC-7.3)", choices=tuple(DELIVERIES)
     )
-    rounds: int = spec_field(1, doc=f"rounds in the salvo (or grenades thrown), 1-{MAX_ROUNDS}", minimum=1)
-    skill: int = spec_field(10, doc="gunner's (or thrower's) skill, d20 scale")
-    observer_skill: int | None = spec_field(None, doc="forward observer's skill; blank: the gunner sees the target")
-    corrections: int = spec_field(0, doc="corrections called in before the salvo (TYC-7.4)", minimum=0)
+    rounds: int = spec_field(
+        1, doc=f"rounds in the salvo (or grenades thrown), 1-{MAX_ROUNDS}", minimum=1, maximum=MAX_ROUNDS
+    )
+    skill: int = spec_field(10, doc="gunner's (or thrower's) skill, d20 scale", **SKILL)
+    observer_skill: int | None = spec_field(
+        None, doc="forward observer's skill; blank: the gunner sees the target", **SKILL
+    )
+    corrections: int = spec_field(0, doc="corrections called in before the salvo (TYC-7.4)", minimum=0, maximum=99)
     beyond_half_range: bool = spec_field(False, doc="firing beyond half the weapon's indirect range (TYC-7.4)")
-    range_m: float = spec_field(20.0, doc="distance thrown (lobbed): 3 x STR, long range to twice that", minimum=0)
-    thrower_str: int = spec_field(10, doc="thrower's STR (lobbed, TYC-7.3)", minimum=1)
+    range_m: float = spec_field(
+        20.0, doc="distance thrown (lobbed): 3 x STR, long range to twice that", minimum=0, maximum=100000
+    )
+    thrower_str: int = spec_field(10, doc="thrower's STR (lobbed, TYC-7.3)", minimum=1, maximum=99)
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from simlab.duels import DUEL_METRICS
 from simlab.errors import SimlabError
-from simlab.params import as_plain, build, spec_field
+from simlab.params import SKILL, as_plain, build, spec_field
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.systems.tyconian.fire import SKILL_MULTIPLIER, range_band
 from simlab.systems.tyconian.full_auto import table_row
@@ -51,14 +51,14 @@ class DuelSide:
     weapon: str = spec_field("", doc="row of the weapon table (or weapon.COLUMN values)")
     armor: str = spec_field("none", doc="row of the armour table")
     mode: str = spec_field("single", doc="fire mode", choices=MODES)
-    skill: int = spec_field(10, doc="skill with the weapon")
-    aim: int = spec_field(0, doc="aim points before each shot (single mode)", minimum=0)
-    dex: int = spec_field(10, doc="DEX (action points, TYC-2.1)", minimum=1)
-    strength: int = spec_field(10, doc="STR (recoil, capacity)", minimum=1)
-    end: int = spec_field(10, doc="END (capacity, consciousness, stun)", minimum=1)
+    skill: int = spec_field(10, doc="skill with the weapon", **SKILL)
+    aim: int = spec_field(0, doc="aim points before each shot (single mode)", minimum=0, maximum=99)
+    dex: int = spec_field(10, doc="DEX (action points, TYC-2.1)", minimum=1, maximum=99)
+    strength: int = spec_field(10, doc="STR (recoil, capacity)", minimum=1, maximum=99)
+    end: int = spec_field(10, doc="END (capacity, consciousness, stun)", minimum=1, maximum=99)
     range_m: float = spec_field(20.0, doc="distance to the other figure", minimum=0)
-    cover_av: int = spec_field(0, doc="AV of cover in front of this figure", minimum=0)
-    magazines: int = spec_field(3, doc="magazines carried, the loaded one included", minimum=1)
+    cover_av: int = spec_field(0, doc="AV of cover in front of this figure", minimum=0, maximum=1000)
+    magazines: int = spec_field(3, doc="magazines carried, the loaded one included", minimum=1, maximum=10000)
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from simlab.mechanics.d20 import round_off
-from simlab.params import spec_field
+from simlab.params import DICE, spec_field
 from simlab.tables import table_loader
 
 __all__ = [
@@ -36,8 +36,8 @@ class Explosive:
     """A row of the explosives table (TYC-7.1)."""
 
     name: str = spec_field(doc="the explosive's name")
-    damage: float = spec_field(doc="damage D in dice (d8)", minimum=0)
-    radius_m: float = spec_field(doc="burst radius B in metres (between D/2 and 2D)", minimum=0)
+    damage: float = spec_field(doc="damage D in dice (d8)", minimum=0, maximum=100)
+    radius_m: float = spec_field(doc="burst radius B in metres (between D/2 and 2D)", minimum=0, maximum=1000)
     penetration: str = spec_field("normal", doc="penetration class", choices=("normal", "high", "low", "nil"))
     shaped: bool = spec_field(False, doc="a shaped charge")
     notes: str = spec_field("", doc="free text")
@@ -48,11 +48,11 @@ class FlamerSecond:
     """A row of the directed flamethrower table: one second of the spray (TYC-7.2)."""
 
     name: str = spec_field(doc="row name")
-    second: int = spec_field(doc="second of the spray, 1-5")
-    location_die: int = spec_field(doc="die of the number of locations (d3, d4)")
-    location_bonus: int = spec_field(doc="added to that die")
-    chance_one_in: int = spec_field(doc="a location is hit 1 time in this many", minimum=1)
-    damage_dice: int = spec_field(doc="d8 per location hit")
+    second: int = spec_field(doc="second of the spray, 1-5", minimum=1, maximum=5)
+    location_die: int = spec_field(doc="die of the number of locations (d3, d4)", minimum=1, maximum=20)
+    location_bonus: int = spec_field(doc="added to that die", minimum=0, maximum=20)
+    chance_one_in: int = spec_field(doc="a location is hit 1 time in this many", minimum=1, maximum=100)
+    damage_dice: int = spec_field(doc="d8 per location hit", **DICE)
     notes: str = spec_field("", doc="free text")
 
 
@@ -61,10 +61,10 @@ class FlamerArea:
     """A row of the area flamethrower table, by range (TYC-7.2)."""
 
     name: str = spec_field(doc="row name")
-    range_min_m: float = spec_field(doc="nearest range of the band")
-    range_max_m: float = spec_field(doc="farthest range of the band")
-    location_die: int = spec_field(doc="die of the number of locations")
-    chance_one_in: int = spec_field(doc="a location is hit 1 time in this many", minimum=1)
+    range_min_m: float = spec_field(doc="nearest range of the band", minimum=0, maximum=1000)
+    range_max_m: float = spec_field(doc="farthest range of the band", minimum=0, maximum=1000)
+    location_die: int = spec_field(doc="die of the number of locations", minimum=1, maximum=20)
+    chance_one_in: int = spec_field(doc="a location is hit 1 time in this many", minimum=1, maximum=100)
     notes: str = spec_field("", doc="free text")
 
 

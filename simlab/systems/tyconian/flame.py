@@ -33,7 +33,7 @@ from simlab.errors import ScenarioError
 from simlab.interpreted import block_functions
 from simlab.intervals import Estimates
 from simlab.mechanics.d20 import p_critical_success, p_skill_success
-from simlab.params import spec_field
+from simlab.params import SKILL, spec_field
 from simlab.systems.tyconian import flame_kernels as k
 from simlab.systems.tyconian.explosives import flamer_area, flamer_directed
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
@@ -50,11 +50,15 @@ class FlameScenario(Target):
     """Inputs of a flamethrower's spray at one figure (TYC-7.2)."""
 
     flamer_mode: str = spec_field("directed", doc="directed at the target, or area", choices=("directed", "area"))
-    seconds: int = spec_field(5, doc="seconds of the spray (1-5)", minimum=1)
-    range_m: float = spec_field(2.0, doc="range of the figure in area mode (bands of the area table)", minimum=0)
-    dodge_skill: int | None = spec_field(None, doc="the figure dodges each second with this skill (directed)")
+    seconds: int = spec_field(5, doc="seconds of the spray (1-5)", minimum=1, maximum=5)
+    range_m: float = spec_field(
+        2.0, doc="range of the figure in area mode (bands of the area table)", minimum=0, maximum=100000
+    )
+    dodge_skill: int | None = spec_field(None, doc="the figure dodges each second with this skill (directed)", **SKILL)
     adjacent: bool = spec_field(False, doc="the figure stands beside the target: one second behind (directed)")
-    burn_seconds: int | None = spec_field(None, doc="seconds before burning is put out; blank: it burns out", minimum=0)
+    burn_seconds: int | None = spec_field(
+        None, doc="seconds before burning is put out; blank: it burns out", minimum=0, maximum=10000
+    )
 
 
 @dataclass(frozen=True, eq=False)

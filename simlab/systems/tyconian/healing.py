@@ -46,7 +46,7 @@ from simlab.engine import Tallies, sample_cell
 from simlab.errors import ScenarioError, UnknownNameError
 from simlab.interpreted import block_functions
 from simlab.intervals import Estimates
-from simlab.params import spec_field
+from simlab.params import SKILL, spec_field
 from simlab.systems.tyconian import healing_kernels as k
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities
 from simlab.systems.tyconian.rules import Rules
@@ -96,12 +96,16 @@ class HealingScenario:
         "chest=critical abdomen=serious", doc="damage by location, e.g. 'chest=26 left_leg=serious' (points or level)"
     )
     care: str = spec_field("medic", doc="none, medic, doctor or hospital", choices=tuple(CARE))
-    medical_skill: int = spec_field(10, doc="skill of the carer: first aid, treatment, surgery (d20 scale)")
+    medical_skill: int = spec_field(10, doc="skill of the carer: first aid, treatment, surgery (d20 scale)", **SKILL)
     antibiotics: bool = spec_field(False, doc="antibiotics within 8 hours: infection 10 % instead of 20 %")
-    days: int = spec_field(28, doc=f"days followed (up to {MAX_DAYS}; at least the death_day rule)", minimum=1)
-    target_str: int = spec_field(10, doc="the wounded figure's STR (TYC-6.1)", minimum=1)
-    target_end: int = spec_field(10, doc="the wounded figure's END (TYC-6.1)", minimum=1)
-    first_aid_attempts: int = spec_field(12, doc="first aid tries per location on the day of the fight", minimum=1)
+    days: int = spec_field(
+        28, doc=f"days followed (up to {MAX_DAYS}; at least the death_day rule)", minimum=1, maximum=120
+    )
+    target_str: int = spec_field(10, doc="the wounded figure's STR (TYC-6.1)", minimum=1, maximum=99)
+    target_end: int = spec_field(10, doc="the wounded figure's END (TYC-6.1)", minimum=1, maximum=99)
+    first_aid_attempts: int = spec_field(
+        12, doc="first aid tries per location on the day of the fight", minimum=1, maximum=100
+    )
 
 
 @dataclass(frozen=True, eq=False)

@@ -45,7 +45,7 @@ from simlab.errors import ScenarioError, UnknownNameError
 from simlab.interpreted import block_functions
 from simlab.intervals import Estimates
 from simlab.mechanics.d20 import p_critical_success, p_skill_success, round_off
-from simlab.params import spec_field
+from simlab.params import SKILL, spec_field
 from simlab.pmf import PMF, dice_sum, mixture, point
 from simlab.systems.tyconian import melee_kernels as k
 from simlab.systems.tyconian.exact import single_hit_figures
@@ -69,16 +69,18 @@ class MeleeScenario(Target):
         "strike", doc="strike (armed with melee_weapon), diving_blow or grapple", choices=MELEE_ATTACKS
     )
     melee_weapon: str = spec_field("", doc="row of the melee weapon table; blank: unarmed")
-    skill: int = spec_field(10, doc="attacker's skill (brawling or the weapon's), d20 scale")
-    attacker_str: int = spec_field(10, doc="attacker's STR", minimum=1)
+    skill: int = spec_field(10, doc="attacker's skill (brawling or the weapon's), d20 scale", **SKILL)
+    attacker_str: int = spec_field(10, doc="attacker's STR", minimum=1, maximum=99)
     aim_location: str = spec_field("", doc="location aimed at, skill halved; blank: rolled")
     surprise: bool = spec_field(False, doc="from surprise or ambush: hits, cannot be blocked or dodged")
-    block_skill: int | None = spec_field(None, doc="defender blocks (or grapples back) with this skill; blank: no")
+    block_skill: int | None = spec_field(
+        None, doc="defender blocks (or grapples back) with this skill; blank: no", **SKILL
+    )
     defender_armed: bool = spec_field(False, doc="the defender holds a weapon (needed to block armed blows)")
-    dodge_skill: int | None = spec_field(None, doc="defender dodges a diving blow with this skill; blank: no")
-    exchanges: int = spec_field(10, doc="most exchanges of a grapple", minimum=1)
+    dodge_skill: int | None = spec_field(None, doc="defender dodges a diving blow with this skill; blank: no", **SKILL)
+    exchanges: int = spec_field(10, doc="most exchanges of a grapple", minimum=1, maximum=1000)
     range_m: float = spec_field(
-        2.0, doc="distance of a throw: 2 x STR m, long range to twice that (TYC-7.3)", minimum=0
+        2.0, doc="distance of a throw: 2 x STR m, long range to twice that (TYC-7.3)", minimum=0, maximum=100000
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simlab.mechanics.d20 import ROUNDINGS
-from simlab.params import spec_field
+from simlab.params import ATTRIBUTE, DICE, MODIFIER, SKILL, spec_field
 from simlab.tables import table_loader
 
 __all__ = [
@@ -49,42 +49,71 @@ WEAPON_FLAGS = ("energy", "pistol", "recoilless", "shotgun")
 class Rules:
     """Rule parameters of the Tyconian rules, with the spec's defaults."""
 
-    skill_die: int = spec_field(20, doc="faces of the skill die (TYC-1.1)", minimum=2)
-    critical_success_max: int = spec_field(1, doc="rolls at or below this always succeed, critically (TYC-1.1)")
-    critical_failure_min: int = spec_field(20, doc="rolls at or above this always fail (TYC-1.1)")
+    skill_die: int = spec_field(20, doc="faces of the skill die (TYC-1.1)", minimum=2, maximum=100)
+    critical_success_max: int = spec_field(
+        1, doc="rolls at or below this always succeed, critically (TYC-1.1)", minimum=0, maximum=100
+    )
+    critical_failure_min: int = spec_field(
+        20, doc="rolls at or above this always fail (TYC-1.1)", minimum=1, maximum=101
+    )
     rounding: str = spec_field("nearest", doc="'round off': nearest (halves up) or down (TYC-1.3)", choices=ROUNDINGS)
-    aim_bonus: int = spec_field(5, doc="skill per aim point (TYC-3.2)", minimum=0)
-    max_aim_points: int = spec_field(3, doc="most aim points on accuracy, and most location steps (TYC-3.2)")
-    scope_bonus_m: float = spec_field(15.0, doc="metres a rifle scope adds to short range, aimed shots (TYC-3.1)")
-    electronic_bonus_m: float = spec_field(20.0, doc="metres electronic sights add to short range (TYC-3.1)")
+    aim_bonus: int = spec_field(5, doc="skill per aim point (TYC-3.2)", minimum=0, maximum=99)
+    max_aim_points: int = spec_field(
+        3, doc="most aim points on accuracy, and most location steps (TYC-3.2)", minimum=0, maximum=99
+    )
+    scope_bonus_m: float = spec_field(
+        15.0, doc="metres a rifle scope adds to short range, aimed shots (TYC-3.1)", minimum=0, maximum=100000
+    )
+    electronic_bonus_m: float = spec_field(
+        20.0, doc="metres electronic sights add to short range (TYC-3.1)", minimum=0, maximum=100000
+    )
     burst_hits: str = spec_field(
         "one",
         doc="hits of a successful burst: one, or per_round as in full auto (TYC-3.7)",
         choices=("one", "per_round"),
     )
-    full_auto_hit_face: int = spec_field(6, doc="a full-auto die hits on this face or more (TYC-4.1)", minimum=1)
-    close_hit_face: int = spec_field(5, doc="... and on this face or more at close range (TYC-4.1)", minimum=1)
-    recoil_dice_factor: int = spec_field(2, doc="full-auto dice lost per point of R5 over STR' (TYC-4.3)", minimum=0)
-    jam_bonus: int = spec_field(3, doc="jam check 2d6 + this against the shots fired (TYC-3.6)")
-    blunt_per_die: int = spec_field(2, doc="blunt trauma per whole die stopped by armour (TYC-5.3)", minimum=0)
-    max_turns: int = spec_field(40, doc="turns after which a duel ends undecided", minimum=1)
+    full_auto_hit_face: int = spec_field(
+        6, doc="a full-auto die hits on this face or more (TYC-4.1)", minimum=1, maximum=99
+    )
+    close_hit_face: int = spec_field(
+        5, doc="... and on this face or more at close range (TYC-4.1)", minimum=1, maximum=99
+    )
+    recoil_dice_factor: int = spec_field(
+        2, doc="full-auto dice lost per point of R5 over STR' (TYC-4.3)", minimum=0, maximum=99
+    )
+    jam_bonus: int = spec_field(3, doc="jam check 2d6 + this against the shots fired (TYC-3.6)", **MODIFIER)
+    blunt_per_die: int = spec_field(
+        2, doc="blunt trauma per whole die stopped by armour (TYC-5.3)", minimum=0, maximum=99
+    )
+    max_turns: int = spec_field(40, doc="turns after which a duel ends undecided", minimum=1, maximum=10000)
     melee_blunt_points: int = spec_field(
-        6, doc="armed melee: 1 blunt trauma per this many points armour stops (TYC-8)", minimum=1
+        6, doc="armed melee: 1 blunt trauma per this many points armour stops (TYC-8)", minimum=1, maximum=99
     )
-    flame_ignition: int = spec_field(8, doc="damage at a location that sets it burning (TYC-7.2)", minimum=1)
-    medic_bonus: int = spec_field(1, doc="daily healing bonus of a medic's care (TYC-9)")
-    doctor_bonus: int = spec_field(3, doc="daily healing bonus of a doctor's care (TYC-9)")
-    hospital_bonus: int = spec_field(1, doc="daily healing bonus of a hospital, on top of the doctor's (TYC-9)")
+    flame_ignition: int = spec_field(
+        8, doc="damage at a location that sets it burning (TYC-7.2)", minimum=1, maximum=10000
+    )
+    medic_bonus: int = spec_field(1, doc="daily healing bonus of a medic's care (TYC-9)", **MODIFIER)
+    doctor_bonus: int = spec_field(3, doc="daily healing bonus of a doctor's care (TYC-9)", **MODIFIER)
+    hospital_bonus: int = spec_field(
+        1, doc="daily healing bonus of a hospital, on top of the doctor's (TYC-9)", **MODIFIER
+    )
     critical_heal_penalty: int = spec_field(
-        2, doc="taken from a critical location's daily healing, +1 per further critical location (TYC-9)", minimum=0
+        2,
+        doc="taken from a critical location's daily healing, +1 per further critical location (TYC-9)",
+        minimum=0,
+        maximum=99,
     )
-    infection_percent: int = spec_field(20, doc="chance of infection per seriously wounded location (TYC-9)", minimum=0)
+    infection_percent: int = spec_field(
+        20, doc="chance of infection per seriously wounded location (TYC-9)", minimum=0, maximum=100
+    )
     antibiotics_infection_percent: int = spec_field(
-        10, doc="the same with antibiotics within 8 hours (TYC-9)", minimum=0
+        10, doc="the same with antibiotics within 8 hours (TYC-9)", minimum=0, maximum=100
     )
-    surgery_locations: int = spec_field(3, doc="most locations operated on at one time (TYC-9)", minimum=1)
-    surgery_wait_days: int = spec_field(3, doc="days between operations (TYC-9)", minimum=1)
-    death_day: int = spec_field(14, doc="a wound still critical at the end of this day kills (TYC-9)", minimum=1)
+    surgery_locations: int = spec_field(3, doc="most locations operated on at one time (TYC-9)", minimum=1, maximum=99)
+    surgery_wait_days: int = spec_field(3, doc="days between operations (TYC-9)", minimum=1, maximum=365)
+    death_day: int = spec_field(
+        14, doc="a wound still critical at the end of this day kills (TYC-9)", minimum=1, maximum=365
+    )
 
 
 @dataclass(frozen=True)
@@ -92,10 +121,10 @@ class Target:
     """The figure attacked, as every Tyconian question describes it: armour, cover, attributes (TYC-0)."""
 
     armor: str = spec_field("none", doc="row of the armour table")
-    cover_av: int = spec_field(0, doc="AV of cover in front of the target (TYC-5.3)", minimum=0)
-    target_str: int = spec_field(10, doc="target's STR (TYC-6.1)", minimum=1)
-    target_dex: int = spec_field(10, doc="target's DEX (TYC-6.4)", minimum=0)
-    target_end: int = spec_field(10, doc="target's END (TYC-6)", minimum=1)
+    cover_av: int = spec_field(0, doc="AV of cover in front of the target (TYC-5.3)", minimum=0, maximum=1000)
+    target_str: int = spec_field(10, doc="target's STR (TYC-6.1)", minimum=1, maximum=99)
+    target_dex: int = spec_field(10, doc="target's DEX (TYC-6.4)", **ATTRIBUTE)
+    target_end: int = spec_field(10, doc="target's END (TYC-6)", minimum=1, maximum=99)
 
 
 @dataclass(frozen=True)
@@ -104,17 +133,17 @@ class Scenario(Target):
 
     weapon: str = spec_field("", doc="row of the weapon table (required unless weapon.COLUMN values define one)")
     mode: str = spec_field("single", doc="fire mode (TYC-3.7, TYC-4)", choices=MODES)
-    skill: int = spec_field(10, doc="firer's skill with the weapon (d20 scale)")
-    aim: int = spec_field(0, doc="aim points spent on accuracy, +5 each (TYC-3.2)", minimum=0)
-    aim_location: int = spec_field(0, doc="aim points spent moving the hit location (TYC-3.2)", minimum=0)
+    skill: int = spec_field(10, doc="firer's skill with the weapon (d20 scale)", **SKILL)
+    aim: int = spec_field(0, doc="aim points spent on accuracy, +5 each (TYC-3.2)", minimum=0, maximum=99)
+    aim_location: int = spec_field(0, doc="aim points spent moving the hit location (TYC-3.2)", minimum=0, maximum=99)
     target_location: str = spec_field("chest", doc="location aimed at (TYC-5.1)")
-    shots: int = spec_field(1, doc="shots (or bursts) fired this turn (single, burst)", minimum=1)
+    shots: int = spec_field(1, doc="shots (or bursts) fired this turn (single, burst)", minimum=1, maximum=1000)
     plan: str = spec_field(
         "",
         doc="fire plan: quick, aimed (aim points before every shot) or burst fills the turn; blank: shots (TYC-2.3)",
         choices=("", "quick", "aimed", "burst"),
     )
-    dex: int = spec_field(10, doc="firer's DEX: action points of a fire plan (TYC-2.1)", minimum=0)
+    dex: int = spec_field(10, doc="firer's DEX: action points of a fire plan (TYC-2.1)", **ATTRIBUTE)
     range_m: float = spec_field(20.0, doc="distance in metres (TYC-3.1)", minimum=0)
     sights: str = spec_field("none", doc="sights (TYC-3.1)", choices=SIGHTS)
     movement: str = spec_field("still", doc="firer's movement (TYC-3.4)", choices=MOVEMENTS)
@@ -122,8 +151,10 @@ class Scenario(Target):
     two_weapons: bool = spec_field(False, doc="a weapon in each hand (TYC-3.4, TYC-3.5)")
     target_ran: bool = spec_field(False, doc="the target ran this second, skill halved (TYC-3.3)")
     obscured: bool = spec_field(False, doc="the target is partly obscured, skill halved (TYC-3.3)")
-    loaded: int | None = spec_field(None, doc="rounds in the magazine; blank: a full magazine", minimum=0)
-    firer_str: int = spec_field(10, doc="firer's STR (TYC-3.4)", minimum=0)
+    loaded: int | None = spec_field(
+        None, doc="rounds in the magazine; blank: a full magazine", minimum=0, maximum=10000
+    )
+    firer_str: int = spec_field(10, doc="firer's STR (TYC-3.4)", **ATTRIBUTE)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,13 +162,15 @@ class Weapon:
     """A row of the weapon table (TYC-0)."""
 
     name: str = spec_field(doc="the weapon's name")
-    short_range_m: float = spec_field(doc="printed short range R in metres (TYC-3.1)", minimum=0)
-    rof: str = spec_field(doc="rate of fire: a number (automatic) or SA, SA<n>, SS<n>, BA, LA, PA, DAR")
-    damage: float = spec_field(doc="damage dice (d8), halves allowed (TYC-5.2)", minimum=0)
+    short_range_m: float = spec_field(doc="printed short range R in metres (TYC-3.1)", minimum=0, maximum=100000)
+    rof: str = spec_field(
+        doc="rate of fire: a number (automatic) or SA, SA<n>, SS<n>, BA, LA, PA, DAR", minimum=1, maximum=100
+    )
+    damage: float = spec_field(doc="damage dice (d8), halves allowed (TYC-5.2)", minimum=0, maximum=100)
     penetration: str = spec_field("normal", doc="penetration class (TYC-5.2)", choices=PENETRATIONS)
-    recoil: int = spec_field(0, doc="recoil of one shot (TYC-3.4)", minimum=0)
-    burst_recoil: int | None = spec_field(None, doc="recoil of a burst (TYC-3.4, TYC-4.3)", minimum=0)
-    magazine: int = spec_field(doc="rounds per magazine", minimum=1)
+    recoil: int = spec_field(0, doc="recoil of one shot (TYC-3.4)", minimum=0, maximum=99)
+    burst_recoil: int | None = spec_field(None, doc="recoil of a burst (TYC-3.4, TYC-4.3)", minimum=0, maximum=99)
+    magazine: int = spec_field(doc="rounds per magazine", minimum=1, maximum=10000)
     magazine_type: str = spec_field("box", doc="box, R, I, B or C (TYC-2.2)", choices=("box", "R", "I", "B", "C"))
     flags: frozenset[str] = spec_field(frozenset(), doc="space-separated flags", choices=WEAPON_FLAGS)
     notes: str = spec_field("", doc="free text; 'illustrative' marks values not in the seed")
@@ -153,7 +186,7 @@ class Armour:
     """A row of the armour table (TYC-0)."""
 
     name: str = spec_field(doc="the armour's name")
-    av: int = spec_field(doc="armour value at the locations it covers (TYC-5.2)", minimum=0)
+    av: int = spec_field(doc="armour value at the locations it covers (TYC-5.2)", minimum=0, maximum=1000)
     covers: str = spec_field("", doc="space-separated locations (TYC-5.1), or all")
     notes: str = spec_field("", doc="free text")
 
@@ -168,14 +201,14 @@ class ActionPoints:
     """A row of the action-point table (TYC-2.1)."""
 
     name: str = spec_field(doc="DEX band")
-    dex_min: int = spec_field(doc="lowest DEX of the band")
-    dex_max: int = spec_field(doc="highest DEX of the band")
-    points: int = spec_field(doc="points per turn")
-    second_1: int = spec_field(doc="points in second 1")
-    second_2: int = spec_field(doc="points in second 2")
-    second_3: int = spec_field(doc="points in second 3")
-    second_4: int = spec_field(doc="points in second 4")
-    second_5: int = spec_field(doc="points in second 5")
+    dex_min: int = spec_field(doc="lowest DEX of the band", minimum=0, maximum=99)
+    dex_max: int = spec_field(doc="highest DEX of the band", minimum=0, maximum=99)
+    points: int = spec_field(doc="points per turn", minimum=0, maximum=99)
+    second_1: int = spec_field(doc="points in second 1", minimum=0, maximum=99)
+    second_2: int = spec_field(doc="points in second 2", minimum=0, maximum=99)
+    second_3: int = spec_field(doc="points in second 3", minimum=0, maximum=99)
+    second_4: int = spec_field(doc="points in second 4", minimum=0, maximum=99)
+    second_5: int = spec_field(doc="points in second 5", minimum=0, maximum=99)
     notes: str = spec_field("", doc="free text")
 
 
@@ -184,11 +217,11 @@ class FullAutoRow:
     """A row of the full-auto table (TYC-4.2, TYC-4.4)."""
 
     name: str = spec_field(doc="row name")
-    rof: int = spec_field(doc="ROF of the row")
-    rounds: int = spec_field(doc="rounds fired in a turn (10 x ROF)")
-    medium_reduction: int = spec_field(doc="dice lost at medium range")
-    long_reduction: int = spec_field(doc="dice lost at long range")
-    minimum_dice: int = spec_field(doc="reductions never leave fewer dice than this")
+    rof: int = spec_field(doc="ROF of the row", minimum=1, maximum=100)
+    rounds: int = spec_field(doc="rounds fired in a turn (10 x ROF)", minimum=1, maximum=1000)
+    medium_reduction: int = spec_field(doc="dice lost at medium range", minimum=0, maximum=100)
+    long_reduction: int = spec_field(doc="dice lost at long range", minimum=0, maximum=100)
+    minimum_dice: int = spec_field(doc="reductions never leave fewer dice than this", minimum=0, maximum=100)
     notes: str = spec_field("", doc="free text")
 
 
@@ -197,8 +230,8 @@ class HitLocation:
     """A row of the hit-location table (TYC-5.1)."""
 
     name: str = spec_field(doc="location")
-    roll_min: int = spec_field(doc="lowest d20 roll")
-    roll_max: int = spec_field(doc="highest d20 roll")
+    roll_min: int = spec_field(doc="lowest d20 roll", minimum=1, maximum=100)
+    roll_max: int = spec_field(doc="highest d20 roll", minimum=1, maximum=100)
     notes: str = spec_field("", doc="free text")
 
 
@@ -207,8 +240,8 @@ class MeleeWeapon:
     """A row of the melee weapon table (TYC-8): d6s plus a share of the wielder's STR."""
 
     name: str = spec_field(doc="the weapon's name")
-    dice: int = spec_field(doc="damage d6s", minimum=0)
-    str_divisor: int = spec_field(0, doc="adds STR / this (round up); 0: nothing", minimum=0)
+    dice: int = spec_field(doc="damage d6s", **DICE)
+    str_divisor: int = spec_field(0, doc="adds STR / this (round up); 0: nothing", minimum=0, maximum=99)
     notes: str = spec_field("", doc="free text")
 
 
@@ -217,9 +250,9 @@ class UnarmedDamage:
     """A row of the unarmed damage table (TYC-8): d4s by STR."""
 
     name: str = spec_field(doc="row name")
-    str_min: int = spec_field(doc="lowest STR of the band")
-    str_max: int = spec_field(doc="highest STR of the band")
-    dice: int = spec_field(doc="damage d4s")
+    str_min: int = spec_field(doc="lowest STR of the band", minimum=0, maximum=99)
+    str_max: int = spec_field(doc="highest STR of the band", minimum=0, maximum=99)
+    dice: int = spec_field(doc="damage d4s", **DICE)
     notes: str = spec_field("", doc="free text")
 
 

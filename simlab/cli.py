@@ -18,6 +18,7 @@ import click
 from simlab import __version__
 from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
+from simlab.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
 from simlab.params import describe, parse_assignments, range_text
 from simlab.results import AttackResult
 from simlab.systems import AttackRequest, System, all_systems, get_system, require_duels
@@ -28,6 +29,27 @@ DEFAULT_TRIALS = 1_000_000
 DEFAULT_DUELS = 100_000
 #: Outcomes of a distribution printed one per line (the rest are summed).
 SHOWN_OUTCOMES = 30
+
+
+def _max_trials_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--max-trials",
+        type=int,
+        default=DEFAULT_MAX_TRIALS,
+        show_default=True,
+        help="Refuse a job that would sample more trials than this.",
+    )(command)
+
+
+def _limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = _max_trials_option(command)
+    return click.option(
+        "--max-cells",
+        type=int,
+        default=DEFAULT_MAX_CELLS,
+        show_default=True,
+        help="Refuse an experiment with more grid cells (times rule sets) than this.",
+    )(command)
 
 
 def _print_json(payload: Any) -> None:
@@ -156,6 +178,7 @@ class _Progress:
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
 @click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_max_trials_option
 def attack(
     system: str,
     sets: tuple[str, ...],
@@ -167,6 +190,7 @@ def attack(
     seed: int,
     threads: int | None,
     as_json: bool,
+    max_trials: int,
 ) -> None:
     """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling."""
     chosen = get_system(system).for_kind(kind)
@@ -175,6 +199,8 @@ def attack(
     if exact and chosen.sampled_only:
         raise SimlabError(f"--kind {kind} is sampled only: leave out --exact")
     n_trials = _check_sampling(DEFAULT_TRIALS if trials is None else trials, seed, threads)
+    if not exact:
+        Limits(max_trials=max_trials).check_trials(n_trials, "--trials")
     scenario, rows = chosen.split_inputs(parse_assignments(sets, "--set"))
     progress = _Progress(n_trials) if sys.stderr.isatty() and not exact else None
     request = AttackRequest(
@@ -204,14 +230,18 @@ def attack(
     "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
 )
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
-def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None) -> None:
+@_limit_options
+def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None, max_cells: int, max_trials: int) -> None:
     """Run experiments (default: every experiments/*.toml) into OUT/<name>/."""
+    from simlab.atomic import check_writable
     from simlab.provenance import experiment_provenance
     from simlab.publish import write_results
     from simlab.runner import run_experiment, work_units
 
     _check_threads(threads)
-    for experiment in _load_experiments(experiment_files):
+    experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
+    check_writable(out)
+    for experiment in experiments:
         with _progress_bar(work_units(experiment), experiment.name) as progress:
             result = run_experiment(experiment, threads=threads, progress=progress)
         sampled = result.table["trials"].dropna()
@@ -237,11 +267,11 @@ def _check_threads(threads: int | None) -> None:
         raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
 
 
-def _load_experiments(files: Sequence[Path]) -> list[Any]:
-    """Every experiment named (default: experiments/*.toml), all checked before any runs."""
+def _load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
+    """Every experiment named (default: experiments/*.toml), all checked (against ``limits`` too) before any runs."""
     from simlab.experiments import find_experiments, load_experiment
 
-    experiments = [load_experiment(path) for path in (list(files) or find_experiments("experiments"))]
+    experiments = [load_experiment(path, limits) for path in (list(files) or find_experiments("experiments"))]
     names: dict[str, Path] = {}
     for experiment in experiments:
         if experiment.name in names:
@@ -271,10 +301,18 @@ def _progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | N
 )
 @click.option("--batches", type=int, default=None, help="Batches for the intervals of sampled differences [40].")
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@_limit_options
 def compare(
-    experiment_file: Path, variant_files: tuple[Path, ...], out: Path, batches: int | None, threads: int | None
+    experiment_file: Path,
+    variant_files: tuple[Path, ...],
+    out: Path,
+    batches: int | None,
+    threads: int | None,
+    max_cells: int,
+    max_trials: int,
 ) -> None:
     """Compare variants with the base rules on every cell of an experiment → OUT/compare_<name>/."""
+    from simlab.atomic import check_writable
     from simlab.compare import DEFAULT_BATCHES, compare_experiment, comparison_units
     from simlab.experiments import load_experiment
     from simlab.provenance import experiment_provenance
@@ -285,12 +323,18 @@ def compare(
     batches = DEFAULT_BATCHES if batches is None else batches
     if batches < 2:
         raise SimlabError(f"invalid value {batches} for --batches: expected an integer >= 2")
-    experiment = load_experiment(experiment_file)
+    limits = Limits(max_cells, max_trials)
+    experiment = load_experiment(experiment_file, limits)
     variants = [load_variant(path, experiment.system) for path in variant_files] or list(experiment.variants)
     if not variants:
         raise SimlabError(f"nothing to compare: give --variant FILE (the experiment {experiment_file} lists none)")
     if len({v.name for v in variants}) != len(variants):
         raise SimlabError("two variants have the same name")
+    rule_sets = experiment.n_cells * (1 + len(variants))
+    limits.check_cells(rule_sets, str(experiment_file))
+    if "monte_carlo" in experiment.methods:
+        limits.check_trials(rule_sets * experiment.trials, str(experiment_file))
+    check_writable(out)
     label = f"compare {experiment.name}"
     with _progress_bar(comparison_units(experiment, variants), label) as progress:
         comparison = compare_experiment(experiment, variants, batches=batches, threads=threads, progress=progress)
@@ -317,13 +361,19 @@ def compare(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
-def baseline(experiment_files: tuple[Path, ...], directory: Path | None, threads: int | None) -> None:
+@_limit_options
+def baseline(
+    experiment_files: tuple[Path, ...], directory: Path | None, threads: int | None, max_cells: int, max_trials: int
+) -> None:
     """Store the current results of experiments as their baselines."""
+    from simlab.atomic import check_writable
     from simlab.regress import BASELINES, write_baseline
     from simlab.runner import run_experiment, work_units
 
     _check_threads(threads)
-    for experiment in _load_experiments(experiment_files):
+    experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
+    check_writable(directory or BASELINES)
+    for experiment in experiments:
         with _progress_bar(work_units(experiment), experiment.name) as progress:
             run = run_experiment(experiment, threads=threads, progress=progress)
         path = write_baseline(run, directory or BASELINES)
@@ -338,12 +388,15 @@ def baseline(experiment_files: tuple[Path, ...], directory: Path | None, threads
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@_limit_options
 def regress(
     experiment_files: tuple[Path, ...],
     variant_file: Path | None,
     margin: float,
     directory: Path | None,
     threads: int | None,
+    max_cells: int,
+    max_trials: int,
 ) -> None:
     """Compare experiments with their baselines: exit 0 if nothing changed, 1 if something did."""
     import pandas as pd
@@ -353,7 +406,7 @@ def regress(
     from simlab.variants import load_variant
 
     _check_threads(threads)
-    experiments = _load_experiments(experiment_files)
+    experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
     variant = None
     if variant_file is not None:
         systems = {e.system for e in experiments}
@@ -394,6 +447,7 @@ def regress(
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
 @click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_max_trials_option
 def duel(
     system: str,
     a_items: tuple[str, ...],
@@ -404,6 +458,7 @@ def duel(
     seed: int,
     threads: int | None,
     as_json: bool,
+    max_trials: int,
 ) -> None:
     """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines)."""
     from simlab.systems import DuelRequest
@@ -411,6 +466,7 @@ def duel(
     chosen = get_system(system)
     require_duels(chosen)
     n_trials = _check_sampling(DEFAULT_DUELS if trials is None else trials, seed, threads)
+    Limits(max_trials=max_trials).check_trials(n_trials, "--trials")
     a, a_rows = chosen.split_inputs(parse_assignments(a_items, "--a"))
     b, b_rows = chosen.split_inputs(parse_assignments(b_items, "--b"))
     request = DuelRequest(
@@ -538,13 +594,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="simlab", standalone_mode=False)
     except SimlabError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {_one_line(str(exc))}", err=True)
         sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("error: aborted", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("error: interrupted; nothing was written", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        click.echo(f"error: {exc.format_message()}", err=True)
+        click.echo(f"error: {_one_line(exc.format_message())}", err=True)
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(0)
+    except MemoryError:
+        click.echo("error: out of memory: ask for a smaller job (fewer trials, cells or dice)", err=True)
+        sys.exit(2)
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+        sys.exit(2)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +41,9 @@ from typing import Any
 
 from simlab.engine import check_trials
 from simlab.errors import SimlabError, UnknownNameError
-from simlab.params import coerce, field_specs
+from simlab.files import FileError, read_toml
+from simlab.limits import Limits
+from simlab.params import NAME_RULE, coerce, field_specs, valid_name
 from simlab.results import METHODS, in_series
 from simlab.systems import AttackRequest, DuelRequest, System, get_system, require_duels
 from simlab.variants import BASE, Variant, load_variant
@@ -90,9 +91,10 @@ _TOP_KEYS = (
     "metrics",
     "charts",
 )
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _SCALARS = (str, int, float, bool)
 DEFAULT_TRIALS = 1_000_000
+#: Attacks covered by the attacks-to-incapacitate curves (and most an ``attacks`` chart shows).
+ATTACKS = 10
 
 
 class ExperimentError(SimlabError):
@@ -259,27 +261,24 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
-def load_experiment(path: Path | str) -> Experiment:
+def load_experiment(path: Path | str, limits: Limits | None = None) -> Experiment:
     """Read and validate an experiment file, every grid cell included.
 
     Args:
         path: The TOML file.
+        limits: Caps on its cells and trials (default: :class:`~simlab.limits.Limits`),
+            checked before any cell is.
 
     Raises:
         ExperimentError: For a malformed file, naming the file, line and key.
+        TooMuchWorkError: For a grid or a run above its caps.
     """
+    limits = limits or Limits()
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ExperimentError(path, None, "", f"cannot read the file ({exc.strerror})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        line = int(position.group(1)) if position else None
-        reason = str(exc)[: position.start()].strip() if position else str(exc)
-        raise ExperimentError(path, line, "", f"not valid TOML: {reason}") from None
+        data, text = read_toml(path, "experiment file")
+    except FileError as exc:
+        raise ExperimentError(path, exc.line, "", exc.reason) from None
     check = _Checker(path, text)
     for key in data:
         if key not in _TOP_KEYS:
@@ -288,8 +287,8 @@ def load_experiment(path: Path | str) -> Experiment:
         if key not in data:
             raise ExperimentError(path, None, key, "missing (every experiment needs name and system)")
     name = check.typed(data, "name", str, "text")
-    if not _NAME.match(name):
-        raise check.fail("", "name", f"{name!r} is not a valid directory name (letters, digits, _ . -)")
+    if not valid_name(name):
+        raise check.fail("", "name", f"{name[:60]!r} is not a valid directory name ({NAME_RULE})")
     try:
         system = get_system(check.typed(data, "system", str, "text"))
     except UnknownNameError as exc:
@@ -370,6 +369,10 @@ def load_experiment(path: Path | str) -> Experiment:
     )
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
     experiment = Experiment(**{**experiment.__dict__, "charts": charts})
+    rule_sets = 1 + len(experiment.variants)
+    limits.check_cells(experiment.n_cells * rule_sets, str(path))
+    if "monte_carlo" in experiment.methods:
+        limits.check_trials(experiment.n_cells * rule_sets * experiment.trials, str(path))
     _check_cells(check, system, experiment)
     return experiment
 
@@ -406,6 +409,25 @@ def _chart(
     for key in data:
         if key not in allowed:
             raise check.unknown(table, key, f"key of a {kind} chart", allowed)
+    for key in ("title", "name", "metric", "x", "rows", "cols", "panels", "prefix", "distribution"):
+        if key in data and not isinstance(data[key], str):
+            raise check.fail(table, key, f"expected text, got {_describe(data[key])}")
+    if "name" in data and not valid_name(data["name"]):
+        raise check.fail(table, "name", f"{data['name'][:60]!r} is not a valid file name ({NAME_RULE})")
+    if "attacks" in data:
+        attacks = data["attacks"]
+        if isinstance(attacks, bool) or not isinstance(attacks, int) or not 1 <= attacks <= ATTACKS:
+            raise check.fail(table, "attacks", f"expected an integer from 1 to {ATTACKS}, got {attacks!r}")
+    if "by" in data and not isinstance(data["by"], str | list):
+        raise check.fail(table, "by", f"expected a grid input or a list of them, got {_describe(data['by'])}")
+    if "metrics" in data and not isinstance(data["metrics"], list):
+        raise check.fail(table, "metrics", f"expected a list of metrics, got {_describe(data['metrics'])}")
+    used = [data[k] for k in ("x", "rows", "cols", "panels") if k in data]
+    by = data.get("by", [])
+    used += [by] if isinstance(by, str) else by
+    twice = sorted({str(name) for name in used if used.count(name) > 1})
+    if twice:
+        raise check.fail(table, "kind", f"{', '.join(twice)} is given to two of x, rows, cols, panels and by")
     inputs = experiment.dimensions
     for key in ("x", "by", "rows", "cols", "panels"):
         named = data.get(key, [])

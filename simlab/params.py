@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import types
 import typing
 from collections.abc import Iterable, Mapping
@@ -38,6 +39,9 @@ __all__ = [
     "spec_field",
     "as_plain",
     "range_text",
+    "valid_name",
+    "NAME_RULE",
+    "MAX_NAME",
     "Bounds",
     "INT_RANGE",
     "FLOAT_RANGE",
@@ -54,6 +58,12 @@ __all__ = [
 T = TypeVar("T")
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+
+#: Most characters of the name of an experiment or variant (it names directories and files).
+MAX_NAME = 100
+#: What a valid name is, for messages.
+NAME_RULE = f"letters, digits, _ . -, starting with a letter or digit, at most {MAX_NAME} characters"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 #: Valid range of an integer field that states none of its own.
 INT_RANGE = (-10_000, 10_000)
@@ -218,6 +228,11 @@ def _field_specs(cls: type) -> Mapping[str, FieldSpec]:
             doc=f.metadata.get("doc", ""),
         )
     return types.MappingProxyType(specs)
+
+
+def valid_name(name: str) -> bool:
+    """Whether ``name`` may name an experiment or variant: a file and directory name on every system."""
+    return len(name) <= MAX_NAME and _NAME.fullmatch(name) is not None
 
 
 def range_text(low: float, high: float) -> str:

@@ -1,7 +1,11 @@
 """Baselines and regression checks: did a change move numbers it should not have?
 
-``simlab baseline`` stores each experiment's tidy table under ``results/baselines/`` with
-its provenance. ``simlab regress`` runs the experiments again (under the current rules, or
+``simlab baseline`` stores each experiment's tidy table under ``results/baselines/NAME/``
+(``table.csv``) with its provenance (``provenance.json``, which records the table's SHA-256).
+A baseline that is unreadable, malformed, has a blank or non-numeric value, or is not the
+table its provenance describes is refused with one line (exit 2), never read as "no change".
+
+``simlab regress`` runs the experiments again (under the current rules, or
 a variant) and compares every row with the baseline:
 
 * exact metrics must match to ``1e-12``;
@@ -18,6 +22,7 @@ standard error is zero: they count as changed only beyond the margin (and a rela
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -29,11 +34,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from simlab.atomic import write_text
+from simlab.atomic import staged_directory
 from simlab.errors import SimlabError
 from simlab.experiments import Experiment
+from simlab.files import FileError, read_csv, read_json
 from simlab.intervals import Z95
 from simlab.provenance import experiment_provenance, package_versions
+from simlab.results import METHODS
 from simlab.runner import ExperimentRun, run_experiment
 from simlab.variants import Variant
 
@@ -60,13 +67,21 @@ CROSS_VERSION_TOLERANCE = 1e-9
 _VERSIONED = ("numpy", "numba")
 
 
-def _paths(name: str, directory: Path) -> tuple[Path, Path]:
-    return directory / f"{name}.csv", directory / f"{name}.provenance.json"
+#: Columns every baseline table has besides the experiment's inputs.
+BASELINE_COLUMNS = ("cell", "variant", "method", "metric", "value", "ci_low", "ci_high", "trials")
+_TABLE, _PROVENANCE = "table.csv", "provenance.json"
 
 
 def write_baseline(run: ExperimentRun, directory: Path = BASELINES) -> Path:
-    """Store a run's table and provenance as the experiment's baseline (atomically)."""
-    table_path, provenance_path = _paths(run.experiment.name, directory)
+    """Store a run's table and provenance as the experiment's baseline, ``DIRECTORY/NAME/``.
+
+    The two files are written into one directory that replaces the old one in a single step
+    (:func:`simlab.atomic.staged_directory`), so a table and its provenance are always a pair;
+    the provenance records the table's SHA-256.
+
+    Raises:
+        OutputError: When it cannot be written (the old baseline is then as it was).
+    """
     sampled = run.table["trials"].dropna()
     provenance = experiment_provenance(
         run.experiment,
@@ -74,24 +89,66 @@ def write_baseline(run: ExperimentRun, directory: Path = BASELINES) -> Path:
         trials_used=int(sampled.max()) if len(sampled) else 0,
         rows=len(run.table),
     )
-    write_text(table_path, run.table.to_csv(index=False, lineterminator="\n"))
-    write_text(provenance_path, json.dumps(provenance, indent=2) + "\n")
-    return table_path
+    table = run.table.to_csv(index=False, lineterminator="\n").encode("utf-8")
+    provenance["table_sha256"] = hashlib.sha256(table).hexdigest()
+    destination = directory / run.experiment.name
+    with staged_directory(destination) as stage:
+        (stage / _TABLE).write_bytes(table)
+        (stage / _PROVENANCE).write_text(json.dumps(provenance, indent=2) + "\n", encoding="utf-8")
+    return destination
 
 
 def load_baseline(experiment: Experiment, directory: Path = BASELINES) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """The stored table and provenance of an experiment's baseline.
+    """The stored table and provenance of an experiment's baseline, checked.
 
     Raises:
-        SimlabError: When there is none.
+        SimlabError: When there is none, or it is corrupt: unreadable, malformed, a blank or
+            non-numeric value, an interval that does not hold its value, or a table that is not
+            the one its provenance describes. Each is one line naming the file and row.
     """
-    table_path, provenance_path = _paths(experiment.name, directory)
-    if not table_path.exists() or not provenance_path.exists():
+    folder = directory / experiment.name
+    table_path, provenance_path = folder / _TABLE, folder / _PROVENANCE
+    if not table_path.exists() and not provenance_path.exists():
         raise SimlabError(
             f"no baseline of {experiment.name!r} in {directory}: make one with 'simlab baseline {experiment.path}'"
         )
-    table = pd.read_csv(table_path, keep_default_na=False, na_values=[""])
-    return table, json.loads(provenance_path.read_text(encoding="utf-8"))
+    provenance = read_json(provenance_path, "baseline provenance")
+    table = read_csv(table_path, "baseline table", required=BASELINE_COLUMNS, numbers=("value", "cell"))
+    _check_baseline(table, table_path)
+    recorded = provenance.get("table_sha256")
+    if recorded != hashlib.sha256(table_path.read_bytes()).hexdigest():
+        raise FileError(
+            table_path,
+            f"is not the table its provenance ({provenance_path.name}) describes (SHA-256 differs): "
+            f"make the baseline again with 'simlab baseline {experiment.path}'",
+        )
+    versions = provenance.get("versions", {})
+    if not isinstance(versions, dict):
+        raise FileError(provenance_path, "versions: expected an object of package versions")
+    return table, provenance
+
+
+def _check_baseline(table: pd.DataFrame, path: Path) -> None:
+    """Every row of a baseline table has a known method and, when sampled, an interval holding its value."""
+    methods = table["method"].astype(str)
+    unknown = ~methods.isin(METHODS)
+    if unknown.any():
+        row = int(unknown.to_numpy().nonzero()[0][0])
+        raise FileError(path, f"column method: {methods.iloc[row]!r} is not one of {', '.join(METHODS)}", row + 2)
+    sampled = (methods != "exact").to_numpy()
+    low = pd.to_numeric(table["ci_low"], errors="coerce").to_numpy(dtype=float)
+    high = pd.to_numeric(table["ci_high"], errors="coerce").to_numpy(dtype=float)
+    trials = pd.to_numeric(table["trials"], errors="coerce").to_numpy(dtype=float)
+    value = table["value"].to_numpy(dtype=float)
+    slack = 1e-9 * np.maximum(1.0, np.abs(value))
+    with np.errstate(invalid="ignore"):
+        broken = sampled & ~(
+            np.isfinite(low) & np.isfinite(high) & (low <= value + slack) & (value <= high + slack) & (trials >= 1)
+        )
+    if broken.any():
+        row = int(broken.nonzero()[0][0])
+        got = ", ".join(f"{column} {table[column].iloc[row]}" for column in ("ci_low", "value", "ci_high", "trials"))
+        raise FileError(path, f"a sampled row needs ci_low <= value <= ci_high and trials >= 1; got {got}", row + 2)
 
 
 def _key_text(value: Any) -> str:
@@ -151,8 +208,9 @@ def compare_rows(
     result["baseline"] = merged["value_base"]
     result["current"] = merged["value"]
     result["delta"] = delta
-    result["p_value"] = np.where(exact, np.nan, p)
-    result["changed"] = np.where(exact, delta.abs() > tolerance, False)
+    result["p_value"] = np.where(exact, np.nan, np.where(np.isnan(delta), 0.0, p))
+    # A value that is not a number on either side is always a change, never "no change".
+    result["changed"] = np.where(exact, ~(delta.abs() <= tolerance), False)
     return result
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,9 +184,22 @@ def _where_text(where: dict[str, Any]) -> str:
     return f" ({', '.join(f'{k} = {v}' for k, v in where.items())})" if where else ""
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|])")
+
+
+def markdown_text(text: Any) -> str:
+    """Text from an experiment or variant file, safe in Markdown: one line, HTML escaped, no markup.
+
+    Markdown viewers render raw HTML and links, so a description such as ``<script>`` or
+    ``[x](javascript:...)`` must reach the reader as the characters it is.
+    """
+    line = " ".join(str(text).split())
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(line, quote=False))
+
+
 def _markdown_table(frame: pd.DataFrame) -> str:
     frame = frame.reset_index() if frame.index.name or any(frame.index.names) else frame
-    columns = [str(c) for c in frame.columns]
+    columns = [markdown_text(c) for c in frame.columns]
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
     for row in frame.itertuples(index=False):
         lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
@@ -195,22 +209,23 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         return "" if pd.isna(value) else reports.format_value(value)
-    return str(value).replace("|", "\\|")
+    return markdown_text(value)
 
 
 def to_markdown(report: Report) -> str:
     """The report as Markdown (charts linked as the PNG files beside it)."""
-    parts = [f"# {report.title}", ""]
+    esc = markdown_text
+    parts = [f"# {esc(report.title)}", ""]
     if report.description:
-        parts += [report.description, ""]
+        parts += [esc(report.description), ""]
     parts += ["## Summary", ""]
-    parts += [f"- **{key}**: {value}" for key, value in report.summary]
+    parts += [f"- **{esc(key)}**: {esc(value)}" for key, value in report.summary]
     for caption, frame in report.tables:
-        parts += ["", f"## {caption}", "", _markdown_table(frame)]
+        parts += ["", f"## {esc(caption)}", "", _markdown_table(frame)]
     if report.charts:
         parts += ["", "## Charts"]
         for chart in report.charts:
-            parts += ["", f"### {chart.caption}", "", f"![{chart.caption}]({chart.name}.png)"]
+            parts += ["", f"### {esc(chart.caption)}", "", f"![{esc(chart.caption)}]({chart.name}.png)"]
     return "\n".join(parts) + "\n"
 
 

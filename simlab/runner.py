@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simlab.errors import SimlabError
-from simlab.experiments import Experiment, answer, request_for
+from simlab.experiments import ATTACKS, Experiment, answer, request_for
 from simlab.results import AttackResult
 from simlab.rng import MAX_TRIALS_PER_CELL
 from simlab.systems import System
@@ -25,8 +25,6 @@ from simlab.variants import BASE, Variant
 
 __all__ = ["ExperimentRun", "run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
 
-#: Attacks covered by the attacks-to-incapacitate curves.
-ATTACKS = 10
 #: Most trials a cell may grow to while meeting ``precision``.
 PRECISION_TRIAL_CAP = 1 << 32
 

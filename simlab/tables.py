@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any, Generic, TypeVar
 
 from simlab.errors import SimlabError, UnknownNameError
+from simlab.files import decode_text
 from simlab.params import as_plain, build, coerce, field_specs
 
 __all__ = ["Table", "load_table", "table_loader"]
@@ -156,7 +157,7 @@ def load_table(package: str, filename: str, name: str, row_name: str, row_type: 
         SimlabError: Naming file, line and column for any malformed cell or header.
     """
     data = resources.files(package).joinpath(filename).read_bytes()
-    text = data.decode("utf-8")
+    text = decode_text(data, filename)
     specs = field_specs(row_type)
     reader = csv.DictReader(io.StringIO(text))
     header = reader.fieldnames or []

@@ -24,15 +24,14 @@ rules and changed tables. Every unknown name fails with the valid ones and a sug
 from __future__ import annotations
 
 import dataclasses
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from simlab.errors import SimlabError, UnknownNameError
-from simlab.params import as_plain, build
+from simlab.files import FileError, read_toml
+from simlab.params import NAME_RULE, as_plain, build, valid_name
 from simlab.systems import AttackRequest, DuelRequest, get_system
 from simlab.tables import Table
 
@@ -43,7 +42,6 @@ Request = TypeVar("Request", AttackRequest, DuelRequest)
 #: The name of the unchanged rules in tables that list variants.
 BASE = "base"
 _KEYS = ("system", "name", "description", "rules", "tables")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 class VariantError(SimlabError):
@@ -107,11 +105,9 @@ def load_variant(path: Path | str, system: str | None = None) -> Variant:
     """
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise VariantError(path, "", f"cannot read the variant file ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise VariantError(path, "", f"not valid TOML: {exc}") from None
+        data, _ = read_toml(path, "variant file")
+    except FileError as exc:
+        raise VariantError(path, "", exc.reason if exc.line is None else f"line {exc.line}: {exc.reason}") from None
     for key in data:
         if key not in _KEYS:
             raise VariantError(path, key, str(UnknownNameError("key", key, _KEYS)))
@@ -124,10 +120,8 @@ def load_variant(path: Path | str, system: str | None = None) -> Variant:
         raise VariantError(path, "system", str(exc)) from None
     if system is not None and chosen.name != system:
         raise VariantError(path, "system", f"the variant is for {chosen.name!r}, the question for {system!r}")
-    if not _NAME.match(data["name"]) or data["name"] == BASE:
-        raise VariantError(
-            path, "name", f"{data['name']!r} is not a valid variant name (letters, digits, _ . -; not 'base')"
-        )
+    if not valid_name(data["name"]) or data["name"] == BASE:
+        raise VariantError(path, "name", f"{data['name'][:60]!r} is not a valid variant name ({NAME_RULE}; not 'base')")
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
         raise VariantError(path, "rules", "expected a table [rules]")

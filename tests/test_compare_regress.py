@@ -149,7 +149,7 @@ def test_regress_errors(baselined, tmp_path, capsys):
 
 def test_regress_says_when_versions_differ(baselined, capsys):
     experiment, directory = baselined
-    provenance = directory / "small.provenance.json"
+    provenance = directory / "small" / "provenance.json"
     data = json.loads(provenance.read_text())
     data["versions"]["numba"] = "0.1.0"
     provenance.write_text(json.dumps(data))

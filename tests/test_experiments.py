@@ -88,7 +88,7 @@ def test_invalid_toml_names_its_line(tmp_path):
 def test_missing_keys_and_files(tmp_path):
     with pytest.raises(ExperimentError, match="system: missing"):
         load_experiment(write(tmp_path, 'name = "x"\n'))
-    with pytest.raises(ExperimentError, match="cannot read the file"):
+    with pytest.raises(ExperimentError, match="cannot read the experiment file"):
         load_experiment(tmp_path / "absent.toml")
 
 

@@ -28,7 +28,7 @@ from simlab.params import SKILL, as_plain, build, spec_field
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.systems.tyconian.fire import SKILL_MULTIPLIER, range_band
 from simlab.systems.tyconian.full_auto import table_row
-from simlab.systems.tyconian.plans import shot_costs
+from simlab.systems.tyconian.plans import points_by_second, shot_costs
 from simlab.systems.tyconian.resolve import LOCATIONS, resolve
 from simlab.systems.tyconian.rules import MODES, Rules, Scenario, action_points, full_auto_rows
 from simlab.systems.tyconian.wounds import LIMBS
@@ -144,8 +144,7 @@ def resolve_duel(
     table = tables.get("action_points", action_points())
     points = np.zeros((16, 5), np.int64)
     for dex in range(1, 16):
-        row = next(r for r in table if r.dex_min <= dex <= r.dex_max)
-        points[dex] = (row.second_1, row.second_2, row.second_3, row.second_4, row.second_5)
+        points[dex] = points_by_second(dex, table)
     attack = resolve(
         Scenario(weapon=side_a.weapon or "", armor="none"), rules, {"weapon": rows[0].get("weapon", {})}, tables
     )

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.errors import ScenarioError, UnknownNameError
-from simlab.systems.tyconian.damage import blunt_trauma, dice_left
+from simlab.systems.tyconian.damage import blunt_trauma, dice_left, rows_by_roll
 from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
 from simlab.systems.tyconian.plans import fire_plan
@@ -259,11 +259,7 @@ def capacities(strength: int, endurance: int) -> npt.NDArray[np.int64]:
 
 def location_table(tables: Mapping[str, Table[Any]]) -> npt.NDArray[np.int64]:
     """The location index of each d20 roll (index 1..20, TYC-5.1)."""
-    rows = list(tables.get("hit_locations", hit_locations()))
-    by_roll = np.zeros(21, np.int64)
-    for roll in range(1, 21):
-        by_roll[roll] = next(i for i, row in enumerate(rows) if row.roll_min <= roll <= row.roll_max)
-    return by_roll
+    return np.array(rows_by_roll(list(tables.get("hit_locations", hit_locations()))), np.int64)
 
 
 def _band_unaimed(scenario: Scenario, weapon: Weapon, rules: Rules) -> str:

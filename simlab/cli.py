@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from simlab import __version__
-from simlab.engine import check_trials
+from simlab.engine import check_seed, check_threads, check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
 from simlab.params import describe, parse_assignments, range_text
@@ -238,7 +238,7 @@ def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None, max_
     from simlab.publish import write_results
     from simlab.runner import run_experiment, work_units
 
-    _check_threads(threads)
+    check_threads(threads)
     experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
     check_writable(out)
     for experiment in experiments:
@@ -256,15 +256,9 @@ def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None, max_
 
 def _check_sampling(trials: int, seed: int, threads: int | None) -> int:
     """Validate --trials, --seed and --threads; return the trials."""
-    if seed < 0:
-        raise SimlabError(f"invalid value {seed} for --seed: expected an integer >= 0")
-    _check_threads(threads)
+    check_seed(seed)
+    check_threads(threads)
     return check_trials(trials)
-
-
-def _check_threads(threads: int | None) -> None:
-    if threads is not None and threads < 1:
-        raise SimlabError(f"invalid value {threads} for --threads: expected an integer >= 1")
 
 
 def _load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
@@ -319,7 +313,7 @@ def compare(
     from simlab.publish import write_comparison
     from simlab.variants import load_variant
 
-    _check_threads(threads)
+    check_threads(threads)
     batches = DEFAULT_BATCHES if batches is None else batches
     if batches < 2:
         raise SimlabError(f"invalid value {batches} for --batches: expected an integer >= 2")
@@ -370,7 +364,7 @@ def baseline(
     from simlab.regress import BASELINES, write_baseline
     from simlab.runner import run_experiment, work_units
 
-    _check_threads(threads)
+    check_threads(threads)
     experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
     check_writable(directory or BASELINES)
     for experiment in experiments:
@@ -405,7 +399,7 @@ def regress(
     from simlab.regress import regress as check
     from simlab.variants import load_variant
 
-    _check_threads(threads)
+    check_threads(threads)
     experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
     variant = None
     if variant_file is not None:

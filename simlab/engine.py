@@ -54,6 +54,34 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
+#: Largest root seed (seeds are recorded as 64-bit integers).
+MAX_SEED = (1 << 63) - 1
+#: Most worker threads.
+MAX_THREADS = 256
+
+
+def check_seed(seed: int, option: str = "--seed") -> int:
+    """Validate a root seed, returning it.
+
+    Raises:
+        InvalidValueError: When it is not between 0 and :data:`MAX_SEED`.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise InvalidValueError(option, seed, f"an integer from 0 to {MAX_SEED}")
+    return seed
+
+
+def check_threads(threads: int | None) -> int | None:
+    """Validate a number of worker threads (None: all CPUs), returning it.
+
+    Raises:
+        InvalidValueError: When it is not between 1 and :data:`MAX_THREADS`.
+    """
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise InvalidValueError("--threads", threads, f"an integer from 1 to {MAX_THREADS}")
+    return threads
+
+
 def check_trials(trials: int) -> int:
     """Validate a number of trials, returning it.
 

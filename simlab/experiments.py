@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simlab.engine import check_trials
+from simlab.engine import check_seed, check_trials
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.files import FileError, read_toml
 from simlab.limits import Limits
@@ -316,8 +316,10 @@ def load_experiment(path: Path | str, limits: Limits | None = None) -> Experimen
     except SimlabError as exc:
         raise check.fail("", "trials", str(exc)) from None
     seed = check.typed(data, "seed", int, "an integer >= 0") if "seed" in data else 0
-    if seed < 0:
-        raise check.fail("", "seed", f"expected an integer >= 0, got {seed}")
+    try:
+        check_seed(seed, "seed")
+    except SimlabError as exc:
+        raise check.fail("", "seed", str(exc)) from None
     precision = None
     if "precision" in data:
         precision = float(check.typed(data, "precision", (int, float), "a number > 0"))

@@ -39,6 +39,7 @@ __all__ = [
     "spec_field",
     "as_plain",
     "range_text",
+    "check_order",
     "valid_name",
     "NAME_RULE",
     "MAX_NAME",
@@ -104,6 +105,7 @@ def spec_field(
     choices: Iterable[str] | None = None,
     minimum: float | None = None,
     maximum: float | None = None,
+    not_above: str | None = None,
 ) -> Any:
     """A dataclass field with the metadata this module reads.
 
@@ -114,8 +116,15 @@ def spec_field(
         minimum: The smallest valid value of a number (default: that of :data:`INT_RANGE`
             or :data:`FLOAT_RANGE`).
         maximum: The largest valid value of a number (default likewise).
+        not_above: Another field this one may not exceed (``roll_min`` of ``roll_max``).
     """
-    metadata = {"doc": doc, "choices": tuple(choices) if choices else None, "minimum": minimum, "maximum": maximum}
+    metadata = {
+        "doc": doc,
+        "choices": tuple(choices) if choices else None,
+        "minimum": minimum,
+        "maximum": maximum,
+        "not_above": not_above,
+    }
     if isinstance(default, (list, tuple)):
         return dataclasses.field(default=tuple(default), metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
@@ -134,6 +143,7 @@ class FieldSpec:
         minimum: Smallest valid number (of each item of an ``ints`` field).
         maximum: Largest valid number (likewise).
         doc: One-line description.
+        not_above: Another field whose value this one may not exceed, or None.
     """
 
     name: str
@@ -143,6 +153,7 @@ class FieldSpec:
     minimum: float | None
     maximum: float | None
     doc: str
+    not_above: str | None = None
 
     @property
     def required(self) -> bool:
@@ -226,6 +237,7 @@ def _field_specs(cls: type) -> Mapping[str, FieldSpec]:
             minimum=f.metadata.get("minimum"),
             maximum=f.metadata.get("maximum"),
             doc=f.metadata.get("doc", ""),
+            not_above=f.metadata.get("not_above"),
         )
     return types.MappingProxyType(specs)
 
@@ -370,7 +382,23 @@ def build(cls: type[T], values: Mapping[str, Any], *, what: str, owner: str = ""
     if missing:
         names = ", ".join(f"{owner}{m}" if owner.endswith(".") else m for m in missing)
         raise SimlabError(f"missing {names}: every {what} without a default must be given")
+    check_order(cls, {**{n: s.default for n, s in specs.items() if not s.required}, **kwargs}, owner)
     return cls(**kwargs)
+
+
+def check_order(cls: type, values: Mapping[str, Any], owner: str = "") -> None:
+    """Check the fields that may not exceed another (``roll_min <= roll_max``) of typed ``values``.
+
+    Raises:
+        InvalidValueError: Naming both fields and their values.
+    """
+    for spec in field_specs(cls).values():
+        if spec.not_above is None:
+            continue
+        low, high = values.get(spec.name), values.get(spec.not_above)
+        if low is not None and high is not None and low > high:
+            label = f"{owner}{spec.name}" if owner.endswith(".") else f"{owner} {spec.name}".strip()
+            raise InvalidValueError(label, low, f"at most {spec.not_above} ({high})")
 
 
 def replace(instance: T, values: Mapping[str, Any], *, what: str, owner: str = "") -> T:

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from simlab.errors import SimlabError, UnknownNameError
 from simlab.files import decode_text
-from simlab.params import as_plain, build, coerce, field_specs
+from simlab.params import as_plain, build, check_order, coerce, field_specs
 
 __all__ = ["Table", "load_table", "table_loader"]
 
@@ -40,6 +40,9 @@ class Table(Generic[R]):
         rows: Rows by name, in file order.
         source: The file the rows came from.
         digest: SHA-256 of the file's bytes (for provenance).
+        check: Checks what only the whole table can break (every d20 roll covered once...);
+            raises :class:`~simlab.errors.SimlabError`. Run on the shipped table and on
+            every table a variant changes.
     """
 
     name: str
@@ -48,6 +51,7 @@ class Table(Generic[R]):
     rows: Mapping[str, R]
     source: str
     digest: str
+    check: Callable[[Table[R]], None] | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __iter__(self) -> Iterator[R]:
         """Iterate over the rows in file order."""
@@ -117,7 +121,10 @@ class Table(Generic[R]):
             rows[name] = build(self.row_type, {**base, **columns, "name": name}, what=what, owner=owner)
         canonical = json.dumps({k: dict(v) for k, v in changes.items()}, sort_keys=True, default=str)
         digest = hashlib.sha256((self.digest + canonical).encode()).hexdigest()
-        return dataclasses.replace(self, rows=rows, digest=digest, source=f"{self.source} with changes")
+        changed = dataclasses.replace(self, rows=rows, digest=digest, source=f"{self.source} with changes")
+        if self.check is not None:
+            self.check(changed)
+        return changed
 
     def resolve_required(self, name: str | None, overrides: Mapping[str, Any], system: str, also: str = "") -> R:
         """:meth:`resolve`, with a clear error when neither a name nor any column is given.
@@ -143,7 +150,14 @@ class Table(Generic[R]):
         return [as_plain(row) for row in self]
 
 
-def load_table(package: str, filename: str, name: str, row_name: str, row_type: type[R]) -> Table[R]:
+def load_table(
+    package: str,
+    filename: str,
+    name: str,
+    row_name: str,
+    row_type: type[R],
+    check: Callable[[Table[R]], None] | None = None,
+) -> Table[R]:
     """Read a CSV data table shipped in ``package``.
 
     Args:
@@ -152,6 +166,7 @@ def load_table(package: str, filename: str, name: str, row_name: str, row_type: 
         name: The table's name.
         row_name: What one row is called in messages.
         row_type: The row dataclass; the CSV header must name exactly its fields.
+        check: What only the whole table can break (see :class:`Table`).
 
     Raises:
         SimlabError: Naming file, line and column for any malformed cell or header.
@@ -174,6 +189,7 @@ def load_table(package: str, filename: str, name: str, row_name: str, row_type: 
                 continue
             values[column] = coerce(spec, raw, owner)
         try:
+            check_order(row_type, values, owner)
             row = row_type(**values)
         except TypeError as exc:
             raise SimlabError(f"{filename} line {line}: {exc}") from None
@@ -181,15 +197,28 @@ def load_table(package: str, filename: str, name: str, row_name: str, row_type: 
         if row_key in rows:
             raise SimlabError(f"{filename} line {line}: duplicate name {row_key!r}")
         rows[row_key] = row
-    return Table(name, row_name, row_type, rows, filename, hashlib.sha256(data).hexdigest())
+    table = Table(name, row_name, row_type, rows, filename, hashlib.sha256(data).hexdigest(), check)
+    if check is not None:
+        try:
+            check(table)
+        except SimlabError as exc:
+            raise SimlabError(f"{filename}: {exc}") from None
+    return table
 
 
-def table_loader(package: str, filename: str, name: str, row_name: str, row_type: type[R]) -> Callable[[], Table[R]]:
+def table_loader(
+    package: str,
+    filename: str,
+    name: str,
+    row_name: str,
+    row_type: type[R],
+    check: Callable[[Table[R]], None] | None = None,
+) -> Callable[[], Table[R]]:
     """A loader of one shipped table that reads the file once, on first use (arguments as :func:`load_table`)."""
 
     @functools.cache
     def load() -> Table[R]:
-        return load_table(package, filename, name, row_name, row_type)
+        return load_table(package, filename, name, row_name, row_type, check)
 
     load.__doc__ = f"The {name} table ({filename})."
     return load

@@ -91,4 +91,5 @@ def exact_attack(attack: ResolvedAttack) -> ExactAttack:
         crits = applied.map(lambda v: criticals(v, per))
     p_hit = sum(margin_chances(attack).values())
     by_margin = {m: hits_margin[m] / p_margin[m] for m in sorted(p_margin) if p_margin[m] > 0}
-    return ExactAttack(applied, crits, p_hit * sum(destroyed), by_margin)
+    fired = destroyed[: attack.rolls * attack.per_roll]  # none out of range (SPC-2): nothing to shoot down
+    return ExactAttack(applied, crits, p_hit * sum(fired), by_margin)

@@ -32,7 +32,9 @@ class FractionRow:
     """A row of the damage fraction table: margins and the fraction of optimal hits applied (SPC-4.2)."""
 
     name: str = spec_field(doc="row name")
-    margin_min: int = spec_field(doc="smallest margin (total - 8) of the row", minimum=0, maximum=99)
+    margin_min: int = spec_field(
+        doc="smallest margin (total - 8) of the row", minimum=0, maximum=99, not_above="margin_max"
+    )
     margin_max: int = spec_field(doc="largest margin of the row", minimum=0, maximum=99)
     numerator: int = spec_field(doc="fraction of optimal hits applied: numerator", minimum=0, maximum=1000)
     denominator: int = spec_field(doc="... and denominator", minimum=1, maximum=1000)

@@ -56,7 +56,8 @@ def blast_block(
         start: First trial.
         stop: One past the last trial.
         ints: ``[mode, rounds, fixed bucket, chance, chance step, critical success max,
-            critical failure min, first reduction, later reduction, DEX, END, head index]``.
+            critical failure min, first reduction, later reduction, DEX, END, head index,
+            skill die]``: a throw is a skill roll on the skill die, a salvo's chance a d20.
         floats: ``[step m, longest deviation m, burst radius m]``.
         halves_by_bucket: Half-dice at each distance bucket (0 under ½ m, ``floor(r) + 1``).
         parts: ``(halves, 3, 7)`` whole d8, half d4, blunt trauma per location.
@@ -70,7 +71,7 @@ def blast_block(
     """
     mode, rounds, fixed_bucket, chance, chance_step = ints[0], ints[1], ints[2], ints[3], ints[4]
     crit_max, fail_min, first_reduction, later_reduction = ints[5], ints[6], ints[7], ints[8]
-    dex, end, head = ints[9], ints[10], ints[11]
+    dex, end, head, skill_die = ints[9], ints[10], ints[11], ints[12]
     step, longest, radius = floats[0], floats[1], floats[2]
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
     located = np.zeros(N_LOCATIONS, np.int64)
@@ -97,7 +98,7 @@ def blast_block(
             else:
                 distance = 0.0
                 if mode == LOBBED or shot == 0:
-                    w, roll = draw_die(w, gamma, 20)
+                    w, roll = draw_die(w, gamma, skill_die if mode == LOBBED else 20)
                     made += 1
                     if mode == LOBBED:
                         needed = chance + chance_step * shot

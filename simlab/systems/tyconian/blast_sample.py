@@ -26,7 +26,7 @@ def _arguments(blast: ResolvedBlast) -> tuple[Any, ...]:
         [
             blast.mode, blast.rounds, blast.fixed_bucket, blast.chance, blast.chance_step,
             rules.critical_success_max, rules.critical_failure_min, blast.first_reduction, blast.later_reduction,
-            s.target_dex, s.target_end, LOCATIONS.index("head"),
+            s.target_dex, s.target_end, LOCATIONS.index("head"), rules.skill_die,
         ],
         np.int64,
     )  # fmt: skip

@@ -7,11 +7,9 @@ left after armour, a d4 for a half die, plus blunt trauma for the dice armour st
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
-from simlab.errors import ScenarioError
 from simlab.pmf import PMF, die, point
-from simlab.systems.tyconian.rules import HitLocation, Rules
+from simlab.systems.tyconian.rules import HitLocation, Rules, rows_by_roll
 from simlab.tables import Table
 
 __all__ = ["dice_left", "blunt_trauma", "hit_damage", "location_distribution"]
@@ -54,26 +52,6 @@ def hit_damage(dice: float, av: int, cover_av: int, penetration: str, rules: Rul
     left = dice_left(through_cover, av, penetration)
     trauma = blunt_trauma(min(through_cover, through_cover - left), rules)
     return _roll(left, critical) + trauma
-
-
-def rows_by_roll(rows: Sequence[HitLocation]) -> list[int]:
-    """The row of each d20 roll (index 1..20; index 0 unused) of a hit-location table (TYC-5.1).
-
-    Raises:
-        ScenarioError: When a row's ``roll_min`` exceeds its ``roll_max``, or a roll from 1 to
-            20 is covered by no row or by two (a variant's table that does not partition the d20).
-    """
-    for row in rows:
-        if row.roll_min > row.roll_max:
-            raise ScenarioError(f"hit_locations {row.name!r}: roll_min {row.roll_min} is above roll_max {row.roll_max}")
-    by_roll = [0]
-    for roll in range(1, 21):
-        covering = [i for i, row in enumerate(rows) if row.roll_min <= roll <= row.roll_max]
-        if len(covering) != 1:
-            names = " and ".join(repr(rows[i].name) for i in covering) or "no row"
-            raise ScenarioError(f"hit_locations: d20 roll {roll} is covered by {names}; every roll 1-20 needs one row")
-        by_roll.append(covering[0])
-    return by_roll
 
 
 def location_distribution(

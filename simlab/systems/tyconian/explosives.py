@@ -61,7 +61,7 @@ class FlamerArea:
     """A row of the area flamethrower table, by range (TYC-7.2)."""
 
     name: str = spec_field(doc="row name")
-    range_min_m: float = spec_field(doc="nearest range of the band", minimum=0, maximum=1000)
+    range_min_m: float = spec_field(doc="nearest range of the band", minimum=0, maximum=1000, not_above="range_max_m")
     range_max_m: float = spec_field(doc="farthest range of the band", minimum=0, maximum=1000)
     location_die: int = spec_field(doc="die of the number of locations", minimum=1, maximum=20)
     chance_one_in: int = spec_field(doc="a location is hit 1 time in this many", minimum=1, maximum=100)

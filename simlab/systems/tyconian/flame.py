@@ -36,6 +36,7 @@ from simlab.mechanics.d20 import p_critical_success, p_skill_success
 from simlab.params import SKILL, spec_field
 from simlab.systems.tyconian import flame_kernels as k
 from simlab.systems.tyconian.explosives import flamer_area, flamer_directed
+from simlab.systems.tyconian.kernels import NO_ROLL
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
 from simlab.systems.tyconian.rules import Rules, Target
 from simlab.systems.tyconian.sample import add_wounds
@@ -160,9 +161,9 @@ def _arguments(flame: ResolvedFlame) -> tuple[Any, ...]:
     rules, s = flame.rules, flame.scenario
     ints = np.array(
         [
-            -1 if s.dodge_skill is None else s.dodge_skill, rules.critical_success_max, rules.critical_failure_min,
+            NO_ROLL if s.dodge_skill is None else s.dodge_skill, rules.critical_success_max, rules.critical_failure_min,
             -1 if s.burn_seconds is None else s.burn_seconds, rules.flame_ignition, s.target_dex, s.target_end,
-            LOCATIONS.index("head"),
+            LOCATIONS.index("head"), rules.skill_die,
         ],
         np.int64,
     )  # fmt: skip

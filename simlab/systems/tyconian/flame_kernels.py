@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
-from simlab.systems.tyconian.kernels import N_LOCATIONS, draw_die, head_stun, wound_outcome
+from simlab.systems.tyconian.kernels import N_LOCATIONS, NO_ROLL, draw_die, head_stun, wound_outcome
 
 __all__ = ["flame_block", "N_FLAME_COUNTS"]
 
@@ -48,8 +48,8 @@ def flame_block(
         stop: One past the last trial.
         seconds: ``(n, 4)``: per second that reaches the figure, the location die, the bonus,
             the "1 in n" of a hit and the d8s of a hit.
-        ints: ``[dodge skill (-1: none), critical success max, critical failure min,
-            burn limit in seconds (-1: burns out), ignition damage, DEX, END, head index]``.
+        ints: ``[dodge skill (NO_ROLL: none), critical success max, critical failure min,
+            burn limit in seconds (-1: burns out), ignition damage, DEX, END, head index, skill die]``.
         capacity: Capacity per location.
         limb: 1 for a limb.
         location_of_roll: Location index of each d20 roll.
@@ -58,7 +58,7 @@ def flame_block(
         counts: Tallies indexed by STUN ... DRAWS.
     """
     dodge, crit_max, fail_min, burn_limit, ignition = ints[0], ints[1], ints[2], ints[3], ints[4]
-    dex, end, head = ints[5], ints[6], ints[7]
+    dex, end, head, skill_die = ints[5], ints[6], ints[7], ints[8]
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
     located = np.zeros(N_LOCATIONS, np.int64)
     for trial in range(start, stop):
@@ -71,8 +71,8 @@ def flame_block(
         for second in range(seconds.shape[0]):
             fewer = 0
             one_in = seconds[second, 2]
-            if dodge >= 0:
-                w, roll = draw_die(w, gamma, 20)
+            if dodge != NO_ROLL:
+                w, roll = draw_die(w, gamma, skill_die)
                 made += 1
                 if roll <= crit_max:
                     fewer = 2

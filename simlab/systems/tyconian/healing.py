@@ -200,6 +200,7 @@ def resolve_healing(
         k.SURGERY_WAIT: rules.surgery_wait_days,
         k.CRITICAL_PENALTY: rules.critical_heal_penalty,
         k.FIRST_AID_ATTEMPTS: scenario.first_aid_attempts,
+        k.SKILL_DIE: rules.skill_die,
     }
     ints = np.zeros(k.N_INTS, np.int64)
     for index, value in values.items():

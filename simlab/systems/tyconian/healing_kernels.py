@@ -24,8 +24,9 @@ __all__ = ["healing_block", "N_HEALING_COUNTS"]
 
 # Indices of ``ints``.
 (BONUS, FIRST_AID, SURGERY, TREATMENT, WEEKLY_CHECKS, SKILL, CRIT_MAX, FAIL_MIN, INFECTION_PERCENT, LATER_PERCENT,
- DAYS, DEATH_DAY, SURGERY_LOCATIONS, SURGERY_WAIT, FIRST_AID_ATTEMPTS, CRITICAL_PENALTY) = range(16)  # fmt: skip
-N_INTS = 16
+ DAYS, DEATH_DAY, SURGERY_LOCATIONS, SURGERY_WAIT, FIRST_AID_ATTEMPTS, CRITICAL_PENALTY,
+ SKILL_DIE) = range(17)  # fmt: skip
+N_INTS = 17
 # Indices of the ``counts`` tally.
 BLED_OUT, INFECTED, SURGERY_DEATHS, MAIMED, DRAWS = range(5)
 N_HEALING_COUNTS = 5
@@ -35,8 +36,8 @@ CRITICAL = 4
 
 @njit(inline="always")
 def _skill(w: np.uint64, gamma: np.uint64, ints: np.ndarray) -> tuple[np.uint64, bool, bool, bool]:  # pragma: no cover
-    """The carer's skill roll (TYC-1.1): (position, success, critical success, critical failure)."""
-    w, roll = draw_die(w, gamma, 20)
+    """The carer's skill roll on the skill die (TYC-1.1): (position, success, critical success, critical failure)."""
+    w, roll = draw_die(w, gamma, ints[SKILL_DIE])
     critical = roll <= ints[CRIT_MAX]
     fumble = roll >= ints[FAIL_MIN]
     return w, critical or (not fumble and roll <= ints[SKILL]), critical, fumble
@@ -73,7 +74,7 @@ def healing_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
-        ints: Parameters indexed by BONUS ... FIRST_AID_ATTEMPTS.
+        ints: Parameters indexed by BONUS ... SKILL_DIE.
         wounds: Damage at each location after the fight.
         capacity: Capacity per location.
         limb: 1 for a limb.

@@ -29,6 +29,8 @@ N_COUNTS = 8
 # Attack kinds.
 SHOTS, PER_ROUND, FULL_AUTO = range(3)
 N_LOCATIONS = 7
+#: A skill input left blank (no dodge, no block): outside every valid skill, so never a skill.
+NO_ROLL = -(1 << 62)
 
 
 @njit(inline="always")

@@ -49,6 +49,7 @@ from simlab.params import SKILL, spec_field
 from simlab.pmf import PMF, dice_sum, mixture, point
 from simlab.systems.tyconian import melee_kernels as k
 from simlab.systems.tyconian.exact import single_hit_figures
+from simlab.systems.tyconian.kernels import NO_ROLL
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
 from simlab.systems.tyconian.rules import Armour, MeleeWeapon, Rules, Target, armours, melee_weapons, unarmed_damage
 from simlab.systems.tyconian.sample import add_wounds
@@ -207,7 +208,7 @@ def _resolved(
         k.MODE: _MODES.get(s.attack, k.ARMED if armed else k.STRIKE),
         k.SKILL: skill,
         k.SURPRISE: int(s.surprise),
-        k.BLOCK: -1 if defence is None else defence,
+        k.BLOCK: NO_ROLL if defence is None else defence,
         k.DICE: dice,
         k.SIDES: sides,
         k.BONUS: bonus,
@@ -221,12 +222,13 @@ def _resolved(
         k.HEAD: LOCATIONS.index("head"),
         k.DIVE_ATTACK: 2 * s.attacker_str,
         k.DIVE_DEFENCE: s.target_str + s.target_end,
-        k.DODGE: -1 if s.dodge_skill is None else s.dodge_skill,
+        k.DODGE: NO_ROLL if s.dodge_skill is None else s.dodge_skill,
         k.ATTACKER_STR: s.attacker_str,
         k.DEFENDER_STR: s.target_str,
         k.DEFENDER_DICE: unarmed_dice(s.target_str, tables) if s.attack == "grapple" else 0,
-        k.DEFENDER_SKILL: -1 if s.block_skill is None else s.block_skill,
+        k.DEFENDER_SKILL: NO_ROLL if s.block_skill is None else s.block_skill,
         k.MAX_EXCHANGES: s.exchanges,
+        k.SKILL_DIE: rules.skill_die,
     }
     for index, value in values.items():
         ints[index] = value
@@ -300,7 +302,7 @@ def _blow_parts(melee: ResolvedMelee) -> tuple[list[tuple[float, PMF]], float]:
     if s.surprise:
         return [(1.0, rolled)], 0.0
     hit, critical = _roll_chances(melee, melee.get(k.SKILL))
-    blocked, block_critical = (0.0, 0.0) if melee.get(k.BLOCK) < 0 else _roll_chances(melee, melee.get(k.BLOCK))
+    blocked, block_critical = (0.0, 0.0) if melee.get(k.BLOCK) == NO_ROLL else _roll_chances(melee, melee.get(k.BLOCK))
     parts = [((hit - critical) * (1 - blocked), rolled), (critical * (1 - blocked), point(most))]
     if melee.get(k.MODE) == k.STRIKE:
         parts.append((critical * (blocked - block_critical), point(most // 2)))
@@ -330,7 +332,7 @@ def exact_grapple(melee: ResolvedMelee) -> dict[str, float]:
     """Chances of control either way and the expected exchanges of a grapple, by dynamic programming (TYC-8)."""
     attacker_hit = _roll_chances(melee, melee.get(k.SKILL))[0]
     defender_skill = melee.get(k.DEFENDER_SKILL)
-    defender_hit = _roll_chances(melee, defender_skill)[0] if defender_skill >= 0 else 0.0
+    defender_hit = _roll_chances(melee, defender_skill)[0] if defender_skill != NO_ROLL else 0.0
     by_attacker = mixture([1 - attacker_hit, attacker_hit], [point(0), dice_sum(melee.get(k.DICE), 4)])
     by_defender = mixture([1 - defender_hit, defender_hit], [point(0), dice_sum(melee.get(k.DEFENDER_DICE), 4)])
     states = {(melee.get(k.ATTACKER_STR), melee.get(k.DEFENDER_STR)): 1.0}

@@ -17,7 +17,14 @@ import numpy as np
 from numba import njit
 
 from simlab.rng import DRAWS_PER_TRIAL_LIMIT
-from simlab.systems.tyconian.kernels import N_LOCATIONS, draw_die, head_stun, round_off_ratio, wound_outcome
+from simlab.systems.tyconian.kernels import (
+    N_LOCATIONS,
+    NO_ROLL,
+    draw_die,
+    head_stun,
+    round_off_ratio,
+    wound_outcome,
+)
 
 __all__ = ["melee_block", "N_MELEE_COUNTS", "STRIKE", "ARMED", "DIVING", "GRAPPLE"]
 
@@ -29,16 +36,16 @@ N_MELEE_COUNTS = 11
 # Indices of ``ints``.
 (MODE, SKILL, SURPRISE, BLOCK, DICE, SIDES, BONUS, AIMED, BLUNT_POINTS, ROUNDING_DOWN, CRIT_MAX, FAIL_MIN, DEX, END,
  HEAD, DIVE_ATTACK, DIVE_DEFENCE, DODGE, ATTACKER_STR, DEFENDER_STR, DEFENDER_DICE, DEFENDER_SKILL,
- MAX_EXCHANGES) = range(23)  # fmt: skip
-N_INTS = 23
+ MAX_EXCHANGES, SKILL_DIE) = range(24)  # fmt: skip
+N_INTS = 24
 
 
 @njit(inline="always")
 def _skill_roll(
-    w: np.uint64, gamma: np.uint64, skill: np.int64, crit_max: np.int64, fail_min: np.int64
+    w: np.uint64, gamma: np.uint64, skill: np.int64, die: np.int64, crit_max: np.int64, fail_min: np.int64
 ) -> tuple[np.uint64, bool, bool]:  # pragma: no cover - compiled
-    """A d20 skill roll (TYC-1.1): (position, success, critical success)."""
-    w, roll = draw_die(w, gamma, 20)
+    """A skill roll on the skill die (TYC-1.1): (position, success, critical success)."""
+    w, roll = draw_die(w, gamma, die)
     critical = roll <= crit_max
     return w, critical or (roll < fail_min and roll <= skill), critical
 
@@ -74,7 +81,8 @@ def melee_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
-        ints: Parameters indexed by MODE ... MAX_EXCHANGES (-1: no block, aim or dodge).
+        ints: Parameters indexed by MODE ... SKILL_DIE (NO_ROLL: no block, dodge or defender
+            skill; -1: no aim).
         armour_dice: Armour d6s at each location (melee armour, TYC-8).
         capacity: Capacity per location.
         limb: 1 for a limb.
@@ -85,6 +93,7 @@ def melee_block(
     """
     mode, skill, surprise, block = ints[MODE], ints[SKILL], ints[SURPRISE] == 1, ints[BLOCK]
     crit_max, fail_min, dex, end, head = ints[CRIT_MAX], ints[FAIL_MIN], ints[DEX], ints[END], ints[HEAD]
+    die = ints[SKILL_DIE]
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
     located = np.zeros(N_LOCATIONS, np.int64)
     for trial in range(start, stop):
@@ -95,14 +104,14 @@ def melee_block(
             exchanges = 0
             while exchanges < ints[MAX_EXCHANGES] and attacker > 0 and defender > 0:
                 exchanges += 1
-                w, success, _ = _skill_roll(w, gamma, skill, crit_max, fail_min)
+                w, success, _ = _skill_roll(w, gamma, skill, die, crit_max, fail_min)
                 made += 1
                 if success:
                     w, points = _d4s(w, gamma, ints[DICE])
                     made += ints[DICE]
                     defender -= points
-                if defender > 0 and ints[DEFENDER_SKILL] >= 0:
-                    w, success, _ = _skill_roll(w, gamma, ints[DEFENDER_SKILL], crit_max, fail_min)
+                if defender > 0 and ints[DEFENDER_SKILL] != NO_ROLL:
+                    w, success, _ = _skill_roll(w, gamma, ints[DEFENDER_SKILL], die, crit_max, fail_min)
                     made += 1
                     if success:
                         w, points = _d4s(w, gamma, ints[DEFENDER_DICE])
@@ -120,8 +129,8 @@ def melee_block(
         if mode == DIVING:
             armour_applies = False
             dodged = False
-            if not surprise and ints[DODGE] >= 0:
-                w, dodged, _ = _skill_roll(w, gamma, ints[DODGE], crit_max, fail_min)
+            if not surprise and ints[DODGE] != NO_ROLL:
+                w, dodged, _ = _skill_roll(w, gamma, ints[DODGE], die, crit_max, fail_min)
                 made += 1
             if dodged:
                 counts[ATTACKER_DOWN] += 1
@@ -137,11 +146,11 @@ def melee_block(
         else:
             hit, critical = True, False
             if not surprise:
-                w, hit, critical = _skill_roll(w, gamma, skill, crit_max, fail_min)
+                w, hit, critical = _skill_roll(w, gamma, skill, die, crit_max, fail_min)
                 made += 1
             blocked, block_critical = False, False
-            if hit and not surprise and block >= 0:
-                w, blocked, block_critical = _skill_roll(w, gamma, block, crit_max, fail_min)
+            if hit and not surprise and block != NO_ROLL:
+                w, blocked, block_critical = _skill_roll(w, gamma, block, die, crit_max, fail_min)
                 made += 1
             most = ints[DICE] * ints[SIDES] + ints[BONUS]
             if hit and not blocked:

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.errors import ScenarioError, UnknownNameError
-from simlab.systems.tyconian.damage import blunt_trauma, dice_left, rows_by_roll
+from simlab.systems.tyconian.damage import blunt_trauma, dice_left
 from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
 from simlab.systems.tyconian.plans import fire_plan
@@ -29,6 +29,7 @@ from simlab.systems.tyconian.rules import (
     armours,
     full_auto_rows,
     hit_locations,
+    rows_by_roll,
     weapons,
 )
 from simlab.systems.tyconian.wounds import capacity

@@ -8,11 +8,13 @@ locations); rows not in the original text are marked illustrative.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from simlab.errors import ScenarioError
 from simlab.mechanics.d20 import ROUNDINGS
 from simlab.params import ATTRIBUTE, DICE, MODIFIER, SKILL, spec_field
-from simlab.tables import table_loader
+from simlab.tables import Table, table_loader
 
 __all__ = [
     "Rules",
@@ -123,7 +125,9 @@ class Target:
     armor: str = spec_field("none", doc="row of the armour table")
     cover_av: int = spec_field(0, doc="AV of cover in front of the target (TYC-5.3)", minimum=0, maximum=1000)
     target_str: int = spec_field(10, doc="target's STR (TYC-6.1)", minimum=1, maximum=99)
-    target_dex: int = spec_field(10, doc="target's DEX (TYC-6.4)", **ATTRIBUTE)
+    target_dex: int = spec_field(
+        10, doc="target's DEX (TYC-6.4); a figure of DEX 0 is already out (TYC-6.3)", minimum=1, maximum=99
+    )
     target_end: int = spec_field(10, doc="target's END (TYC-6)", minimum=1, maximum=99)
 
 
@@ -201,7 +205,7 @@ class ActionPoints:
     """A row of the action-point table (TYC-2.1)."""
 
     name: str = spec_field(doc="DEX band")
-    dex_min: int = spec_field(doc="lowest DEX of the band", minimum=0, maximum=99)
+    dex_min: int = spec_field(doc="lowest DEX of the band", minimum=0, maximum=99, not_above="dex_max")
     dex_max: int = spec_field(doc="highest DEX of the band", minimum=0, maximum=99)
     points: int = spec_field(doc="points per turn", minimum=0, maximum=99)
     second_1: int = spec_field(doc="points in second 1", minimum=0, maximum=99)
@@ -230,7 +234,7 @@ class HitLocation:
     """A row of the hit-location table (TYC-5.1)."""
 
     name: str = spec_field(doc="location")
-    roll_min: int = spec_field(doc="lowest d20 roll", minimum=1, maximum=100)
+    roll_min: int = spec_field(doc="lowest d20 roll", minimum=1, maximum=100, not_above="roll_max")
     roll_max: int = spec_field(doc="highest d20 roll", minimum=1, maximum=100)
     notes: str = spec_field("", doc="free text")
 
@@ -250,10 +254,27 @@ class UnarmedDamage:
     """A row of the unarmed damage table (TYC-8): d4s by STR."""
 
     name: str = spec_field(doc="row name")
-    str_min: int = spec_field(doc="lowest STR of the band", minimum=0, maximum=99)
+    str_min: int = spec_field(doc="lowest STR of the band", minimum=0, maximum=99, not_above="str_max")
     str_max: int = spec_field(doc="highest STR of the band", minimum=0, maximum=99)
     dice: int = spec_field(doc="damage d4s", **DICE)
     notes: str = spec_field("", doc="free text")
+
+
+def rows_by_roll(rows: Sequence[HitLocation]) -> list[int]:
+    """The row of each d20 roll (index 1..20; index 0 unused) of a hit-location table (TYC-5.1).
+
+    Raises:
+        ScenarioError: When a roll from 1 to 20 is covered by no row or by two (a variant's
+            table that does not partition the d20).
+    """
+    by_roll = [0]
+    for roll in range(1, 21):
+        covering = [i for i, row in enumerate(rows) if row.roll_min <= roll <= row.roll_max]
+        if len(covering) != 1:
+            names = " and ".join(repr(rows[i].name) for i in covering) or "no row"
+            raise ScenarioError(f"hit_locations: d20 roll {roll} is covered by {names}; every roll 1-20 needs one row")
+        by_roll.append(covering[0])
+    return by_roll
 
 
 _DATA = "simlab.data.tyconian"
@@ -263,6 +284,13 @@ weapons = table_loader(_DATA, "weapons.csv", "weapons", "weapon", Weapon)
 armours = table_loader(_DATA, "armor.csv", "armor", "armor", Armour)
 action_points = table_loader(_DATA, "action_points.csv", "action_points", "DEX band", ActionPoints)
 full_auto_rows = table_loader(_DATA, "full_auto.csv", "full_auto", "full-auto row", FullAutoRow)
-hit_locations = table_loader(_DATA, "hit_locations.csv", "hit_locations", "location", HitLocation)
+
+
+def _check_hit_locations(table: Table[HitLocation]) -> None:
+    """Every d20 roll is one row's (TYC-5.1)."""
+    rows_by_roll(list(table))
+
+
+hit_locations = table_loader(_DATA, "hit_locations.csv", "hit_locations", "location", HitLocation, _check_hit_locations)
 melee_weapons = table_loader(_DATA, "melee_weapons.csv", "melee_weapons", "melee weapon", MeleeWeapon)
 unarmed_damage = table_loader(_DATA, "unarmed_damage.csv", "unarmed_damage", "STR band", UnarmedDamage)

@@ -1,0 +1,324 @@
+"""Hostile input: every one ends in exit 2 with one ``error:`` line, no traceback, nothing written.
+
+The cases are those a hostile review of simlab found breaking the promise of DESIGN.md
+principle 7 (numbers past int64, work too large to start, odd files, bad names, charts that
+fail while drawing, corrupt baselines), and their neighbours.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli, small_experiment
+
+HUGE = "1" + "0" * 30  # far past int64
+TFT = ["attack", "hitech_tft", "--set", "weapon=assault rifle"]
+
+
+def assert_one_error(code: int, out: str, err: str, *words: str) -> None:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2, (code, out, err)
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err + out
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ([*TFT, "--set", f"dx={HUGE}"], ["dx", "0 to 99"]),
+        ([*TFT, "--set", "dx=-1e300"], ["dx"]),
+        ([*TFT, "--set", "dx=nan"], ["dx"]),
+        ([*TFT, "--set", "range_m=inf"], ["range_m"]),
+        ([*TFT, "--set", "range_m=1e308"], ["range_m", "1,000,000"]),
+        ([*TFT, "--set", "weapon.dice=1000000", "--exact"], ["weapon.dice", "0 to 100"]),
+        ([*TFT, "--set", f"weapon.dice={HUGE}"], ["weapon.dice"]),
+        ([*TFT, "--rule", f"autofire_step={HUGE}"], ["autofire_step", "1 to 99"]),
+        ([*TFT, "--rule", "blast_divisors=[0]"], ["blast_divisors"]),
+        ([*TFT, "--rule", "blast_divisors=[" + ",".join(["2"] * 101) + "]"], ["blast_divisors", "at most 100"]),
+        ([*TFT, "--set", "weapon=" + "x" * 5000], ["weapon"]),
+        ([*TFT, "--set", "dx=" + "9" * 100000], ["dx"]),
+        (["attack", "striker", "--set", "weapon=rifle", "--set", f"skill={HUGE}"], ["skill"]),
+        (["attack", "striker", "--set", "weapon=rifle", "--set", f"end={HUGE}"], ["end"]),
+        (["duel", "striker", "--a", "weapon=rifle", "--b", "weapon=rifle", "--a", f"magazines={HUGE}"], ["magazines"]),
+        (["duel", "tyconian", "--a", "weapon=autopistol", "--b", "weapon=autopistol", "--a", "magazines=1e9"], []),
+        (["attack", "tyconian", "--set", "weapon=autopistol", "--set", "skill=1e19"], ["skill"]),
+        (["attack", "tyconian", "--kind", "flame", "--set", "seconds=1000000"], ["seconds"]),
+        (["attack", "space_v4", "--set", "count=1000000000", "--exact"], ["count", "10,000"]),
+        (["attack", "space_v4", "--set", f"count={HUGE}"], ["count"]),
+        ([*TFT, "--trials", "100000000000000"], ["--max-trials"]),
+        ([*TFT, "--trials", HUGE], ["--trials"]),
+        ([*TFT, "--seed", HUGE], ["--seed"]),
+        ([*TFT, "--threads", HUGE], ["--threads"]),
+        (
+            ["duel", "striker", "--a", "weapon=rifle", "--b", "weapon=rifle", "--trials", "99999999999"],
+            ["--max-trials"],
+        ),
+    ],
+    ids=lambda value: " ".join(value)[:60] if isinstance(value, list) else None,
+)
+def test_extreme_values_are_one_line(capsys, args, words):
+    assert_one_error(*run_cli(capsys, *args), *words)
+
+
+def experiment_text(extra: str = "", grid: str = 'weapon = ["assault rifle"]\nmode = ["single"]') -> str:
+    return textwrap.dedent(
+        """\
+        name = "hostile"
+        system = "hitech_tft"
+        method = "exact"
+        {extra}
+        [fixed]
+        armor = "flak jacket"
+
+        [grid]
+        {grid}
+        """
+    ).format(extra=extra, grid=grid)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"\x00\x01\x02binary\xff", ["binary"]),
+        (experiment_text().encode("utf-16"), ["UTF-16"]),
+        (experiment_text('description = "caf\u00e9"').encode("latin-1"), ["not UTF-8", ":4:"]),
+        (b"", ["name: missing"]),
+        (b"name = ", ["not valid TOML"]),
+        (experiment_text().replace("hostile", "x" * 300).encode(), ["not a valid directory name", "100"]),
+        (experiment_text().replace('"hostile"', '"hostile\\n"').encode(), ["not a valid directory name"]),
+        (experiment_text().replace('"hostile"', '"../up"').encode(), ["not a valid directory name"]),
+        (
+            experiment_text(
+                grid="dx = ["
+                + ", ".join(str(i % 99) for i in range(1000))
+                + "]\n"
+                + "st = ["
+                + ", ".join(str(1 + i % 999) for i in range(1000))
+                + "]"
+            ).encode(),
+            ["1,000,000 cells", "--max-cells"],
+        ),
+        (
+            experiment_text('method = "monte_carlo"\ntrials = 100000000000').replace('method = "exact"\n', "").encode(),
+            ["--max-trials"],
+        ),
+        (experiment_text(f"trials = {HUGE}").encode(), ["trials"]),
+        (experiment_text(f"seed = {HUGE}").encode(), ["seed"]),
+        (experiment_text().replace('mode = ["single"]', f'mode = ["single"]\ndx = [{HUGE}]').encode(), ["dx"]),
+        (
+            experiment_text().replace('mode = ["single"]', 'mode = ["single"]\ndx = [12, 13]\nst = [10, 11]').encode()
+            + b'\n[[charts]]\nkind = "heatmap"\nmetric = "p_hit"\nrows = "dx"\ncols = "dx"\n',
+            ["given to two"],
+        ),
+        (
+            experiment_text().encode() + b'\n[[charts]]\nkind = "attacks_to_incapacitate"\nattacks = "many"\n',
+            ["attacks", "1 to 10"],
+        ),
+        (
+            experiment_text().replace('mode = ["single"]', 'mode = ["single"]\ndx = [12, 13]').encode()
+            + b'\n[[charts]]\nkind = "curve"\nmetric = "p_hit"\nx = "dx"\ntitle = 5\n',
+            ["title", "expected text"],
+        ),
+        (
+            experiment_text().encode()
+            + b'\n[[charts]]\nkind = "curve"\nmetric = "p_hit"\nx = "weapon"\nname = "a/b"\n',
+            ["name", "not a valid file name"],
+        ),
+    ],
+    ids=[
+        "binary",
+        "utf16",
+        "latin1",
+        "empty",
+        "truncated",
+        "name300",
+        "name-newline",
+        "name-path",
+        "million-cells",
+        "trials-cap",
+        "trials-huge",
+        "seed-huge",
+        "grid-huge",
+        "rows-eq-cols",
+        "attacks-many",
+        "title-5",
+        "chart-name",
+    ],
+)
+def test_experiment_files_are_one_line_and_nothing_is_written(tmp_path, capsys, content, words):
+    path = tmp_path / "hostile.toml"
+    path.write_bytes(content)
+    out = tmp_path / "out"
+    assert_one_error(*run_cli(capsys, "run", str(path), "--out", str(out)), str(path), *words)
+    assert not out.exists() or not any(out.iterdir())
+
+
+def variant_text(body: str) -> bytes:
+    return f'system = "tyconian"\nname = "hostile"\n{body}\n'.encode()
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (variant_text("[rules]\nskill_die = " + HUGE), ["skill_die"]),
+        (variant_text('[tables.full_auto."3"]\nrof = 1000000'), ["rof", "1 to 100"]),
+        (variant_text('[tables.hit_locations."head"]\nroll_min = 5\nroll_max = 1'), ["roll_min", "at most roll_max"]),
+        (variant_text('[tables.hit_locations."head"]\nroll_max = 1'), ["roll 2", "every roll 1-20"]),
+        (variant_text('[tables.flamer_directed."1"]\nlocation_die = 0'), ["location_die", "1 to 20"]),
+        (variant_text('[tables.weapons."autopistol"]\nmagazine = ' + HUGE), ["magazine"]),
+        (variant_text('[tables.weapons."autopistol"]\ndamage = nan'), ["damage"]),
+        ("system = 'tyconian'\nname = 'hostile'\n".encode("utf-16"), ["UTF-16"]),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", ["binary"]),
+        (b"system = 'tyconian'\nname = 'caf\xe9'\n", ["not UTF-8"]),
+        (variant_text("").replace(b'"hostile"', b'"hostile\\n"'), ["not a valid variant name"]),
+    ],
+    ids=[
+        "rule-huge",
+        "rof",
+        "roll-min-max",
+        "roll-gap",
+        "location-die",
+        "magazine",
+        "nan",
+        "utf16",
+        "png",
+        "latin1",
+        "name-newline",
+    ],
+)
+def test_variant_files_are_one_line(tmp_path, capsys, content, words):
+    path = tmp_path / "hostile_variant.toml"
+    path.write_bytes(content)
+    args = ["attack", "tyconian", "--set", "weapon=autopistol", "--variant", str(path), "--exact"]
+    assert_one_error(*run_cli(capsys, *args), str(path), *words)
+
+
+def test_a_divisor_of_zero_means_none_and_gives_numbers(capsys):
+    code, out, err = run_cli(
+        capsys,
+        "attack",
+        "tyconian",
+        "--kind",
+        "melee",
+        "--set",
+        "melee_weapon=club",
+        "--set",
+        "melee_weapon.str_divisor=0",
+        "--exact",
+        "--json",
+    )
+    assert code == 0, err
+    assert "NaN" not in out
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    return small_experiment(tmp_path, trials=2000, method="exact")
+
+
+def test_output_below_a_file_is_one_line(tmp_path, capsys, tiny):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert_one_error(*run_cli(capsys, "run", str(tiny), "--out", str(blocker / "out")), "cannot write")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_read_only_output_is_one_line(tmp_path, capsys, tiny):
+    out = tmp_path / "ro"
+    out.mkdir()
+    out.chmod(0o500)
+    assert_one_error(*run_cli(capsys, "run", str(tiny), "--out", str(out)), "cannot write")
+
+
+def test_full_disk_keeps_the_old_results(tmp_path, capsys, tiny, monkeypatch):
+    out = tmp_path / "out"
+    assert run_cli(capsys, "run", str(tiny), "--out", str(out))[0] == 0
+    before = (out / "small" / "table.csv").read_bytes()
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device", str(out / "x"))
+
+    monkeypatch.setattr("pandas.DataFrame.to_parquet", full)
+    assert_one_error(*run_cli(capsys, "run", str(tiny), "--out", str(out)), "no space left")
+    assert (out / "small" / "table.csv").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["small"]
+
+
+# --- corrupt baselines -------------------------------------------------------------------
+
+
+@pytest.fixture
+def baselined(tmp_path, capsys):
+    experiment = small_experiment(tmp_path, trials=4000, method="both")
+    directory = tmp_path / "baselines"
+    assert run_cli(capsys, "baseline", str(experiment), "--dir", str(directory))[0] == 0
+    return experiment, directory / "small"
+
+
+def rewrite_column(path: Path, column: str, change) -> None:
+    lines = path.read_text().splitlines()
+    header = lines[0].split(",")
+    index = header.index(column)
+    rows = [line.split(",") for line in lines[1:]]
+    for number, row in enumerate(rows):
+        row[index] = change(number, row, header)
+    path.write_text("\n".join([lines[0], *(",".join(r) for r in rows)]) + "\n")
+
+
+def swap_value_and_high(number, row, header):
+    value, high = header.index("value"), header.index("ci_high")
+    if row[header.index("method")] == "monte_carlo" and number % 7 == 3:
+        row[value], row[high] = row[high], str(float(row[high]) + 0.01)
+    return row[header.index("value")]
+
+
+CORRUPTIONS = {
+    "one-blank": lambda p: rewrite_column(p, "value", lambda n, row, h: "" if n == 5 else row[h.index("value")]),
+    "all-blank": lambda p: rewrite_column(p, "value", lambda n, row, h: ""),
+    "abc": lambda p: rewrite_column(p, "value", lambda n, row, h: "abc" if n == 2 else row[h.index("value")]),
+    "nan": lambda p: rewrite_column(p, "value", lambda n, row, h: "nan" if n == 2 else row[h.index("value")]),
+    "swapped": lambda p: rewrite_column(p, "value", swap_value_and_high),
+    "empty": lambda p: p.write_bytes(b""),
+    "binary": lambda p: p.write_bytes(b"\x00\x01\x02\x03"),
+    "utf16": lambda p: p.write_bytes(p.read_text().encode("utf-16")),
+    "truncated": lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]),
+    "header-only": lambda p: p.write_text(p.read_text().splitlines()[0] + "\n"),
+    "no-value-column": lambda p: p.write_text(p.read_text().replace(",value,", ",worth,", 1)),
+    "ragged": lambda p: p.write_text(p.read_text().replace("\n", ",1,2,3\n", 3)),
+    "edited": lambda p: p.write_text(p.read_text().replace("0.", "0.9", 1)),
+    "missing": lambda p: p.unlink(),
+}
+
+
+@pytest.mark.parametrize("corruption", sorted(CORRUPTIONS))
+def test_regress_never_passes_a_corrupt_baseline_table(baselined, capsys, corruption):
+    experiment, folder = baselined
+    CORRUPTIONS[corruption](folder / "table.csv")
+    code, out, err = run_cli(capsys, "regress", str(experiment), "--dir", str(folder.parent))
+    assert code in (1, 2) and "no change" not in out
+    if code == 2:
+        assert_one_error(code, out, err)
+
+
+PROVENANCE_CORRUPTIONS = {
+    "empty": b"",
+    "binary": b"\x00\xff\x00",
+    "utf16": '{"versions": {}}'.encode("utf-16"),
+    "truncated": b'{"versions": {"numpy": "2',
+    "list": b"[1, 2, 3]",
+    "versions-text": b'{"versions": "numpy"}',
+    "abc": b"abc",
+}
+
+
+@pytest.mark.parametrize("corruption", sorted(PROVENANCE_CORRUPTIONS))
+def test_regress_refuses_a_corrupt_provenance(baselined, capsys, corruption):
+    experiment, folder = baselined
+    (folder / "provenance.json").write_bytes(PROVENANCE_CORRUPTIONS[corruption])
+    assert_one_error(*run_cli(capsys, "regress", str(experiment), "--dir", str(folder.parent)), "provenance")

@@ -106,6 +106,8 @@ def spec_field(
     minimum: float | None = None,
     maximum: float | None = None,
     not_above: str | None = None,
+    pattern: str | None = None,
+    pattern_doc: str = "",
 ) -> Any:
     """A dataclass field with the metadata this module reads.
 
@@ -117,6 +119,8 @@ def spec_field(
             or :data:`FLOAT_RANGE`).
         maximum: The largest valid value of a number (default likewise).
         not_above: Another field this one may not exceed (``roll_min`` of ``roll_max``).
+        pattern: A regular expression a text value must match in full.
+        pattern_doc: What the pattern accepts, for messages (``a number 1-100, SA, BA...``).
     """
     metadata = {
         "doc": doc,
@@ -124,6 +128,8 @@ def spec_field(
         "minimum": minimum,
         "maximum": maximum,
         "not_above": not_above,
+        "pattern": pattern,
+        "pattern_doc": pattern_doc,
     }
     if isinstance(default, (list, tuple)):
         return dataclasses.field(default=tuple(default), metadata=metadata)
@@ -144,6 +150,8 @@ class FieldSpec:
         maximum: Largest valid number (likewise).
         doc: One-line description.
         not_above: Another field whose value this one may not exceed, or None.
+        pattern: A regular expression a text value must match in full, or None.
+        pattern_doc: What the pattern accepts.
     """
 
     name: str
@@ -154,6 +162,8 @@ class FieldSpec:
     maximum: float | None
     doc: str
     not_above: str | None = None
+    pattern: str | None = None
+    pattern_doc: str = ""
 
     @property
     def required(self) -> bool:
@@ -181,6 +191,8 @@ class FieldSpec:
         """Human description of the valid values."""
         if self.choices and self.kind == "str":
             return "one of " + ", ".join(self.choices)
+        if self.pattern and self.kind == "str":
+            return self.pattern_doc or f"text matching {self.pattern}"
         if self.kind == "flags":
             return "space-separated words from " + ", ".join(self.choices or ())
         base = {
@@ -238,6 +250,8 @@ def _field_specs(cls: type) -> Mapping[str, FieldSpec]:
             maximum=f.metadata.get("maximum"),
             doc=f.metadata.get("doc", ""),
             not_above=f.metadata.get("not_above"),
+            pattern=f.metadata.get("pattern"),
+            pattern_doc=f.metadata.get("pattern_doc", ""),
         )
     return types.MappingProxyType(specs)
 
@@ -327,6 +341,8 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
             if spec.choices and result not in spec.choices:
                 raise UnknownNameError(label, result if len(result) <= 60 else result[:57] + "...", spec.choices)
             if len(result) > MAX_TEXT or not result.isprintable():
+                raise bad
+            if spec.pattern and re.fullmatch(spec.pattern, result) is None:
                 raise bad
         elif spec.kind == "ints":
             items = text.strip("[]()").replace(",", " ").split() if text is not None else value

@@ -168,7 +168,9 @@ class Weapon:
     name: str = spec_field(doc="the weapon's name")
     short_range_m: float = spec_field(doc="printed short range R in metres (TYC-3.1)", minimum=0, maximum=100000)
     rof: str = spec_field(
-        doc="rate of fire: a number (automatic) or SA, SA<n>, SS<n>, BA, LA, PA, DAR", minimum=1, maximum=100
+        doc="rate of fire: a number (automatic) or SA, SA<n>, SS<n>, BA, LA, PA, DAR",
+        pattern=r"(?:[1-9][0-9]?|100)|SA(?:[1-9][0-9]?)?|SS[1-9][0-9]?|BA|LA|PA|DAR",
+        pattern_doc="a ROF from 1 to 100, or SA, SA<n>, SS<n> (n 1-99), BA, LA, PA or DAR",
     )
     damage: float = spec_field(doc="damage dice (d8), halves allowed (TYC-5.2)", minimum=0, maximum=100)
     penetration: str = spec_field("normal", doc="penetration class (TYC-5.2)", choices=PENETRATIONS)

@@ -1,0 +1,181 @@
+"""Fuzzing the command line and the file readers: exit 0, or exit 2 with one ``error:`` line, never anything else.
+
+Seeded (``derandomize``) and bounded (a fixed number of examples, small trials), so the run
+is the same every time and takes seconds.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from contextlib import redirect_stderr, redirect_stdout, suppress
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simlab.cli import main
+from simlab.errors import SimlabError
+from simlab.experiments import load_experiment
+from simlab.files import read_csv, read_json
+from simlab.params import field_specs
+from simlab.systems import all_systems
+from simlab.variants import load_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+FUZZ = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+SYSTEMS = [s.name for s in all_systems()]
+KEYS = sorted(
+    {name for s in all_systems() for name in field_specs(s.scenario_type)}
+    | {f"{row}.{column}" for s in all_systems() for row, table in s.row_inputs.items()
+       for column in field_specs(s.tables()[table].row_type)}
+)  # fmt: skip
+RULES = sorted({name for s in all_systems() for name in field_specs(s.rules_type)})
+NASTY = [
+    "", " ", "0", "-1", "1e999", "nan", "inf", "-inf", "1" + "0" * 40, "9" * 400, "1.5", "true", "[]", "[1,",
+    "x" * 3000, "\n", "a\nb", "é", "\u202e", "\x00", "None", "{}", "1,2,3", "[99999999999999999999]", "-0",
+    "0x10", "1_000",
+]  # fmt: skip
+
+
+def values() -> st.SearchStrategy[str]:
+    return st.one_of(st.sampled_from(NASTY), st.text(max_size=12), st.integers().map(str), st.floats().map(str))
+
+
+def assignments(names: list[str]) -> st.SearchStrategy[list[str]]:
+    key = st.one_of(st.sampled_from(names), st.sampled_from(names), st.text(max_size=8))
+    return st.lists(st.tuples(key, values()).map(lambda kv: f"{kv[0]}={kv[1]}"), max_size=3, unique_by=lambda a: a)
+
+
+#: Valid commands the fuzzer starts from, one or more per system and question.
+GOOD = [
+    ["attack", "hitech_tft", "--set", "weapon=assault rifle", "--set", "mode=full"],
+    ["attack", "hitech_tft", "--set", "weapon=grenade TL8", "--set", "armor=flak jacket"],
+    ["attack", "striker", "--set", "weapon=assault rifle", "--set", "mode=half_clip"],
+    ["attack", "tyconian", "--set", "weapon=assault rifle", "--set", "mode=full_auto"],
+    ["attack", "tyconian", "--kind", "explosion", "--set", "explosive=hand grenade"],
+    ["attack", "tyconian", "--kind", "flame"],
+    ["attack", "tyconian", "--kind", "melee"],
+    ["attack", "tyconian", "--kind", "healing"],
+    ["attack", "tyconian", "--kind", "indirect_fire", "--set", "explosive=hand grenade"],
+    ["attack", "space_v4", "--set", "attacker=frigate", "--set", "defender=scout"],
+    ["duel", "striker", "--a", "weapon=rifle", "--b", "weapon=submachinegun"],
+    ["duel", "tyconian", "--a", "weapon=autopistol", "--b", "weapon=autopistol"],
+    ["duel", "space_v4", "--a", "ship=scout", "--b", "ship=scout"],
+]
+
+
+@st.composite
+def command_lines(draw: st.DrawFn) -> list[str]:
+    """A valid command with a few inputs replaced or added, mostly with nasty values."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from([["systems"], ["systems", "--json"], ["tables", "tyconian"], ["tables", "x"]]))
+    args = list(draw(st.sampled_from(GOOD)))
+    option = "--set" if args[0] == "attack" else draw(st.sampled_from(["--a", "--b"]))
+    for item in draw(assignments(KEYS).filter(bool)):
+        args += [option, item]
+    if draw(st.booleans()):
+        for item in draw(assignments(RULES)):
+            args += ["--rule", item]
+    sampled_only = "healing" in args or args[0] == "duel"
+    if not sampled_only and draw(st.booleans()):
+        args.append("--exact")
+    else:
+        args += ["--trials", draw(st.sampled_from(["300", "300", "300", "0", "1e3", "abc", "99999999999999999999"]))]
+    args += draw(st.sampled_from([[], ["--json"], ["--seed", "7"], ["--seed", "-1"], ["--threads", "1"]]))
+    return args
+
+
+def run_in_process(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(args)
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+@FUZZ
+@given(args=command_lines())
+def test_any_command_line_ends_in_exit_0_or_one_error_line(args):
+    code, out, err = run_in_process(args)
+    assert "Traceback" not in out + err
+    assert code in (0, 2), (args, code, err)
+    if code == 2:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+
+
+def mutations(text: str) -> st.SearchStrategy[bytes]:
+    data = text.encode()
+
+    def mutate(seed: int) -> bytes:
+        rng = random.Random(seed)
+        chunk = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            where = rng.randrange(len(chunk) + 1)
+            choice = rng.random()
+            if choice < 0.3:
+                del chunk[where : where + rng.randint(1, 20)]
+            elif choice < 0.6:
+                chunk[where:where] = rng.choice([b"1" + b"0" * 30, b"\xff\xfe", b"\x00", b'"', b"[", b"]", b"=", b"\n"])
+            else:
+                chunk[where:where] = rng.choice(NASTY).encode()
+        return bytes(chunk)
+
+    return st.one_of(st.integers(0, 2**32).map(mutate), st.binary(max_size=64))
+
+
+EXPERIMENT = (ROOT / "experiments" / "tft_autofire_modes.toml").read_text()
+VARIANT = (ROOT / "experiments" / "variants" / "tft_extra_hit_every_2.toml").read_text()
+
+
+@FUZZ
+@given(content=mutations(EXPERIMENT))
+def test_any_experiment_file_loads_or_is_one_simlab_error(tmp_path, content):
+    path = tmp_path / "fuzz.toml"
+    path.write_bytes(content)
+    try:
+        load_experiment(path)
+    except SimlabError as exc:
+        assert str(exc).startswith(str(path))
+
+
+@FUZZ
+@given(content=mutations(VARIANT))
+def test_any_variant_file_loads_or_is_one_simlab_error(tmp_path, content):
+    path = tmp_path / "fuzz_variant.toml"
+    path.write_bytes(content)
+    with suppress(SimlabError):
+        load_variant(path)
+
+
+BASELINE = (ROOT / "results" / "baselines" / "tft_autofire_modes" / "table.csv").read_text()[:4000]
+PROVENANCE = (ROOT / "results" / "baselines" / "tft_autofire_modes" / "provenance.json").read_text()
+
+
+@FUZZ
+@given(content=mutations(BASELINE))
+def test_any_baseline_table_reads_or_is_one_simlab_error(tmp_path, content):
+    path = tmp_path / "table.csv"
+    path.write_bytes(content)
+    with suppress(SimlabError):
+        read_csv(path, "baseline table", required=("value",), numbers=("value",))
+
+
+@FUZZ
+@given(content=mutations(PROVENANCE))
+def test_any_provenance_reads_or_is_one_simlab_error(tmp_path, content):
+    path = tmp_path / "provenance.json"
+    path.write_bytes(content)
+    with suppress(SimlabError):
+        read_json(path, "baseline provenance")

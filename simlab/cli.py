@@ -75,6 +75,7 @@ def systems(as_json: bool) -> None:
             "rules": describe(s.rules_type),
             "tables": list(s.tables()),
             "metrics": dict(s.metrics),
+            "distributions": dict(s.distributions),
             **({"duel_side": describe(s.duel_side_type)} if s.duel_side_type is not None else {}),
             **({"questions": {name: _question(q) for name, q in s.questions.items()}} if s.questions else {}),
         }
@@ -92,6 +93,7 @@ def systems(as_json: bool) -> None:
                 click.echo(_field_line(f))
         click.echo(f"  tables: {', '.join(entry['tables'])}")
         click.echo(f"  metrics: {', '.join(entry['metrics'])}")
+        click.echo(f"  distributions: {', '.join(entry['distributions']) or 'none'}")
         for name, question in entry.get("questions", {}).items():
             sampled = ", sampled only" if question["sampled_only"] else ""
             click.echo(f"  question {name} (simlab attack --kind {name}): {question['title']}{sampled}")
@@ -114,6 +116,7 @@ def _question(question: System) -> dict[str, Any]:
         "spec": question.spec,
         "scenario": describe(question.scenario_type),
         "metrics": dict(question.metrics),
+        "distributions": dict(question.distributions),
         "sampled_only": question.sampled_only,
     }
 

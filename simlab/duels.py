@@ -19,6 +19,7 @@ from simlab.intervals import Estimates, mean_interval, wilson
 from simlab.results import AttackResult
 
 __all__ = [
+    "DUEL_DISTRIBUTIONS",
     "record_duel",
     "record_duel_compiled",
     "numpy_duel_tallies",
@@ -51,6 +52,12 @@ DUEL_METRICS = {
     "p_neither": "probability that the duel is undecided after max_turns turns",
     "mean_turns": "expected number of turns",
     "mean_seconds": "expected length in seconds",
+}
+
+#: Distributions of a duel: name → description.
+DUEL_DISTRIBUTIONS = {
+    "turns": "turns the duel lasted",
+    "seconds": "seconds the duel lasted",
 }
 
 

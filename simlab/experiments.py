@@ -453,6 +453,23 @@ def _chart(
     for key in CHART_KINDS[kind]:
         if key not in data and key in ("metric", "x", "rows", "cols", "prefix", "metrics"):
             raise check.fail(table, "kind", f"a {kind} chart needs {key}")
+    asked = get_system(experiment.system).for_kind("attack" if experiment.kind == "duel" else experiment.kind)
+    distributions = asked.distributions
+    if kind == "distribution" and data.get("distribution", "damage") not in distributions:
+        raise check.unknown(
+            table, "distribution", "distribution", distributions, str(data.get("distribution", "damage"))
+        )
+    if kind == "distribution_heatmap" and not any(name.startswith(data["prefix"]) for name in distributions):
+        raise check.fail(
+            table,
+            "prefix",
+            f"no distribution starts with {data['prefix']!r} (distributions: {', '.join(distributions) or 'none'})",
+        )
+    if kind == "series" and not any(m == data["prefix"] or in_series(m, data["prefix"]) for m in metrics):
+        series = sorted(m for m in metrics if m.endswith("_")) + sorted(
+            {m.rstrip("0123456789") for m in metrics if m[-1:].isdigit()}
+        )
+        raise check.fail(table, "prefix", f"no series {data['prefix']!r} (series: {', '.join(series) or 'none'})")
     return ChartSpec(kind=kind, options={k: v for k, v in data.items() if k != "kind"})
 
 

@@ -112,6 +112,7 @@ def check_against_exact(asked: System, inputs: dict[str, Any]) -> None:
         assume(False)
         return
     sampled = answer(asked, inputs, "monte_carlo")
+    assert set(exact.distributions) | set(sampled.distributions) <= set(asked.distributions), "undeclared"
     for name, value in exact.metrics.items():
         if name not in sampled.ci95 or not math.isfinite(value):
             continue
@@ -170,3 +171,19 @@ def test_tft_full_clip_autofire_at_the_largest_dx_and_step_1(inputs):
     for name, value in exact.metrics.items():
         low, high = sampled.ci95[name]
         assert low - 1e-12 <= value <= high + 1e-12, (name, value, low, high)
+
+
+@pytest.mark.parametrize(
+    ("system", "a", "b"),
+    [
+        ("striker", {"weapon": "rifle"}, {"weapon": "submachinegun"}),
+        ("tyconian", {"weapon": "autopistol"}, {"weapon": "revolver"}),
+        ("space_v4", {"ship": "scout"}, {"ship": "free trader"}),
+    ],
+)
+def test_duels_have_only_declared_distributions(system, a, b):
+    from simlab.api import duel
+    from simlab.systems import get_system
+
+    result = duel(system, a=a, b=b, trials=500)
+    assert result.distributions and set(result.distributions) <= set(get_system(system).distributions)

@@ -260,6 +260,8 @@ class System:
         outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
         distribution_labels: Names of the outcomes of distributions, by name prefix
             (``wounds_`` → the wound levels).
+        distributions: Distribution name → description: every distribution an answer of this
+            system (or question) can have, its duels' included. Charts are checked against it.
         questions: Further kinds of question the system answers besides one attack and a
             duel (``explosion``, ``healing``), each described as a system of its own: its
             scenario, metrics and answer. They share the system's id, rules and tables.
@@ -284,6 +286,7 @@ class System:
     duel_side_type: type | None = None
     outcome_metrics: tuple[str, ...] = ()
     distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    distributions: Mapping[str, str] = field(default_factory=dict)
     questions: Mapping[str, System] = field(default_factory=dict)
     sampled_only: bool = False
     kind: str = "attack"

@@ -120,4 +120,5 @@ SYSTEM = System(
     check=resolve_request,
     extra_metrics=EXTRA_METRICS,
     marginals={"+1 DX": plus_one("dx", resolve_request), "+1 armour": plus_one_armour},
+    distributions={"hits": "hits scored (TFT-3.3)", "damage": "damage taken after armour (TFT-4)"},
 )

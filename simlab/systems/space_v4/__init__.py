@@ -128,4 +128,10 @@ SYSTEM = System(
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
     marginals={"+1 computer": plus_one("attacker_computer", _filled), "+1 G": plus_one("attacker_g", _filled)},
+    distributions={
+        "applied_hits": "applied hits of the attack (SPC-4.2)",
+        "turns": "turns the duel lasted (SPC-7)",
+        "turns_a_wins": "turns of the duels A won",
+        "turns_b_wins": "turns of the duels B won",
+    },
 )

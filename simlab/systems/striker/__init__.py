@@ -27,7 +27,7 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
 
 from __future__ import annotations
 
-from simlab.duels import duel_result
+from simlab.duels import DUEL_DISTRIBUTIONS, duel_result
 from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import (
@@ -142,4 +142,9 @@ SYSTEM = System(
     duel_side_type=DuelSide,
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
     marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
+    distributions={
+        "hits": "hits scored (STR-3)",
+        "outcome": "worst result of the attack (STR-4.3, STR-6)",
+        **DUEL_DISTRIBUTIONS,
+    },
 )

@@ -27,7 +27,7 @@ TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``,
 
 from __future__ import annotations
 
-from simlab.duels import DUEL_METRICS, duel_result
+from simlab.duels import DUEL_DISTRIBUTIONS, DUEL_METRICS, duel_result
 from simlab.params import as_plain
 from simlab.results import AttackResult
 from simlab.systems.base import (
@@ -43,7 +43,7 @@ from simlab.systems.base import (
 from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.fire import shot_chances
-from simlab.systems.tyconian.questions import QUESTIONS, answer, tables
+from simlab.systems.tyconian.questions import QUESTIONS, WOUND_DISTRIBUTIONS, answer, tables
 from simlab.systems.tyconian.resolve import ResolvedAttack, resolve
 from simlab.systems.tyconian.rules import Rules, Scenario
 from simlab.systems.tyconian.sample import sample_attack, sample_duel
@@ -154,4 +154,10 @@ SYSTEM = System(
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
     questions=QUESTIONS,
+    distributions={
+        "hits": "hits on the target (TYC-3, TYC-4)",
+        "damage": "damage of all hits and blunt trauma (TYC-5)",
+        **WOUND_DISTRIBUTIONS,
+        **DUEL_DISTRIBUTIONS,
+    },
 )

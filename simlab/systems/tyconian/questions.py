@@ -55,6 +55,10 @@ OUTCOMES = {
 }
 _KNOCKDOWN = {"p_knockdown": "probability that one burst's (or blow's) damage exceeds the target's DEX (TYC-6.4)"}
 _WOUND_LABELS = {f"wounds_{name}": dict(enumerate(WOUND_LEVELS)) for name in LOCATIONS}
+#: The wound level at each hit location, as distributions (TYC-6.2).
+WOUND_DISTRIBUTIONS = {f"wounds_{name}": f"wound level at the {name.replace('_', ' ')} (TYC-6.2)" for name in LOCATIONS}
+#: Distributions of the questions that wound one figure: its damage and its wounds.
+_DAMAGE_AND_WOUNDS = {"damage": "damage of the attack, all locations (TYC-5)", **WOUND_DISTRIBUTIONS}
 
 
 def tables() -> dict[str, Any]:
@@ -125,6 +129,7 @@ def question(
     *,
     extra_metrics: Mapping[str, str] | None = None,
     sampled_only: bool = False,
+    distributions: Mapping[str, str] = _DAMAGE_AND_WOUNDS,
 ) -> System:
     """One Tyconian question, described as a system of its own."""
     return System(
@@ -140,6 +145,7 @@ def question(
         check=check,
         extra_metrics=extra_metrics or {},
         distribution_labels={"wounds_": WOUND_LEVELS},
+        distributions=distributions,
         kind=kind,
         sampled_only=sampled_only,
     )
@@ -378,7 +384,9 @@ HEALING = question(
     HEALING_METRICS,
     _healing,
     _check_healing,
+    extra_metrics=HEALING_SERIES,
     sampled_only=True,
+    distributions={},
 )
 
 #: The questions, by kind.

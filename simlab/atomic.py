@@ -1,7 +1,6 @@
-"""Writing results without ever leaving a partial file or directory (DESIGN.md principle 5).
+"""Writing results without ever leaving a partial directory (DESIGN.md principle 5).
 
-A file is written to a temporary name beside its destination and moved into place with
-``os.replace``. A results directory is filled under a temporary name (``.NAME.PID.XXXX.tmp``)
+A results directory (or a baseline) is filled under a temporary name (``.NAME.PID.XXXX.tmp``)
 and swapped in whole:
 
 * where the file system can exchange two paths atomically (Linux ``renameat2`` with
@@ -34,7 +33,7 @@ from pathlib import Path
 
 from simlab.errors import SimlabError
 
-__all__ = ["OutputError", "write_bytes", "write_text", "staged_directory", "check_writable", "clean_stale"]
+__all__ = ["OutputError", "staged_directory", "check_writable", "clean_stale"]
 
 
 class OutputError(SimlabError):
@@ -53,8 +52,7 @@ def _umask() -> int:
     return mask
 
 
-#: Permissions of what is written: as ``open`` would make them (temporary files are private).
-_FILE_MODE = 0o666 & ~_umask()
+#: Permissions of what is written: as ``mkdir`` would make them (temporary directories are private).
 _DIRECTORY_MODE = 0o777 & ~_umask()
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -136,35 +134,6 @@ def check_writable(directory: Path) -> None:
             pass
     except OSError as exc:
         raise OutputError(directory, exc) from None
-
-
-def write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (a reader sees the old file or the new one).
-
-    Raises:
-        OutputError: When it cannot be written; ``path`` is then as it was.
-    """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=_prefix(path), suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise OutputError(path, exc) from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, _FILE_MODE)
-        os.replace(temporary, path)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise OutputError(path, exc) from None
-        raise
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write UTF-8 ``text`` to ``path`` atomically."""
-    write_bytes(path, text.encode("utf-8"))
 
 
 def _swap_in(staging: Path, destination: Path) -> None:

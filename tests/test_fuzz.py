@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import io
 import random
-from contextlib import redirect_stderr, redirect_stdout, suppress
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -137,45 +138,29 @@ def mutations(text: str) -> st.SearchStrategy[bytes]:
 
 EXPERIMENT = (ROOT / "experiments" / "tft_autofire_modes.toml").read_text()
 VARIANT = (ROOT / "experiments" / "variants" / "tft_extra_hit_every_2.toml").read_text()
-
-
-@FUZZ
-@given(content=mutations(EXPERIMENT))
-def test_any_experiment_file_loads_or_is_one_simlab_error(tmp_path, content):
-    path = tmp_path / "fuzz.toml"
-    path.write_bytes(content)
-    try:
-        load_experiment(path)
-    except SimlabError as exc:
-        assert str(exc).startswith(str(path))
-
-
-@FUZZ
-@given(content=mutations(VARIANT))
-def test_any_variant_file_loads_or_is_one_simlab_error(tmp_path, content):
-    path = tmp_path / "fuzz_variant.toml"
-    path.write_bytes(content)
-    with suppress(SimlabError):
-        load_variant(path)
-
-
 BASELINE = (ROOT / "results" / "baselines" / "tft_autofire_modes" / "table.csv").read_text()[:4000]
 PROVENANCE = (ROOT / "results" / "baselines" / "tft_autofire_modes" / "provenance.json").read_text()
+#: What each reader is fuzzed from, the file name it reads, and the reader.
+READERS = {
+    "experiment": (EXPERIMENT, "fuzz.toml", load_experiment),
+    "variant": (VARIANT, "fuzz_variant.toml", load_variant),
+    "baseline": (
+        BASELINE,
+        "table.csv",
+        lambda p: read_csv(p, "baseline table", required=("value",), numbers=("value",)),
+    ),
+    "provenance": (PROVENANCE, "provenance.json", lambda p: read_json(p, "baseline provenance")),
+}
 
 
+@pytest.mark.parametrize("reader", sorted(READERS))
 @FUZZ
-@given(content=mutations(BASELINE))
-def test_any_baseline_table_reads_or_is_one_simlab_error(tmp_path, content):
-    path = tmp_path / "table.csv"
-    path.write_bytes(content)
-    with suppress(SimlabError):
-        read_csv(path, "baseline table", required=("value",), numbers=("value",))
-
-
-@FUZZ
-@given(content=mutations(PROVENANCE))
-def test_any_provenance_reads_or_is_one_simlab_error(tmp_path, content):
-    path = tmp_path / "provenance.json"
-    path.write_bytes(content)
-    with suppress(SimlabError):
-        read_json(path, "baseline provenance")
+@given(data=st.data())
+def test_any_file_reads_or_is_one_simlab_error_naming_it(tmp_path, reader, data):
+    source, name, read = READERS[reader]
+    path = tmp_path / name
+    path.write_bytes(data.draw(mutations(source)))
+    try:
+        read(path)
+    except SimlabError as exc:
+        assert str(exc).startswith(str(path)), str(exc)

@@ -11,18 +11,23 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
   target's consciousness, Not Dead Yet and serious-wound save rolls ("all rolls", STR-6.1);
   the medic's rolls are not the target's and take no penalty.
 * Aftermath (STR-7): the stabilise roll takes DM + the medic's skill (-1 without a kit); the
-  treatment roll the same, +1 with a sick bay; the serious-wound save takes the END DM and
-  the doctor's skill. A blank ``medic_skill`` means no medic: Not Dead Yet then dies. One
+  treatment roll the same, +1 with a sick bay; the serious-wound save takes DM +1 at END 10+
+  (no +2 step: the seed gives the step to consciousness and Not Dead Yet only; the rule
+  ``save_end_dm = "steps"`` reads it as STR-6.2) and the doctor's skill. A blank ``medic_skill`` means no medic: Not Dead Yet then dies. One
   roll covers all wounds: a Not Dead Yet result takes the stabilise-and-treat rolls, a
   worst result of serious or unconscious the save.
 * Melee (STR-9): one hit; the damage roll is 2d6 + pen - armour with the natural-12 armour
   halving of STR-4.1 and no blowthrough cap; the natural 2 and 12 of STR-2.1 apply to the
   to-hit roll. Ranged-only inputs (range, sights, mode) do not apply.
+* A snapshot at a running target has no snapshot penalty (STR-8, "+4 to hit, no snapshot
+  penalty"); ``snapshot_at_runner = "penalty"`` keeps the -2.
 * A burst with fewer rounds left than the mode fires fires what is left, and its hits are
-  capped by the rounds fired (duels).
-* Duels (STR-11.2): normal fire by both sides every turn, results simultaneous; a dead
-  result ends the duel without a Not Dead Yet roll (either way the figure is down);
-  ``max_turns`` ends a duel in which nobody can hurt anyone any more.
+  capped by the rounds fired (duels); a 5-round burst needs at least 2 rounds, so a side
+  with 1 round left reloads (STR-11.2; the seed does not say what becomes of that round).
+* Duels (STR-11.2): both sides fire every turn, results simultaneous; a side may fire
+  suppressively (``suppressive``): its shot comes first and its penalty lowers the other's
+  shot of that turn only. A dead result ends the duel without a Not Dead Yet roll (either
+  way the figure is down); ``max_turns`` ends a duel in which nobody can hurt anyone any more.
 """
 
 from __future__ import annotations

@@ -1,8 +1,14 @@
 """Duels of two figures (STR-11.2): both fire every turn until one or both are down.
 
 Each side is described by :class:`DuelSide`. A turn lasts 1D × 10 seconds; both sides fire
-normally and the results apply at the end of the turn (simultaneous fire, STR-11.2). A side
-with an empty magazine spends the turn reloading if it has a spare one. Light wounds (a
+and the results apply at the end of the turn (simultaneous fire, STR-11.2). A side with an
+empty magazine spends the turn reloading if it has a spare one; a 5-round burst needs at
+least 2 rounds left (it fires what is left), so a burst-firing side with 1 round left
+reloads instead (where the seed is silent: the last round goes with the magazine). A side
+may fire suppressively (``suppressive``, STR-3.3): its shot comes first in the turn, and its
+penalty (``suppression_first_hit`` for the first hit, ``suppression_extra_hit`` for each
+further one) lowers the other's shot of that turn only; it wounds only on a natural 12, one
+hit. When both fire suppressively their shots are simultaneous and neither feels the other's. Light wounds (a
 conscious serious wound counts as ``serious_light_wounds`` of them) give -1 on every later
 roll of the wounded figure; an unconscious, Not Dead Yet or killed result ends the duel.
 A duel still undecided after ``max_turns`` turns (both out of ammunition, say) ends with
@@ -46,6 +52,9 @@ class DuelSide:
     laser_designator: bool = spec_field(False, doc="laser designator (+1)")
     dm: int = spec_field(0, doc="any other DM on its shots", **MODIFIER)
     magazines: int = spec_field(3, doc="magazines carried, the loaded one included", minimum=1, maximum=10000)
+    suppressive: bool = spec_field(
+        False, doc="fires suppressively (half_clip or full_clip): -2 and more on the other's shot this turn (STR-3.3)"
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +85,7 @@ def _attack_of(shooter: DuelSide, target: DuelSide) -> Scenario:
         firer_evading=shooter.evading,
         laser_designator=shooter.laser_designator,
         dm=shooter.dm,
+        suppressive=shooter.suppressive,
         armor=target.armor,
         end=target.end,
         cover=target.cover,
@@ -114,11 +124,21 @@ def resolve_duel(
             attacks.append(resolve(_attack_of(shooter, target), rules, overrides, tables))
         except SimlabError as exc:
             raise SimlabError(f"side {label}: {exc}") from None
-    sides = np.zeros((2, 5), np.int64)
+    sides = np.zeros((2, 9), np.int64)
     levels = np.zeros((2, attacks[0].level_by_pen.shape[0]), np.int64)
     for s, (side, attack) in enumerate(zip((side_a, side_b), attacks, strict=True)):
         assert attack.weapon is not None
-        sides[s] = (attack.to_hit_dm, attack.rounds, attack.weapon.magazine, side.magazines - 1, end_dm(side.end))
+        sides[s] = (
+            attack.to_hit_dm,
+            attack.rounds,
+            attack.weapon.magazine,
+            side.magazines - 1,
+            end_dm(side.end),
+            2 if side.mode == "burst5" else 1,
+            int(side.suppressive),
+            rules.suppression_first_hit,
+            rules.suppression_extra_hit,
+        )
         levels[s] = attack.level_by_pen
     worst_turn = 1 + sum(1 + 2 * attack.max_hits for attack in attacks)
     if worst_turn * rules.max_turns >= DRAWS_PER_TRIAL_LIMIT:

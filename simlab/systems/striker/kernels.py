@@ -37,7 +37,7 @@ INITIATIVE_FIRST = DRAWS_PER_TRIAL_LIMIT // 2
 # Rows of the attack's per-hit table.
 FOLLOW, TARGET, SUCCESS, FAILURE = range(4)
 # Index of the per-side duel parameters.
-DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM = range(5)
+DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM, MIN_ROUNDS, SUPPRESSIVE, SUPPRESS_FIRST, SUPPRESS_EXTRA = range(9)
 LANES = 4
 
 
@@ -160,8 +160,12 @@ def _fire(
     serious_light_wounds: int,
     new_penalty: np.ndarray,
     new_down: np.ndarray,
+    suppression: np.ndarray,
 ) -> tuple[np.uint64, np.int64]:  # pragma: no cover - compiled
-    """One side's normal fire at the other in a duel turn (STR-2, STR-3, STR-4, STR-6).
+    """One side's fire at the other in a duel turn (STR-2, STR-3, STR-4, STR-6).
+
+    Suppressive fire (STR-3.3) puts its penalty on the other's shot of this turn
+    (``suppression``) and wounds only on a natural 12, one hit.
 
     Returns:
         (new position, draws made).
@@ -171,10 +175,15 @@ def _fire(
     fired = min(sides[shooter, PER_ATTACK], rounds[shooter])
     rounds[shooter] -= fired
     w, natural = draw_2d6(w, gamma)
-    total = natural + sides[shooter, DM] - penalty[shooter]
+    suppressive = sides[shooter, SUPPRESSIVE] == 1
+    # Suppressive shots of a turn are simultaneous: only normal shots feel this turn's suppression.
+    total = natural + sides[shooter, DM] - penalty[shooter] - (0 if suppressive else suppression[shooter])
     if natural != 2 and (total >= hit_target or natural == 12):
         hits = 1 + (total - hit_target) // step
         hits = max(1, min(hits, fired))
+        if suppressive:
+            suppression[other] += sides[shooter, SUPPRESS_FIRST] + sides[shooter, SUPPRESS_EXTRA] * (hits - 1)
+            hits = 1 if natural == 12 else 0
         for _ in range(hits):
             w, r = draw_2d6(w, gamma)
             made += 1
@@ -217,7 +226,8 @@ def duel_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
-        sides: ``(2, 5)``: per side DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM.
+        sides: ``(2, 9)``: per side DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM, MIN_ROUNDS (a
+            burst needs 2), SUPPRESSIVE (1: suppressive fire), SUPPRESS_FIRST and SUPPRESS_EXTRA.
         level_by_pen: ``(2, 13)``: wound level of side s's hit on the other, by natural roll.
         hit_target: To-hit target (STR-2.1).
         step: Extra-hit step (STR-3.1).
@@ -235,6 +245,7 @@ def duel_block(
     new_penalty = np.empty(2, np.int64)
     down = np.empty(2, np.bool_)
     new_down = np.empty(2, np.bool_)
+    suppression = np.empty(2, np.int64)
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
         draws = 0
@@ -254,28 +265,34 @@ def duel_block(
             new_penalty[1] = 0
             new_down[0] = False
             new_down[1] = False
-            for s in range(2):
-                if rounds[s] == 0:
-                    if spare[s] > 0:  # reloading takes the turn
-                        spare[s] -= 1
-                        rounds[s] = sides[s, MAGAZINE]
-                    continue
-                w, used = _fire(
-                    w,
-                    gamma,
-                    s,
-                    sides,
-                    rounds,
-                    penalty,
-                    hit_target,
-                    step,
-                    level_by_pen,
-                    conscious_target,
-                    serious_light_wounds,
-                    new_penalty,
-                    new_down,
-                )
-                draws += used
+            suppression[0] = 0
+            suppression[1] = 0
+            for phase in (1, 0):  # suppressive fire first: it bears on the other's shot this turn
+                for s in range(2):
+                    if sides[s, SUPPRESSIVE] != phase:
+                        continue
+                    if rounds[s] < sides[s, MIN_ROUNDS]:
+                        if spare[s] > 0:  # reloading takes the turn
+                            spare[s] -= 1
+                            rounds[s] = sides[s, MAGAZINE]
+                        continue
+                    w, used = _fire(
+                        w,
+                        gamma,
+                        s,
+                        sides,
+                        rounds,
+                        penalty,
+                        hit_target,
+                        step,
+                        level_by_pen,
+                        conscious_target,
+                        serious_light_wounds,
+                        new_penalty,
+                        new_down,
+                        suppression,
+                    )
+                    draws += used
             for s in range(2):
                 penalty[s] += new_penalty[s]
                 down[s] = down[s] or new_down[s]

@@ -149,10 +149,10 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
         while turns < rules.max_turns:
             turns += 1
             tens += draws.d6()
-            new_penalty, new_down = [0, 0], [False, False]
-            for s in (0, 1):
+            new_penalty, new_down, suppression = [0, 0], [False, False], [0, 0]
+            for s in [side for phase in (1, 0) for side in (0, 1) if sides[side][kernels.SUPPRESSIVE] == phase]:
                 other = 1 - s
-                if rounds[s] == 0:
+                if rounds[s] < sides[s][kernels.MIN_ROUNDS]:
                     if spare[s]:
                         spare[s] -= 1
                         rounds[s] = sides[s][kernels.MAGAZINE]
@@ -160,10 +160,17 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                 fired = min(sides[s][kernels.PER_ATTACK], rounds[s])
                 rounds[s] -= fired
                 natural = draws.two_d6()
-                total = natural + sides[s][kernels.DM] - penalty[s]
+                suppressive = sides[s][kernels.SUPPRESSIVE] == 1
+                total = natural + sides[s][kernels.DM] - penalty[s] - (0 if suppressive else suppression[s])
                 if natural == 2 or (total < rules.hit_target and natural != 12):
                     continue
-                for _ in range(max(1, min(1 + (total - rules.hit_target) // rules.extra_hit_step, fired))):
+                hits = max(1, min(1 + (total - rules.hit_target) // rules.extra_hit_step, fired))
+                if suppressive:
+                    suppression[other] += sides[s][kernels.SUPPRESS_FIRST] + sides[s][kernels.SUPPRESS_EXTRA] * (
+                        hits - 1
+                    )
+                    hits = 1 if natural == 12 else 0
+                for _ in range(hits):
                     level = levels[s][draws.two_d6()]
                     if level == LEVEL_LIGHT:
                         new_penalty[other] += 1
@@ -202,9 +209,10 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
         tens[live] += draws.d6(live)
         new_penalty = np.zeros((len(live), 2), np.int64)
         new_down = np.zeros((len(live), 2), bool)
-        for s in (0, 1):
+        suppression = np.zeros((len(live), 2), np.int64)
+        for s in [side for phase in (1, 0) for side in (0, 1) if sides[side, kernels.SUPPRESSIVE] == phase]:
             other = 1 - s
-            empty = rounds[live, s] == 0
+            empty = rounds[live, s] < sides[s, kernels.MIN_ROUNDS]
             reload = empty & (spare[live, s] > 0)
             spare[live[reload], s] -= 1
             rounds[live[reload], s] = sides[s, kernels.MAGAZINE]
@@ -213,11 +221,16 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
             fired = np.minimum(sides[s, kernels.PER_ATTACK], rounds[rows, s])
             rounds[rows, s] -= fired
             natural = draws.two_d6(rows)
-            total = natural + sides[s, kernels.DM] - penalty[rows, s]
+            suppressive = sides[s, kernels.SUPPRESSIVE] == 1
+            total = natural + sides[s, kernels.DM] - penalty[rows, s] - (0 if suppressive else suppression[firing, s])
             hit = (natural != 2) & ((total >= rules.hit_target) | (natural == 12))
             hits = np.where(
                 hit, np.maximum(1, np.minimum(1 + (total - rules.hit_target) // rules.extra_hit_step, fired)), 0
             )
+            if suppressive:
+                penalty_of = sides[s, kernels.SUPPRESS_FIRST] + sides[s, kernels.SUPPRESS_EXTRA] * (hits - 1)
+                suppression[firing, other] += np.where(hits > 0, penalty_of, 0)
+                hits = np.where(hit & (natural == 12), 1, 0)
             for i in range(int(hits.max(initial=0))):
                 at = np.flatnonzero(hits > i)
                 level = duel.level_by_pen[s][draws.two_d6(rows[at])]

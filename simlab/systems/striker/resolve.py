@@ -46,6 +46,7 @@ __all__ = [
     "ResolvedAttack",
     "resolve",
     "end_dm",
+    "save_end_dm",
     "rounds_fired",
     "to_hit_terms",
 ]
@@ -58,8 +59,13 @@ NONE, LEVEL_LIGHT, LEVEL_SERIOUS, LEVEL_DEAD = range(4)
 
 
 def end_dm(end: int) -> int:
-    """END DM of consciousness, Not Dead Yet and save rolls: +1 at END 10-11, +2 at 12+ (STR-6.2)."""
+    """END DM of the consciousness and Not Dead Yet rolls: +1 at END 10-11, +2 at 12+ (STR-6.2)."""
     return 2 if end >= 12 else 1 if end >= 10 else 0
+
+
+def save_end_dm(end: int, rules: Rules) -> int:
+    """END DM of the serious-wound save: +1 at END 10+, no +2 step (STR-7.1); ``steps`` reads it as STR-6.2."""
+    return end_dm(end) if rules.save_end_dm == "steps" else int(end >= 10)
 
 
 @dataclass(frozen=True)
@@ -198,7 +204,8 @@ def to_hit_terms(scenario: Scenario, rules: Rules, weapon: Weapon) -> dict[str, 
         "dex_bonus": scenario.dex_bonus,
         "mode": _mode_bonus(weapon, scenario.mode, rules),
         "firer_evading": -2 * scenario.firer_evading,
-        "snapshot": -2 * scenario.snapshot,
+        "snapshot": -2
+        * (scenario.snapshot and not (scenario.target_running and rules.snapshot_at_runner == "no_penalty")),
         "laser_designator": 1 * scenario.laser_designator,
         "suppressive": rules.suppressive_bonus * scenario.suppressive,
         "firer_light_wounds": -scenario.firer_light_wounds,
@@ -246,7 +253,7 @@ def _treatment(scenario: Scenario, rules: Rules) -> Treatment:
     kit = 0 if scenario.first_aid_kit else -1
     medic = scenario.medic_skill
     return Treatment(
-        save_dm=end_dm(scenario.end) + scenario.doctor_skill - scenario.target_light_wounds,
+        save_dm=save_end_dm(scenario.end, rules) + scenario.doctor_skill - scenario.target_light_wounds,
         save_target=rules.serious_save_target,
         stabilise_dm=None if medic is None else medic + kit,
         stabilise_target=rules.stabilise_target,

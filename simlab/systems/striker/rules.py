@@ -37,6 +37,10 @@ SIGHTS = ("none", "scope", "electronic")
 #: ``complete``: the target declared itself completely in cover and cannot be shot (STR-8).
 COVERS = ("none", "partial", "full", "complete")
 WEAPON_FLAGS = ("smg", "shotgun", "autoshotgun", "HE", "HEAP")
+#: Readings of the END DM of the serious-wound save (STR-7.1).
+SAVE_END_DMS = ("end_10", "steps")
+#: Readings of a snapshot at a running target (STR-8).
+SNAPSHOT_AT_RUNNER = ("no_penalty", "penalty")
 
 
 @dataclass(frozen=True)
@@ -80,10 +84,20 @@ class Rules:
         2, doc="Not Dead Yet target rise per further 5 of the total (STR-6.3)", minimum=0, maximum=99
     )
     serious_save_target: int = spec_field(6, doc="save against death from serious wounds (STR-7.1)", **TARGET)
+    save_end_dm: str = spec_field(
+        "end_10",
+        doc="END DM of the serious-wound save: end_10 (+1 at END 10+, the seed) or steps (+1/+2 as STR-6.2) (STR-7.1)",
+        choices=SAVE_END_DMS,
+    )
     stabilise_target: int = spec_field(8, doc="medic's roll to stabilise a Not Dead Yet figure (STR-7.2)", **TARGET)
     treatment_target: int = spec_field(8, doc="treatment roll after stabilising (STR-7.2)", **TARGET)
     max_turns: int = spec_field(
         100, doc="a duel still undecided after this many turns ends with nobody down", minimum=1, maximum=10000
+    )
+    snapshot_at_runner: str = spec_field(
+        "no_penalty",
+        doc="a snapshot at a running target: no_penalty (the seed) or penalty (-2 still applies) (STR-8)",
+        choices=SNAPSHOT_AT_RUNNER,
     )
 
 

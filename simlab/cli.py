@@ -551,6 +551,15 @@ def _print_result(result: AttackResult) -> None:
         if details.get("in_range") is False:
             extra += "; out of range: no fire"
         click.echo(f"to-hit DM {details['to_hit_dm']:+d} = {terms or '0'}{extra}")
+    if "battle_dress" in details:
+        click.echo(f"battle dress: {details['battle_dress']}")
+    if details.get("pd_lasers_held") or details.get("pd_lasers_fired"):
+        held, fired = details["pd_lasers_held"], details["pd_lasers_fired"]
+        needs = details["pd_needs"]
+        click.echo(
+            f"point defence: turrets {details['pd_turrets']}; {held} laser(s) held back (need {needs['held']}+), "
+            f"{fired} that already fired (need {needs['fired']}+)"
+        )
     if details.get("shot_chances"):
         chances = ", ".join(f"{p:.2f}" for p in details["shot_chances"])
         click.echo(f"effective skill {details['effective_skills']}; chance of each shot to hit: {chances}")

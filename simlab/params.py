@@ -142,7 +142,7 @@ class FieldSpec:
 
     Attributes:
         name: The field's name.
-        kind: ``int``, ``float``, ``bool``, ``str``, ``int?`` (int or blank), ``ints``
+        kind: ``int``, ``float``, ``bool``, ``str``, ``int?`` (int or blank), ``float?``, ``ints``
             (tuple of ints) or ``flags`` (frozenset of words).
         default: The default, or ``dataclasses.MISSING`` for a required field.
         choices: Valid values of a ``str`` field or valid words of a ``flags`` field.
@@ -173,12 +173,12 @@ class FieldSpec:
     @property
     def numeric(self) -> bool:
         """Whether the field holds numbers."""
-        return self.kind in ("int", "int?", "float", "ints")
+        return self.kind in ("int", "int?", "float", "float?", "ints")
 
     @property
     def bounds(self) -> tuple[float, float]:
         """The valid range of a numeric field: its own, or that of its kind."""
-        low, high = FLOAT_RANGE if self.kind == "float" else INT_RANGE
+        low, high = FLOAT_RANGE if self.kind in ("float", "float?") else INT_RANGE
         return (low if self.minimum is None else self.minimum, high if self.maximum is None else self.maximum)
 
     def range_text(self) -> str:
@@ -201,6 +201,7 @@ class FieldSpec:
             "bool": "true or false",
             "str": f"text of at most {MAX_TEXT} characters",
             "int?": "an integer or blank",
+            "float?": "a number or blank",
             "ints": f"a list of at most {MAX_LIST_ITEMS} integers such as [1, 2, 4]",
         }[self.kind]
         if self.numeric:
@@ -221,6 +222,8 @@ def _kind_of(hint: Any) -> str:
         return "str"
     if origin in (typing.Union, types.UnionType) and set(args) == {int, type(None)}:
         return "int?"
+    if origin in (typing.Union, types.UnionType) and set(args) == {float, type(None)}:
+        return "float?"
     if origin is tuple and args and args[0] is int:
         return "ints"
     if origin is frozenset:
@@ -326,7 +329,9 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
                 result = _parse_int(text)
             else:
                 raise bad
-        elif spec.kind == "float":
+        elif spec.kind in ("float", "float?"):
+            if spec.kind == "float?" and (value is None or text == ""):
+                return None
             if isinstance(value, bool):
                 raise bad
             result = float(text if text is not None else value)
@@ -361,7 +366,7 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
             result = frozenset(words)
     except (ValueError, TypeError, OverflowError):
         raise bad from None
-    if spec.kind in ("int", "int?", "float") and not _in_range(spec, result):
+    if spec.kind in ("int", "int?", "float", "float?") and not _in_range(spec, result):
         raise bad
     return result
 

@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["AttackResult", "METHODS", "in_series"]
+import numpy as np
+
+__all__ = ["AttackResult", "METHODS", "in_series", "json_ready"]
 
 #: Methods of computing a result.
 METHODS = ("exact", "monte_carlo")
+
+
+#: Details that only say how to print a result (outcome names), left out of ``resolution``.
+_PRESENTATION = ("labels", "series")
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` with numpy scalars and arrays, tuples and non-text keys made plain JSON."""
+    if isinstance(value, Mapping):
+        return {str(k): json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return json_ready(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
 
 
 def in_series(metric: str, prefix: str) -> bool:
@@ -67,4 +87,5 @@ class AttackResult:
         payload["not_exact"] = list(self.not_exact)
         if self.variant is not None:
             payload["variant"] = self.variant
+        payload["resolution"] = json_ready({k: v for k, v in self.details.items() if k not in _PRESENTATION})
         return payload

@@ -185,7 +185,7 @@ def load_table(
         values = {}
         for column, raw in record.items():
             spec = specs[column]
-            if raw == "" and not spec.required and spec.kind != "int?":
+            if raw == "" and not spec.required and spec.kind not in ("int?", "float?"):
                 continue
             values[column] = coerce(spec, raw, owner)
         try:

@@ -10,8 +10,8 @@ from simlab.systems.hitech_tft.resolve import range_modifier, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario
 
 
-def attack(**scenario):
-    return resolve(Scenario(**scenario), Rules())
+def attack(rules=None, **scenario):
+    return resolve(Scenario(**scenario), Rules(**(rules or {})))
 
 
 def test_tft_3_3_example_adjdx_13_roll_9_gives_2_hits():
@@ -52,7 +52,9 @@ def test_tft_4_4_ap_halves_armour_rounding_up():
         (17, -2),
         (24, -2),
         (25, -4),
-        (52, -4),
+        (50, -4),
+        (51, -5),
+        (52, -5),
         (53, -5),
         (100, -5),
         (101, -6),
@@ -61,6 +63,41 @@ def test_tft_4_4_ap_halves_armour_rounding_up():
 )
 def test_tft_2_2_rifle_range_bands(range_m, expected):
     assert range_modifier("rifle", range_m, Rules()) == expected
+
+
+def test_tft_2_2_beyond_50_m_the_metre_table_rules():
+    """51 m is -5 for rifles, although 13 megahexes reach 52 m; the old reading is a parameter."""
+    assert attack(weapon="med rifle", range_m=51).adj_dx_terms["range"] == -5
+    assert range_modifier("rifle", 51, Rules(metre_table_from="mh_14")) == -4
+    assert range_modifier("rifle", 53, Rules(metre_table_from="mh_14")) == -5
+
+
+def test_tft_2_2_melee_needs_the_target_within_reach():
+    assert attack(weapon="broadsword").adj_dx_terms["range"] == 0  # blank range: within reach
+    assert attack(weapon="broadsword", range_m=4).adj_dx_terms["range"] == 0
+    with pytest.raises(ScenarioError, match="within reach, at most 4 m"):
+        attack(weapon="broadsword", range_m=40)
+    assert attack(weapon="broadsword", range_m=40, rules={"melee_reach_m": 40}).adj_dx_terms["range"] == 0
+
+
+def test_tft_2_2_blank_range_is_8_m_for_missile_weapons():
+    assert (
+        attack(weapon="lt pistol").adj_dx_terms["range"] == attack(weapon="lt pistol", range_m=8).adj_dx_terms["range"]
+    )
+
+
+def test_tft_6_2_battle_dress_st_is_a_reading_and_the_output_says_which():
+    import simlab
+
+    plain = simlab.attack("hitech_tft", weapon="FG-15", armor="battle TL14", st=10)
+    assert "strength only" in plain.details["battle_dress"]
+    assert plain.to_json()["resolution"]["battle_dress"] == plain.details["battle_dress"]
+    as_hp = simlab.attack(
+        "hitech_tft", weapon="FG-15", armor="battle TL14", st=10, rules={"battle_dress_st": "hit_points"}
+    )
+    assert "as hit points" in as_hp.details["battle_dress"] and "30" in as_hp.details["battle_dress"]
+    assert as_hp.metrics["p_killed"] < plain.metrics["p_killed"]
+    assert "battle_dress" not in simlab.attack("hitech_tft", weapon="assault rifle", armor="flak jacket").details
 
 
 def test_tft_2_2_rifle_7_13_other_reading():

@@ -27,7 +27,9 @@ scenarios = st.fixed_dictionaries(
 def metrics(values, **changes):
     values = {**values, **changes}
     weapon, mode = values["weapon_mode"]
-    scenario = Scenario(weapon=weapon, mode=mode, dx=values["dx"], range_m=values["range_m"], st=values["st"])
+    melee = weapons().row(weapon).is_melee
+    range_m = None if melee else values["range_m"]  # TFT-2.2: melee needs the target within reach
+    scenario = Scenario(weapon=weapon, mode=mode, dx=values["dx"], range_m=range_m, st=values["st"])
     attack = resolve(
         scenario,
         Rules(criticals=values["criticals"]),

@@ -18,7 +18,14 @@ Implements ``rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is 
   grenades, rockets). The armour of a figure in the blast hex is halved rounding up (after
   AP halving, should a blast weapon be AP). ``dice_at_k`` and ``mean_damage_at_k`` describe a
   figure at k hexes from the blast wearing the scenario's armour (no criticals).
-* Battle dress (TFT-6.2) multiplies ST for strength only, so it changes no outcome here.
+* Range (TFT-2.2): a blank ``range_m`` is 8 m (the spec's default) for missile weapons and
+  within reach for melee ones; a melee target beyond ``melee_reach_m`` (one megahex) is an
+  error. Beyond 50 m the seed's metre table rules (51 m is -5 for rifles, though 13
+  megahexes reach 52 m); ``metre_table_from = "mh_14"`` starts it after 13 megahexes.
+* Battle dress (TFT-6.2) multiplies ST (``st_multiplier`` of the armour table) for strength
+  only, so it changes no outcome here (rule ``battle_dress_st = "strength_only"``);
+  ``"hit_points"`` multiplies the target's ST as hit points too. When battle dress is worn,
+  the output says which reading applied (``battle_dress``, in ``--json`` under ``resolution``).
 """
 
 from __future__ import annotations
@@ -65,6 +72,16 @@ def metrics_of(attack: ResolvedAttack, outcome: Outcome) -> tuple[dict[str, floa
     return {name: float(metrics[name]) for name in names}, distributions
 
 
+def _battle_dress(resolved: ResolvedAttack, rules: Rules) -> dict[str, str]:
+    """Which reading of battle dress applied, when the target wears it (TFT-6.2)."""
+    multiplier = resolved.armour.st_multiplier
+    if multiplier == 1:
+        return {}
+    if rules.battle_dress_st == "hit_points":
+        return {"battle_dress": f"ST x{multiplier} as hit points too: the target has {resolved.st} (TFT-6.2)"}
+    return {"battle_dress": f"ST x{multiplier} for strength only: no effect on these figures (TFT-6.2)"}
+
+
 def attack(request: AttackRequest) -> AttackResult:
     """Answer one HiTech TFT attack question, exactly or by sampling.
 
@@ -97,6 +114,7 @@ def attack(request: AttackRequest) -> AttackResult:
             "adj_dx": resolved.adj_dx,
             "adj_dx_terms": resolved.adj_dx_terms,
             "incapacitated_at": resolved.st - 1,
+            **_battle_dress(resolved, rules),
         },
     )
 

@@ -19,10 +19,18 @@ import numpy.typing as npt
 from simlab.errors import ScenarioError, SimlabError
 from simlab.mechanics.armour import halve_up
 from simlab.mechanics.roll_under import RollTable, roll_table
-from simlab.systems.hitech_tft.rules import Armour, Rules, Scenario, Weapon, armours, weapons
+from simlab.systems.hitech_tft.rules import DEFAULT_RANGE_M, Armour, Rules, Scenario, Weapon, armours, weapons
 from simlab.tables import Table
 
-__all__ = ["ResolvedAttack", "Blast", "resolve", "adjusted_dx_terms", "range_modifier", "resolve_weapon"]
+__all__ = [
+    "ResolvedAttack",
+    "Blast",
+    "resolve",
+    "adjusted_dx_terms",
+    "range_modifier",
+    "effective_range",
+    "resolve_weapon",
+]
 
 TALENT_MODIFIER = {"none": -2, "talent": 0, "expert": 2}
 FIRE_MODIFIER = {"normal": 0, "opfire": -2, "overwatch": 0}
@@ -115,7 +123,8 @@ def range_modifier(range_class: str, range_m: float, rules: Rules) -> int:
     megahexes = max(1, math.ceil(range_m / rules.megahex_m))
     if range_class == "pistol":
         return -(megahexes - 1)
-    if range_m > 13 * rules.megahex_m:
+    metre_table = range_m > 50 if rules.metre_table_from == "51_m" else range_m > 13 * rules.megahex_m
+    if metre_table:
         return -(4 + math.ceil((range_m - 50) / 50))
     if megahexes >= 7:
         return rules.rifle_7_13_modifier
@@ -170,7 +179,7 @@ def adjusted_dx_terms(scenario: Scenario, weapon: Weapon, rules: Rules) -> dict[
     terms = {
         "dx": scenario.dx,
         "talent": TALENT_MODIFIER[scenario.talent],
-        "range": range_modifier(weapon.range_class, scenario.range_m, rules),
+        "range": range_modifier(weapon.range_class, effective_range(scenario, weapon, rules), rules),
         "movement": movement,
         "fire": FIRE_MODIFIER[scenario.fire],
         "mode_bonus": mode_bonus,
@@ -179,6 +188,23 @@ def adjusted_dx_terms(scenario: Scenario, weapon: Weapon, rules: Rules) -> dict[
         "dx_mod": scenario.dx_mod,
     }
     return terms
+
+
+def effective_range(scenario: Scenario, weapon: Weapon, rules: Rules) -> float:
+    """The distance of the attack: ``range_m``, or when blank the default range or melee reach (TFT-2.2).
+
+    Raises:
+        ScenarioError: For a melee weapon and a target beyond its reach.
+    """
+    if weapon.is_melee:
+        if scenario.range_m is not None and scenario.range_m > rules.melee_reach_m:
+            raise ScenarioError(
+                f"{weapon.name!r} is a melee weapon: the target must be within reach, at most "
+                f"{rules.melee_reach_m:g} m (one megahex, rule melee_reach_m), "
+                f"not range_m={scenario.range_m:g} (TFT-2.2)"
+            )
+        return rules.melee_reach_m if scenario.range_m is None else scenario.range_m
+    return DEFAULT_RANGE_M if scenario.range_m is None else scenario.range_m
 
 
 def resolve_weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Table[Weapon] | None = None) -> Weapon:
@@ -261,7 +287,7 @@ def resolve(
         per_die=not weapon.is_melee,
         damage_factor=factor,
         soft=armour.soft,
-        st=scenario.st,
+        st=scenario.st * (armour.st_multiplier if rules.battle_dress_st == "hit_points" else 1),
         stagger_threshold=rules.stagger_threshold,
         knockdown_threshold=rules.knockdown_threshold,
         blast=blast,

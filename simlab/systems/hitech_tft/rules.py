@@ -31,6 +31,12 @@ WEAPON_FLAGS = (
     "blast",
 )
 RANGE_CLASSES = ("rifle", "pistol", "thrown", "melee")
+#: Range of a missile attack when none is given (the spec's default).
+DEFAULT_RANGE_M = 8.0
+#: Readings of battle dress's ST multiplier (TFT-6.2).
+BATTLE_DRESS_ST = ("strength_only", "hit_points")
+#: Readings of where the rifle's metre table starts (TFT-2.2).
+METRE_TABLE_FROM = ("51_m", "mh_14")
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,19 @@ class Rules:
     )
     thrown_range_class: str = spec_field(
         "pistol", doc="range class used for thrown weapons (TFT-2.2)", choices=("pistol", "rifle")
+    )
+    metre_table_from: str = spec_field(
+        "51_m",
+        doc="rifles beyond 50 m use the metre table (51_m, the seed's table) or only beyond 13 MH (mh_14) (TFT-2.2)",
+        choices=METRE_TABLE_FROM,
+    )
+    melee_reach_m: float = spec_field(
+        4.0, doc="a melee weapon reaches a target this near, one megahex (TFT-2.2)", minimum=0, maximum=1000
+    )
+    battle_dress_st: str = spec_field(
+        "strength_only",
+        doc="battle dress multiplies ST for strength only (strength_only, the seed) or as hit points too (TFT-6.2)",
+        choices=BATTLE_DRESS_ST,
     )
     criticals: bool = spec_field(True, doc="3/4/5 always hit with x3/x2 dice, 16-18 miss (TFT-3.2)")
     autofire_step: int = spec_field(3, doc="one more hit per this much under AdjDX (TFT-3.3)", minimum=1, maximum=99)
@@ -74,7 +93,11 @@ class Scenario:
         "talent", doc="firer's talent for the weapon (TFT-2.1)", choices=("none", "talent", "expert")
     )
     mode: str = spec_field("single", doc="fire mode (TFT-2.5)", choices=MODES)
-    range_m: float = spec_field(8.0, doc="distance to the target in metres (TFT-2.2)", minimum=0)
+    range_m: float | None = spec_field(
+        None,
+        doc=f"distance to the target in metres (TFT-2.2); blank: {DEFAULT_RANGE_M:g} m, or within reach for melee",
+        minimum=0,
+    )
     moved_hexes: int = spec_field(0, doc="hexes the firer moved this turn (TFT-2.3)", minimum=0, maximum=1000)
     dodged: bool = spec_field(False, doc="firer dodged (-6 DX, TFT-2.3)")
     moved_over_half_ma: bool = spec_field(False, doc="firer moved over half its MA (-6 DX, TFT-2.3)")
@@ -126,6 +149,9 @@ class Armour:
     name: str = spec_field(doc="the armour's name, as used in scenarios")
     protection: int = spec_field(doc="points taken off each die (TFT-4.2)", minimum=0, maximum=100)
     soft: bool = spec_field(False, doc="knockdown from the dice before armour (TFT-5.1)")
+    st_multiplier: int = spec_field(
+        1, doc="battle dress multiplies the wearer's ST by this (TFT-6.2)", minimum=1, maximum=10
+    )
     notes: str = spec_field("", doc="free text")
 
 

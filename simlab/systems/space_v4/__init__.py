@@ -55,6 +55,11 @@ def _details(resolved: ResolvedAttack) -> dict[str, object]:
         "rolls": resolved.rolls,
         "weapons_per_roll": resolved.per_roll,
         "p_shot_down": p_shot_down(resolved),
+        "pd_dedicated": resolved.scenario.pd_dedicated,
+        "pd_turrets": resolved.scenario.pd_turrets,
+        "pd_lasers_held": int(resolved.pd[:, 0].sum()),
+        "pd_lasers_fired": int(resolved.pd[:, 1].sum()),
+        "pd_needs": {"held": resolved.need_held, "fired": resolved.need_fired},
     }
 
 

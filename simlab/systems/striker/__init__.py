@@ -13,7 +13,8 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
 * Aftermath (STR-7): the stabilise roll takes DM + the medic's skill (-1 without a kit); the
   treatment roll the same, +1 with a sick bay; the serious-wound save takes DM +1 at END 10+
   (no +2 step: the seed gives the step to consciousness and Not Dead Yet only; the rule
-  ``save_end_dm = "steps"`` reads it as STR-6.2) and the doctor's skill. A blank ``medic_skill`` means no medic: Not Dead Yet then dies. One
+  ``save_end_dm = "steps"`` reads it as STR-6.2) and the doctor's skill. A blank
+  ``medic_skill`` means no medic: Not Dead Yet then dies. One
   roll covers all wounds: a Not Dead Yet result takes the stabilise-and-treat rolls, a
   worst result of serious or unconscious the save.
 * Melee (STR-9): one hit; the damage roll is 2d6 + pen - armour with the natural-12 armour

@@ -169,10 +169,20 @@ def test_indirect_fire_salvo_incapacitates_more_with_more_rounds():
 # --- TYC-7.2 flamethrowers ---------------------------------------------------------------------
 
 
-def test_tyc72_directed_first_second_and_adjacent_figures():
-    assert ask("flame", seconds=1).metrics["mean_location_hits"] == pytest.approx(2 / 6)  # d3 locations, 1 in 6
-    assert ask("flame", seconds=1, adjacent=True).metrics["mean_location_hits"] == 0  # one second behind
-    assert ask("flame", seconds=2, adjacent=True).metrics["mean_location_hits"] == pytest.approx(2 / 6)
+@pytest.mark.parametrize(("mode", "seconds"), [("directed", 1), ("area", 1), ("area", 2)])
+def test_tyc_7_2_sprays_outside_their_durations_are_errors(capsys, mode, seconds):
+    from tests.conftest import run_cli
+
+    args = ["attack", "tyconian", "--kind", "flame", "--set", f"flamer_mode={mode}", "--set", f"seconds={seconds}"]
+    code, _, err = run_cli(capsys, *args, "--exact")
+    shortest = 2 if mode == "directed" else 3
+    assert code == 2 and err.count("\n") == 1 and f"{mode} sprays last {shortest} to 5 seconds" in err
+
+
+def test_tyc72_directed_first_seconds_and_adjacent_figures():
+    first_two = 2 / 6 + 2.5 / 5  # d3 locations at 1 in 6, then d4 at 1 in 5
+    assert ask("flame", seconds=2).metrics["mean_location_hits"] == pytest.approx(first_two)
+    assert ask("flame", seconds=2, adjacent=True).metrics["mean_location_hits"] == pytest.approx(2 / 6)  # behind
     full = 2 / 6 + 2.5 / 5 + 3.5 / 4 + 4.5 / 3 + 5.5 / 2
     assert ask("flame", seconds=5).metrics["mean_location_hits"] == pytest.approx(full)
     assert ask("flame", seconds=5, cover_av=1).metrics["mean_location_hits"] == 0
@@ -402,7 +412,7 @@ def test_resolvers_reject_bad_rows():
         assert resolver is not None
     with pytest.raises(SimlabError, match="is unarmed"):
         resolve_melee(TYCONIAN.for_kind("melee").scenario_type(attack="grapple", melee_weapon="knife"), RULES)
-    with pytest.raises(SimlabError, match="at most 5 seconds"):
+    with pytest.raises(SimlabError, match="2 to 5 seconds"):
         resolve_flame(TYCONIAN.for_kind("flame").scenario_type(seconds=6), RULES)
     with pytest.raises(SimlabError, match="to 120, got 121"):
         resolve_healing(TYCONIAN.for_kind("healing").scenario_type(days=121), RULES)

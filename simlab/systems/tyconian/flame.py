@@ -46,12 +46,16 @@ from simlab.tables import Table
 __all__ = ["FlameScenario", "ResolvedFlame", "resolve_flame", "mean_location_hits", "sample_flame", "flame_tallies"]
 
 
+#: The shortest spray of each mode, in seconds (TYC-7.2; the longest is the table's).
+SHORTEST_SPRAY = {"directed": 2, "area": 3}
+
+
 @dataclass(frozen=True)
 class FlameScenario(Target):
     """Inputs of a flamethrower's spray at one figure (TYC-7.2)."""
 
     flamer_mode: str = spec_field("directed", doc="directed at the target, or area", choices=("directed", "area"))
-    seconds: int = spec_field(5, doc="seconds of the spray (1-5)", minimum=1, maximum=5)
+    seconds: int = spec_field(5, doc="seconds of the spray: 2-5 directed, 3-5 area (TYC-7.2)", minimum=1, maximum=5)
     range_m: float = spec_field(
         2.0, doc="range of the figure in area mode (bands of the area table)", minimum=0, maximum=100000
     )
@@ -112,8 +116,12 @@ def resolve_flame(
     tables = tables or {}
     directed = list(tables.get("flamer_directed", flamer_directed()))
     most = len(directed)
-    if scenario.seconds > most:
-        raise ScenarioError(f"seconds: a spray lasts at most {most} seconds (TYC-7.2), got {scenario.seconds}")
+    shortest = SHORTEST_SPRAY[scenario.flamer_mode]
+    if not shortest <= scenario.seconds <= most:
+        raise ScenarioError(
+            f"seconds: {scenario.flamer_mode} sprays last {shortest} to {most} seconds (TYC-7.2), "
+            f"got {scenario.seconds}"
+        )
     if scenario.flamer_mode == "area":
         for name in ("dodge_skill", "adjacent"):
             if getattr(scenario, name) not in (None, False):

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+import simlab
 from simlab.errors import SimlabError
 from simlab.rng import stream_key
 from simlab.systems import get_system
@@ -492,3 +493,12 @@ def test_more_skill_and_corrections_never_lower_the_chance_on_target(skill, obse
     base = chance()
     assert chance(skill=skill + 1) >= base and chance(observer_skill=observer + 1) >= base
     assert chance(corrections=corrections + 1) >= base
+
+
+@pytest.mark.parametrize("method", ["exact", "monte_carlo"])
+def test_tyc_6_4_a_head_hit_stopped_by_armour_cannot_stun(method):
+    inputs = {"aim_location": "head", "armor": "helmet", "armor__av": 100}
+    stopped = simlab.attack("tyconian", kind="melee", method=method, trials=20_000, **inputs).metrics
+    assert stopped["mean_damage"] == 0 and stopped["p_stun"] == 0
+    through = simlab.attack("tyconian", kind="melee", method=method, trials=20_000, aim_location="head").metrics
+    assert through["p_stun"] > 0

@@ -98,7 +98,7 @@ def _one_hit_outcome(target: Target, capacity: np.ndarray, damage: int, location
     """Outcome of a single hit of ``damage`` at ``location`` (TYC-6.2 to TYC-6.5)."""
     level = wound_index(damage, location, int(capacity[location]))
     killed = level == 6
-    stun = TWO_D6.p_at_least(target.target_end - damage + 1) if location == HEAD else 0.0
+    stun = TWO_D6.p_at_least(target.target_end - damage + 1) if location == HEAD and damage > 0 else 0.0
     if level == 3:  # serious: unconscious at the head, else unless 3d6 comes under END
         faint = 1.0 if location == HEAD else _THREE_D6.p_at_least(target.target_end + 1)
     else:

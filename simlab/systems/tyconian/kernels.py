@@ -37,9 +37,13 @@ NO_ROLL = -(1 << 62)
 def head_stun(
     w: np.uint64, gamma: np.uint64, damage: np.int64, end: np.int64
 ) -> tuple[np.uint64, bool]:  # pragma: no cover - compiled
-    """A head wound of ``damage`` stuns when 2d6 (one draw) + damage > END (TYC-6.4): (position, stunned)."""
+    """A head hit of ``damage`` stuns when it does damage and 2d6 (one draw) + damage > END (TYC-6.4).
+
+    A hit fully stopped by armour or cover (``damage`` 0) cannot stun; its draw is still made,
+    so the draws after it stay where they are. Returns (position, stunned).
+    """
     w += gamma
-    return w, two_d6_from_draw(mix64(w)) + damage > end
+    return w, damage > 0 and two_d6_from_draw(mix64(w)) + damage > end
 
 
 #: The wound level of a location, compiled from the one definition (TYC-6.2).

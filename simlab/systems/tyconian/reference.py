@@ -35,7 +35,7 @@ def _hit(attack: ResolvedAttack, draws: TrialDraws, located: list[int], steps: i
         damage += sum(draws.die(8) for _ in range(whole)) + (draws.die(4) if half else 0)
     stunned = False
     if location == 0:  # the head
-        stunned = draws.two_d6() + damage > attack.scenario.target_end
+        stunned = draws.two_d6() + damage > attack.scenario.target_end and damage > 0
     located[location] += damage
     return damage, stunned
 
@@ -128,7 +128,7 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
         halves = attack.half_die[location] == 1
         damage[halves] += die(rows[halves], 4)
         head = location == 0
-        stunned[rows[head]] |= draws.two_d6(rows[head]) + damage[head] > s.target_end
+        stunned[rows[head]] |= (draws.two_d6(rows[head]) + damage[head] > s.target_end) & (damage[head] > 0)
         np.add.at(located, (rows, location), damage)
         total[rows] += damage
     missed = dice - hits
@@ -180,7 +180,7 @@ def _duel_hit(duel: ResolvedDuel, s: int, draws: TrialDraws, critical: bool, end
         damage += 8 * whole + 4 * half
     else:
         damage += sum(draws.die(8) for _ in range(whole)) + (draws.die(4) if half else 0)
-    stunned = location == 0 and draws.two_d6() + damage > end
+    stunned = location == 0 and draws.two_d6() + damage > end and damage > 0
     return location, damage, stunned
 
 
@@ -483,5 +483,7 @@ def _numpy_hits(
     at = np.flatnonzero(rolling & (half == 1))
     damage[at] += draws.die(rows[at], 4)
     head = np.flatnonzero(location == 0)
-    stunned[rows[head], other] |= draws.two_d6(rows[head]) + damage[head] > duel.sides[other, kernels.END]
+    stunned[rows[head], other] |= (draws.two_d6(rows[head]) + damage[head] > duel.sides[other, kernels.END]) & (
+        damage[head] > 0
+    )
     np.add.at(pending, (rows, np.full(len(rows), other), location), damage)

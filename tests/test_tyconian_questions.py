@@ -502,3 +502,15 @@ def test_tyc_6_4_a_head_hit_stopped_by_armour_cannot_stun(method):
     assert stopped["mean_damage"] == 0 and stopped["p_stun"] == 0
     through = simlab.attack("tyconian", kind="melee", method=method, trials=20_000, aim_location="head").metrics
     assert through["p_stun"] > 0
+
+
+def test_tyc_8_a_diving_blow_from_surprise_meets_the_defenders_str_only():
+    inputs = {"attack": "diving_blow", "attacker_str": 10, "target_str": 10, "target_end": 10}
+    open_blow = simlab.attack("tyconian", kind="melee", **inputs).metrics
+    ambush = simlab.attack("tyconian", kind="melee", surprise=True, **inputs).metrics
+    # d6 + 20 against 20 (STR + END) lands on 1-6 only above 0; against STR 10 alone every blow lands
+    assert open_blow["p_hit"] == pytest.approx(1.0)
+    assert ambush["p_hit"] == pytest.approx(1.0) and ambush["mean_damage"] == pytest.approx(3.5 + 10)
+    assert open_blow["mean_damage"] == pytest.approx(3.5)
+    sampled = simlab.attack("tyconian", kind="melee", method="monte_carlo", trials=20_000, surprise=True, **inputs)
+    assert sampled.metrics["mean_damage"] == pytest.approx(13.5, abs=0.1)

@@ -16,7 +16,8 @@ Choices where the spec is silent:
   total off (TYC-8); armed blows add 1 blunt trauma per 6 points stopped, rounded off
   (TYC-1.3). Cover plays no part in melee. Knockdown and stun as TYC-6.4, the blow one phase.
 * Diving blow: the defender may dodge (``dodge_skill``; not from surprise) and the attacker
-  then falls; else the attacker's d6 + 2 × STR against the defender's STR + END: the higher
+  then falls; else the attacker's d6 + 2 × STR against the defender's STR + END (from
+  surprise or ambush the defender's STR only; ``surprise``): the higher
   knocks the other down, and the defender who loses takes the difference at a rolled
   location, armour ignored. ``p_attacker_down`` counts the attacker's falls.
 * Thrown objects (TYC-7.3): 1d6 + STR / 3 (a knife: STR / 2), rounded up; effective range
@@ -221,7 +222,7 @@ def _resolved(
         k.END: s.target_end,
         k.HEAD: LOCATIONS.index("head"),
         k.DIVE_ATTACK: 2 * s.attacker_str,
-        k.DIVE_DEFENCE: s.target_str + s.target_end,
+        k.DIVE_DEFENCE: s.target_str + (0 if s.surprise else s.target_end),  # TYC-8: from surprise, STR only
         k.DODGE: NO_ROLL if s.dodge_skill is None else s.dodge_skill,
         k.ATTACKER_STR: s.attacker_str,
         k.DEFENDER_STR: s.target_str,

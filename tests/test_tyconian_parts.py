@@ -46,7 +46,7 @@ def test_tyc34_strength_prime():
 
 
 def test_tyc31_range_bands_and_effective_skill():
-    bands = [range_band(r, 20, rules=RULES) for r in (10, 20, 40, 80, 160, 320, 321)]
+    bands = [range_band(r, 20, rules=RULES) for r in (9, 20, 40, 80, 160, 320, 321)]
     assert bands == ["close", "short", "medium", "long", "very_long", "extreme", None]
     assert range_band(35, 20, sights="scope", aimed=True, rules=RULES) == "short"  # R + 15 m, aimed only
     assert range_band(35, 20, sights="scope", aimed=False, rules=RULES) == "medium"
@@ -184,3 +184,18 @@ def test_tyc72_flamer_tables():
     assert directed == [(3, 0, 6, 1), (4, 0, 5, 2), (4, 1, 4, 3), (4, 2, 3, 4), (4, 3, 2, 5)]  # d3..d4+3, 1 in 6..2
     area = [(r.range_min_m, r.range_max_m, r.location_die, r.chance_one_in) for r in flamer_area()]
     assert area == [(1, 3, 4, 4), (4, 6, 3, 5), (7, 9, 2, 6)]
+
+
+def test_tyc_3_1_electronic_sights_lengthen_r_for_every_shot_and_close_is_below_half_r():
+    from simlab.systems.tyconian.fire import range_band
+    from simlab.systems.tyconian.rules import Rules
+
+    rules = Rules()
+    assert range_band(30, 20, sights="electronic", aimed=False, rules=rules) == "short"  # R = 20 + 20
+    assert range_band(30, 20, sights="scope", aimed=False, rules=rules) == "medium"  # a scope needs aim
+    assert range_band(30, 20, sights="scope", aimed=True, rules=rules) == "short"
+    old = Rules(electronic_sights="aimed_only", close_range="at_most_half")
+    assert range_band(30, 20, sights="electronic", aimed=False, rules=old) == "medium"
+    assert range_band(10, 20, rules=rules) == "short"  # exactly R/2 is short range
+    assert range_band(9.9, 20, rules=rules) == "close"
+    assert range_band(10, 20, rules=old) == "close"

@@ -8,7 +8,9 @@ TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``,
 * One attack is one firer's turn of fire at one target: ``shots`` single shots (or bursts)
   with recoil growing shot by shot (TYC-3.4), or one turn of full-auto fire (TYC-4). Aim
   applies to the first shot only (TYC-3.2); the shots after it keep the range band without
-  the sights' extra range.
+  a scope's extra range. Electronic sights lengthen R for every shot (TYC-3.1; rule
+  ``electronic_sights = "aimed_only"`` is the old reading), and close range is *less than*
+  R/2 (``close_range = "at_most_half"`` counts R/2 as close).
 * The *per_round* reading of bursts (TYC-3.7) rolls every round of each burst as a
   full-auto die (skill does not apply, a 6 hits, 5-6 at close range).
 * Knockdown (TYC-6.4) compares the damage of one shot or burst with the target's DEX; a turn

@@ -36,15 +36,22 @@ def range_band(
     Args:
         range_m: Distance to the target.
         short_range_m: The weapon's printed short range R.
-        sights: ``none``, ``scope`` or ``electronic``; they lengthen R for aimed shots.
+        sights: ``none``, ``scope`` (lengthens R for aimed shots) or ``electronic`` (for
+            every shot; rule ``electronic_sights = "aimed_only"`` reads it as the scope).
         aimed: Whether the shot is aimed (aim points spent).
         rules: The rule parameters.
+
+    Close range is *less than* R/2 (rule ``close_range = "at_most_half"``: R/2 is close too).
     """
     short = short_range_m
-    if aimed:
-        short += {"none": 0.0, "scope": rules.scope_bonus_m, "electronic": rules.electronic_bonus_m}[sights]
+    if sights == "scope" and aimed:
+        short += rules.scope_bonus_m
+    elif sights == "electronic" and (aimed or rules.electronic_sights == "every_shot"):
+        short += rules.electronic_bonus_m
     for band, multiple in RANGE_BANDS.items():
-        if range_m <= multiple * short:
+        limit = multiple * short
+        inside = range_m < limit if band == "close" and rules.close_range == "below_half" else range_m <= limit
+        if inside:
             return band
     return None
 

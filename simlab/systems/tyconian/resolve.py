@@ -264,7 +264,7 @@ def location_table(tables: Mapping[str, Table[Any]]) -> npt.NDArray[np.int64]:
 
 
 def _band_unaimed(scenario: Scenario, weapon: Weapon, rules: Rules) -> str:
-    """The band of the shots after the first (no aim: sights do not lengthen R)."""
+    """The band of the shots after the first (no aim: a scope does not lengthen R, electronic sights do)."""
     band = range_band(scenario.range_m, weapon.short_range_m, sights=scenario.sights, aimed=False, rules=rules)
     if band is None:
         raise ScenarioError(f"{scenario.range_m:g} m is beyond extreme range of {weapon.name!r} without aim (TYC-3.1)")

@@ -66,6 +66,16 @@ class Rules:
     scope_bonus_m: float = spec_field(
         15.0, doc="metres a rifle scope adds to short range, aimed shots (TYC-3.1)", minimum=0, maximum=100000
     )
+    electronic_sights: str = spec_field(
+        "every_shot",
+        doc="electronic sights lengthen R for every shot (every_shot, the seed) or aimed shots only (TYC-3.1)",
+        choices=("every_shot", "aimed_only"),
+    )
+    close_range: str = spec_field(
+        "below_half",
+        doc="close range is less than R/2 (below_half) or at most R/2 (at_most_half) (TYC-3.1)",
+        choices=("below_half", "at_most_half"),
+    )
     electronic_bonus_m: float = spec_field(
         20.0, doc="metres electronic sights add to short range (TYC-3.1)", minimum=0, maximum=100000
     )

@@ -12,6 +12,7 @@ from conftest import Case, chi_square_p, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import simlab
 from simlab.errors import SimlabError
 from simlab.rng import stream_key
 from simlab.systems import DuelRequest, get_system
@@ -340,3 +341,16 @@ def test_spc7_the_python_api_asks_duels_as_the_command_line_does(capsys):
                     "--trials", "5000", "--seed", "2")  # fmt: skip
     assert ours.to_json() == cli
     assert cli["scenario"]["a"]["ship.computer"] == 3
+
+
+def test_spc_7_the_faster_ship_moves_the_range_at_the_end_of_every_ships_turn():
+    """A fast pulse-laser yacht closing from extreme range reaches pulse range twice as fast."""
+    a = {"ship": "yacht", "ship__g": 6, "ship__hull_hits": 1000, "range_policy": "close", "start_band": "extreme"}
+    b = {"ship": "free trader", "ship__hull_hits": 1000}
+
+    def hits_on_b(reading):
+        result = simlab.duel("space_v4", a=a, b=b, trials=4000, rules={"range_moves": reading, "max_turns": 4})
+        return result.metrics["mean_hits_on_b"], result.ci95["mean_hits_on_b"]
+
+    (every, (low, _)), (own, (_, high)) = hits_on_b("every_turn"), hits_on_b("faster_turn_only")
+    assert every > own and low > high

@@ -20,9 +20,11 @@ and how it fights (:class:`DuelSide`). Choices where the spec is silent:
   missile of each flight (turret ``i`` the missile ``i mod n``).
 * A ship is out the moment its applied hits reach ``hull_hits`` or its criticals
   ``crits_to_disable``; the duel then ends, so nobody is out together.
-* Movement: at the end of a ship's turn, if its G this turn is higher than the other's
-  (or equal and it acted first) it closes, opens or holds the range by its
-  ``range_policy``. A ship that opens beyond extreme range stays at extreme.
+* Movement (SPC-7): at the end of *every* ship's turn the faster ship (its G this turn
+  higher than the other's, or equal and it acted first) closes, opens or holds the range by
+  its ``range_policy``, so it moves the range twice a turn. A ship that opens beyond extreme
+  range stays at extreme. Rule ``range_moves = "faster_turn_only"`` is the old reading: only
+  the end of the faster ship's own turn.
 """
 
 from __future__ import annotations
@@ -209,6 +211,7 @@ def resolve_duel(
         k.R_MAX_TURNS: rules.max_turns,
         k.R_START_BAND: BAND_ORDER.index(start),
         k.R_SAND_PLUS_ONE: int(rules.sand_dm == "plus_one"),
+        k.R_EVERY_TURN_MOVES: int(rules.range_moves == "every_turn"),
     }
     band_fires = np.array([[may_fire(w, band, rules) for w in k.WEAPON_KINDS] for band in BAND_ORDER], np.int64)
     return ResolvedDuel(

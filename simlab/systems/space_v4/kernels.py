@@ -62,8 +62,8 @@ N_SIDE_INTS = 15
 HOLD, CLOSE, OPEN = range(3)
 # Indices of the duel's ``rule_ints``.
 (R_TO_HIT, R_NATURAL, R_GROUPING, R_HELD, R_FIRED, R_PD_DM, R_SKILL_TARGET, R_REDUCTION, R_PER_CRIT, R_CUMULATIVE,
- R_MAX_TURNS, R_START_BAND, R_SAND_PLUS_ONE) = range(13)  # fmt: skip
-N_RULE_INTS = 13
+ R_MAX_TURNS, R_START_BAND, R_SAND_PLUS_ONE, R_EVERY_TURN_MOVES) = range(14)  # fmt: skip
+N_RULE_INTS = 14
 # Indices of the duel's ``counts``.
 (A_WINS, B_WINS, NEITHER, TURNS, TURNS_SQ, HITS_ON_A, HITS_ON_A_SQ, HITS_ON_B, HITS_ON_B_SQ, MISSILES_A, MISSILES_A_SQ,
  MISSILES_B, MISSILES_B_SQ, A_FIRST, DUEL_DRAWS) = range(15)  # fmt: skip
@@ -383,11 +383,13 @@ def duel_block(
                             break
                 if out >= 0:
                     break
-                # Movement: the faster ship (the first to act when equal) closes, opens or holds.
-                if g_x > sides[y, G] or (g_x == sides[y, G] and x == first):
-                    if sides[x, POLICY] == CLOSE:
+                # Movement (SPC-7): at the end of every ship's turn the faster ship (the first to act
+                # when equal) closes, opens or holds; the old reading moves on the faster's own turn only.
+                faster = x if g_x > sides[y, G] or (g_x == sides[y, G] and x == first) else y
+                if faster == x or rule_ints[R_EVERY_TURN_MOVES] == 1:
+                    if sides[faster, POLICY] == CLOSE:
                         band = max(0, band - 1)
-                    elif sides[x, POLICY] == OPEN:
+                    elif sides[faster, POLICY] == OPEN:
                         band = min(band_dm.shape[0] - 1, band + 1)
         if out == 1:
             counts[A_WINS] += 1

@@ -68,6 +68,11 @@ class Rules:
         minimum=0,
         maximum=10000,
     )
+    range_moves: str = spec_field(
+        "every_turn",
+        doc="the faster ship moves the range at the end of every ship's turn, or of its own only (SPC-7)",
+        choices=("every_turn", "faster_turn_only"),
+    )
     crit_accounting: str = spec_field(
         "per_attack",
         doc="a critical per 10 applied hits of one attack, or of the running total on the target (SPC-4.3)",

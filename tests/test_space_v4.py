@@ -354,3 +354,18 @@ def test_spc_7_the_faster_ship_moves_the_range_at_the_end_of_every_ships_turn():
 
     (every, (low, _)), (own, (_, high)) = hits_on_b("every_turn"), hits_on_b("faster_turn_only")
     assert every > own and low > high
+
+
+def test_spc_3_2_the_chief_gunners_plus_one_goes_to_one_roll_only():
+    """With grouping = per_weapon, nine beams: the first roll has +1, the other eight do not."""
+
+    def mean_hits(count, gunner, method="exact"):
+        inputs = {"weapon": "beam", "count": count, "gunner_bonus": gunner, "defender_tons": 2000}
+        result = simlab.attack("space_v4", method=method, trials=200_000, rules={"grouping": "per_weapon"}, **inputs)
+        return result.metrics["mean_applied_hits"], result.ci95.get("mean_applied_hits")
+
+    nine = mean_hits(9, True)[0]
+    assert nine == pytest.approx(mean_hits(1, True)[0] + 8 * mean_hits(1, False)[0], abs=1e-12)
+    assert nine < 9 * mean_hits(1, True)[0]
+    _, (low, high) = mean_hits(9, True, "monte_carlo")
+    assert low <= nine <= high

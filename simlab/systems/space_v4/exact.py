@@ -80,8 +80,10 @@ def exact_attack(attack: ResolvedAttack) -> ExactAttack:
     crits = point(0)
     p_margin: dict[int, float] = {}
     hits_margin: dict[int, float] = {}
+    later = attack.later_rolls()
     for r in range(attack.rolls):
-        roll, chances, hits = _one_roll(attack, destroyed[r * attack.per_roll : (r + 1) * attack.per_roll])
+        rolled = attack if r == 0 else later
+        roll, chances, hits = _one_roll(rolled, destroyed[r * attack.per_roll : (r + 1) * attack.per_roll])
         applied = applied + roll
         crits = crits + roll.map(lambda v: criticals(v, per))
         for margin, p in chances.items():

@@ -46,8 +46,9 @@ __all__ = [
     REDUCTION,
     PER_CRITICAL,
     CUMULATIVE,
-) = range(11)
-N_ATTACK_INTS = 11
+    GUNNER_DM,
+) = range(12)
+N_ATTACK_INTS = 12
 # Indices of the one-attack ``counts``.
 CRITS, CRITS_SQ, DESTROYED, DESTROYED_SQ, ATTACK_DRAWS = range(5)
 N_ATTACK_COUNTS = 5
@@ -148,7 +149,7 @@ def attack_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
-        ints: Parameters indexed by ROLLS ... CUMULATIVE.
+        ints: Parameters indexed by ROLLS ... GUNNER_DM.
         applied: Applied hits by optimal hits and margin.
         pd: Held-back and fired point-defence lasers engaging each weapon.
         hist: Trials by applied hits.
@@ -168,7 +169,7 @@ def attack_block(
                 gamma,
                 per,
                 ints[PER_WEAPON_HITS],
-                ints[DM],
+                ints[DM] - (ints[GUNNER_DM] if r > 0 else 0),  # the chief gunner's +1: the first roll only
                 ints[TO_HIT],
                 ints[NATURAL_RULES] == 1,
                 applied,

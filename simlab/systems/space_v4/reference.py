@@ -30,9 +30,11 @@ def numpy_attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, sto
     destroyed = np.zeros(n, np.int64)
     per_critical = attack.rules.hits_per_critical
     by_margin = np.zeros((3, int(attack.margin.max()) + 1), np.int64)
+    later = attack.later_rolls()
     for r in range(attack.rolls):
+        rolled = attack if r == 0 else later
         natural = draws.two_d6(every)
-        hit = attack.hit[natural]
+        hit = rolled.hit[natural]
         survivors = np.where(hit, attack.per_roll, 0)
         for j in range(r * attack.per_roll, (r + 1) * attack.per_roll):
             down = np.zeros(n, np.bool_)
@@ -41,9 +43,9 @@ def numpy_attack_tallies(attack: ResolvedAttack, key: StreamKey, start: int, sto
                     rows = np.flatnonzero(hit & ~down)
                     down[rows] = draws.two_d6(rows) >= need
             survivors -= down
-        hits = attack.applied[survivors * attack.per_weapon_hits, attack.margin[natural]]
+        hits = attack.applied[survivors * attack.per_weapon_hits, rolled.margin[natural]]
         hits = np.where(survivors > 0, np.maximum(0, hits - attack.reduction), 0)
-        margins = attack.margin[natural][hit]
+        margins = rolled.margin[natural][hit]
         for row, values in enumerate((np.ones_like(margins), hits[hit], hits[hit] ** 2)):
             by_margin[row] += np.bincount(margins, weights=values, minlength=by_margin.shape[1]).astype(np.int64)
         total += hits

@@ -8,6 +8,7 @@ Choices where the spec is silent:
 
 * With ``grouping = per_weapon`` every weapon of the group is an attack of its own: its own
   roll, its own engineer reduction and its own criticals; a missile is then a flight of one.
+  The chief gunner's +1 (``gunner_bonus``) goes to the first of those rolls only (SPC-3.2).
 * The engineer's reduction (SPC-6) comes off after the minimum of 1, so an engineer can
   stop a single hit.
 * A weapon that cannot fire at the range band (SPC-2: pulse lasers beyond typical range, any
@@ -101,6 +102,14 @@ class ResolvedAttack:
     def max_applied(self) -> int:
         """Most hits the attack can apply."""
         return self.rolls * int(self.applied[self.per_roll * self.per_weapon_hits].max())
+
+    def later_rolls(self) -> ResolvedAttack:
+        """The attack as its rolls after the first see it: the chief gunner's +1 is on one roll only (SPC-3.2)."""
+        if not self.terms.get("gunner"):
+            return self
+        terms = {**self.terms, "gunner": 0}
+        hit, margin = hit_by_natural(sum(terms.values()), self.rules)
+        return replace(self, terms=terms, hit=hit, margin=margin)
 
     def applied_of(self, natural: int, survivors: int) -> int:
         """Applied hits of one roll with ``natural`` and ``survivors`` weapons getting through."""

@@ -45,7 +45,7 @@ DUEL_METRICS = {
 
 
 def attack_ints(attack: ResolvedAttack) -> np.ndarray:
-    """The one-attack kernel's parameters, indexed by ``k.ROLLS`` ... ``k.CUMULATIVE``."""
+    """The one-attack kernel's parameters, indexed by ``k.ROLLS`` ... ``k.GUNNER_DM``."""
     rules = attack.rules
     values = {
         k.ROLLS: attack.rolls,
@@ -59,6 +59,7 @@ def attack_ints(attack: ResolvedAttack) -> np.ndarray:
         k.REDUCTION: attack.reduction,
         k.PER_CRITICAL: rules.hits_per_critical,
         k.CUMULATIVE: int(rules.crit_accounting == "cumulative"),
+        k.GUNNER_DM: attack.terms.get("gunner", 0),
     }
     return np.array([values[i] for i in range(k.N_ATTACK_INTS)], np.int64)
 

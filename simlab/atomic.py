@@ -1,12 +1,12 @@
 """Writing results without ever leaving a partial directory (DESIGN.md principle 5).
 
-A results directory (or a baseline) is filled under a temporary name (``.NAME.PID.XXXX.tmp``)
+A results directory (or a baseline) is filled under a temporary name (``.NAME.PID.<random>.tmp``)
 and swapped in whole:
 
 * where the file system can exchange two paths atomically (Linux ``renameat2`` with
   ``RENAME_EXCHANGE``), the new directory and the old one trade places in one step, so at
   every moment ``NAME`` is either the old complete results or the new ones;
-* elsewhere the old directory is renamed aside (``.NAME.PID.XXXX.old``) only once the new one
+* elsewhere the old directory is renamed aside (``.NAME.PID.<random>.old``) only once the new one
   is complete, the new one is renamed into place, and the old one is put back if that fails.
   A process killed between the two renames leaves the old results aside; the next write of
   the same destination puts them back first.

@@ -514,3 +514,20 @@ def test_tyc_8_a_diving_blow_from_surprise_meets_the_defenders_str_only():
     assert open_blow["mean_damage"] == pytest.approx(3.5)
     sampled = simlab.attack("tyconian", kind="melee", method="monte_carlo", trials=20_000, surprise=True, **inputs)
     assert sampled.metrics["mean_damage"] == pytest.approx(13.5, abs=0.1)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "infected"),
+    [
+        ({"first_aid": "prompt"}, False),
+        ({"first_aid": "prompt", "care": "doctor"}, False),
+        ({"first_aid": "prompt", "care": "none"}, True),
+        ({"first_aid": "prompt", "conditions": "substandard"}, True),
+        ({"first_aid": "late"}, True),
+        ({}, True),
+    ],
+)
+def test_tyc_9_infection_only_after_late_first_aid_or_substandard_care(inputs, infected):
+    wounds = "left_leg=serious right_arm=serious"  # nothing that bleeds to death without care
+    result = simlab.attack("tyconian", kind="healing", method="monte_carlo", trials=20_000, wounds=wounds, **inputs)
+    assert (result.metrics["p_infected"] > 0) is infected

@@ -13,11 +13,15 @@ the seed are silent (the seed breaks off in the infection rule):
   a skill roll succeeds (at most ``first_aid_attempts`` tries in the ten minutes), healing a
   d6 and stopping the bleeding; a critical failure adds a point and opens the wound to
   infection. A critical wound left untreated bleeds to death that day.
-* Infection: each location seriously wounded or worse after the fight (or opened by a
-  fumbled first aid) is infected with 20 % (10 % with antibiotics), rolled on a d100. While
-  any location is infected no location heals. Every seventh day each infection is treated
-  by a skill roll (with care) and cured on a success, else the location takes a d6; without
-  care every wounded location is checked again (20 %).
+* Infection (TYC-9): only a figure whose serious wounds were not treated within ten minutes
+  (``first_aid = "late"``, the default), or with sub-standard care (``care = "none"``) or
+  conditions (``conditions = "substandard"``), risks it: then each location seriously
+  wounded or worse after the fight (or opened by a fumbled first aid) is infected with 20 %
+  (10 % with antibiotics), rolled on a d100. With prompt first aid, proper conditions and any
+  care nothing is infected. While any location is infected no location heals. Every seventh
+  day each infection is treated by a skill roll (with care) and cured on a success, else the
+  location takes a d6; while care is not proper (no care, or sub-standard conditions) every
+  still-wounded location is checked again (20 %).
 * Daily healing: d6 + the care bonus per wounded location; a critical location loses
   2 + 1 per further critical location, never healing below 0 points a day. A chest or
   abdomen beyond 1.25 C heals only by surgery.
@@ -73,6 +77,9 @@ CARE: dict[str, tuple[bool, bool, bool]] = {
 #: The day from whose end a critical wound kills, by the spec (``death_day`` rule, TYC-9).
 DEATH_DAY = 14
 
+#: Conditions of care (TYC-9).
+CONDITIONS = ("proper", "substandard")
+
 
 def care_bonus(care: str, rules: Rules) -> int:
     """The daily healing bonus of a level of care: medic, doctor, or doctor and hospital (TYC-9)."""
@@ -98,6 +105,14 @@ class HealingScenario:
     care: str = spec_field("medic", doc="none, medic, doctor or hospital", choices=tuple(CARE))
     medical_skill: int = spec_field(10, doc="skill of the carer: first aid, treatment, surgery (d20 scale)", **SKILL)
     antibiotics: bool = spec_field(False, doc="antibiotics within 8 hours: infection 10 % instead of 20 %")
+    first_aid: str = spec_field(
+        "late",
+        doc="serious wounds treated within 10 minutes (prompt) or not (late); only late ones risk infection",
+        choices=("prompt", "late"),
+    )
+    conditions: str = spec_field(
+        "proper", doc="proper or substandard conditions; substandard ones risk infection (TYC-9)", choices=CONDITIONS
+    )
     days: int = spec_field(
         28, doc=f"days followed (up to {MAX_DAYS}; at least the death_day rule)", minimum=1, maximum=120
     )
@@ -183,16 +198,19 @@ def resolve_healing(
         raise ScenarioError(f"days: from the death_day rule ({rules.death_day}) to {MAX_DAYS}, got {scenario.days}")
     caps = capacities(scenario.target_str, scenario.target_end)
     first_aid, surgery, treatment = CARE[scenario.care]
+    proper_care = scenario.care != "none" and scenario.conditions == "proper"
+    exposed = scenario.first_aid == "late" or not proper_care
+    infection = rules.antibiotics_infection_percent if scenario.antibiotics else rules.infection_percent
     values = {
         k.BONUS: care_bonus(scenario.care, rules),
         k.FIRST_AID: int(first_aid),
         k.SURGERY: int(surgery),
         k.TREATMENT: int(treatment),
-        k.WEEKLY_CHECKS: int(scenario.care == "none"),
+        k.WEEKLY_CHECKS: int(not proper_care),
         k.SKILL: scenario.medical_skill,
         k.CRIT_MAX: rules.critical_success_max,
         k.FAIL_MIN: rules.critical_failure_min,
-        k.INFECTION_PERCENT: rules.antibiotics_infection_percent if scenario.antibiotics else rules.infection_percent,
+        k.INFECTION_PERCENT: infection if exposed else 0,
         k.LATER_PERCENT: rules.infection_percent,
         k.DAYS: scenario.days,
         k.DEATH_DAY: rules.death_day,

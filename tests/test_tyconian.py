@@ -232,3 +232,17 @@ def test_the_chance_of_every_shot_of_a_turn_is_exact():
     assert skills == [10, 10, 6, 2, -2]
     assert result.details["shot_chances"] == pytest.approx([0.5, 0.5, 0.3, 0.1, 0.05])
     assert result.metrics["mean_hits"] == pytest.approx(sum(result.details["shot_chances"]))
+
+
+def test_tyc_6_4_knockdown_counts_the_damage_of_the_whole_turn():
+    """Three shots that each stay under DEX can knock down together; one shot is the same either way."""
+
+    def p_knockdown(shots, reading):
+        result = simlab.attack(
+            "tyconian", method="monte_carlo", trials=40_000, seed=4, weapon="autopistol", shots=shots, skill=15,
+            target_dex=14, rules={"knockdown_damage": reading},
+        )  # fmt: skip
+        return result.metrics["p_knockdown"]
+
+    assert p_knockdown(3, "phase") > p_knockdown(3, "shot") + 0.05
+    assert p_knockdown(1, "phase") == p_knockdown(1, "shot")

@@ -13,8 +13,9 @@ TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``,
   R/2 (``close_range = "at_most_half"`` counts R/2 as close).
 * The *per_round* reading of bursts (TYC-3.7) rolls every round of each burst as a
   full-auto die (skill does not apply, a 6 hits, 5-6 at close range).
-* Knockdown (TYC-6.4) compares the damage of one shot or burst with the target's DEX; a turn
-  of full-auto fire counts as one phase.
+* Knockdown (TYC-6.4) compares the total impact damage of all hits of the turn (one phase:
+  every shot, burst or full-auto volley of the attack) with the target's DEX; rule
+  ``knockdown_damage = "shot"`` is the old reading, each shot or burst on its own.
 * "3d6 under END" (TYC-6.3) is ``3d6 <= END``: higher and the target falls unconscious. The
   DEX losses of TYC-6.3 are taken once each: -2 for any slight (or worse) wound, -4 more for
   any serious (or worse) one.
@@ -59,7 +60,7 @@ METRICS = {
     "p_hit": "probability of at least one hit",
     "mean_hits": "expected hits",
     "mean_damage": "expected damage, all hits and blunt trauma together",
-    "p_knockdown": "probability that one shot's damage exceeds the target's DEX (TYC-6.4)",
+    "p_knockdown": "probability that the damage of all hits of the turn (one phase) exceeds the target's DEX (TYC-6.4)",
     "p_stun": "probability that a head hit stuns (2d6 + damage > END, TYC-6.4)",
     "p_incapacitated": "probability of unconscious, killed or DEX <= 0 (TYC-6.5)",
     "p_killed": "probability of a killing wound (TYC-6.2)",

@@ -136,7 +136,7 @@ def attack_block(
         location_of_roll: Location index of each d20 roll.
         target_index: Location aimed at.
         locations: ``(5, 7)``: whole d8, half d4, blunt trauma, capacity, is-limb per location.
-        target: ``[DEX, END, head index]`` of the target.
+        target: ``[DEX, END, head index, 1 for knockdown by the turn's damage]`` of the target.
         jam: ``[shots, bonus]`` of the jam check, shots -1 when none (TYC-3.6).
         hits_hist: Histogram of hits.
         damage_hist: Histogram of total damage.
@@ -145,6 +145,7 @@ def attack_block(
     """
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
     dex, end, head = target[0], target[1], target[2]
+    per_phase = target[3] == 1  # knockdown from the damage of the whole turn, not of each shot (TYC-6.4)
     located = np.zeros(N_LOCATIONS, np.int64)
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
@@ -188,8 +189,10 @@ def attack_block(
                 located[location] += damage
                 phase_damage += damage
                 total += damage
-            if phase_damage > dex:
+            if not per_phase and phase_damage > dex:
                 knocked = True
+        if per_phase:
+            knocked = total > dex
         if kind == FULL_AUTO:
             missed = rolls_per_attack - hits
             near_and_behind = 0

@@ -69,6 +69,8 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
                 phase_damage += damage
                 total += damage
             knocked = knocked or phase_damage > s.target_dex
+        if rules.knockdown_damage == "phase":  # the damage of the whole turn (TYC-6.4)
+            knocked = total > s.target_dex
         if inputs.kind == kernels.FULL_AUTO:
             near = sum(draws.d6() == 6 for _ in range(inputs.rolls_per_attack - hits))
             counts[kernels.BYSTANDERS] += near

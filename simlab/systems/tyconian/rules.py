@@ -66,6 +66,11 @@ class Rules:
     scope_bonus_m: float = spec_field(
         15.0, doc="metres a rifle scope adds to short range, aimed shots (TYC-3.1)", minimum=0, maximum=100000
     )
+    knockdown_damage: str = spec_field(
+        "phase",
+        doc="knockdown by the total damage of a phase (phase: every shot of the turn) or of each shot (shot) (TYC-6.4)",
+        choices=("phase", "shot"),
+    )
     electronic_sights: str = spec_field(
         "every_shot",
         doc="electronic sights lengthen R for every shot (every_shot, the seed) or aimed shots only (TYC-3.1)",

@@ -77,7 +77,9 @@ def kernel_inputs(attack: ResolvedAttack) -> KernelInputs:
         location_of_roll=attack.location_of_roll,
         target_index=attack.target_index,
         locations=locations,
-        target=np.array([s.target_dex, s.target_end, LOCATIONS.index("head")], np.int64),
+        target=np.array(
+            [s.target_dex, s.target_end, LOCATIONS.index("head"), int(rules.knockdown_damage == "phase")], np.int64
+        ),
         jam=np.array([len(attack.skills) if jams else -1, rules.jam_bonus], np.int64),
     )
 

@@ -199,3 +199,31 @@ def test_tyc_3_1_electronic_sights_lengthen_r_for_every_shot_and_close_is_below_
     assert range_band(10, 20, rules=rules) == "short"  # exactly R/2 is short range
     assert range_band(9.9, 20, rules=rules) == "close"
     assert range_band(10, 20, rules=old) == "close"
+
+
+@pytest.mark.parametrize(
+    ("fire", "hand", "penalty", "strength_loss"),
+    [("one_at_a_time", "off", 5, 1), ("one_at_a_time", "primary", 0, 1), ("same_second", "off", 7, 2),
+     ("same_second", "primary", 2, 2)],
+)  # fmt: skip
+def test_tyc_3_5_two_weapons_in_the_same_second(fire, hand, penalty, strength_loss):
+    from simlab.systems.tyconian.resolve import resolve
+    from simlab.systems.tyconian.rules import Rules, Scenario
+
+    def attack(**inputs):
+        return resolve(Scenario(weapon="autopistol", skill=15, shots=2, **inputs), Rules())
+
+    one = attack()
+    two = attack(two_weapons=True, two_weapon_fire=fire, hand=hand)
+    assert two.skills[0] == one.skills[0] - penalty
+    weaker = attack(firer_str=10 - strength_loss)
+    assert two.skills[1] - two.skills[0] == weaker.skills[1] - weaker.skills[0]  # recoil against STR' - loss
+
+
+def test_tyc_3_5_two_weapon_inputs_need_two_weapons():
+    from simlab.errors import ScenarioError
+    from simlab.systems.tyconian.resolve import resolve
+    from simlab.systems.tyconian.rules import Rules, Scenario
+
+    with pytest.raises(ScenarioError, match="set two_weapons=true"):
+        resolve(Scenario(weapon="autopistol", two_weapon_fire="same_second"), Rules())

@@ -19,8 +19,10 @@ TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``,
 * "3d6 under END" (TYC-6.3) is ``3d6 <= END``: higher and the target falls unconscious. The
   DEX losses of TYC-6.3 are taken once each: -2 for any slight (or worse) wound, -4 more for
   any serious (or worse) one.
-* Two weapons (TYC-3.5): the shots are the off hand's, firing one at a time (-5) with STR'
-  one lower.
+* Two weapons (TYC-3.5): the shots are the off hand's (``hand = "primary"`` for the primary
+  weapon's), firing one at a time (off hand -5, STR' one lower) or, with
+  ``two_weapon_fire = "same_second"``, both in the same second (primary -2, off hand -7,
+  STR' two lower).
 * Bystanders (TYC-4.5): all missed dice are rolled (half, rounded up, near the target and the
   rest behind it); ``mean_bystander_hits`` counts the 6s of both.
 * Exact values: hits, mean damage, jams and bystander hits for every attack; for attacks of

@@ -21,6 +21,7 @@ from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_pen
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
 from simlab.systems.tyconian.plans import fire_plan
 from simlab.systems.tyconian.rules import (
+    TWO_WEAPON_PENALTY,
     Armour,
     Rules,
     Scenario,
@@ -148,7 +149,12 @@ def resolve(
             f"of {weapon.name!r} (TYC-3.1)"
         )
     loaded = weapon.magazine if scenario.loaded is None else scenario.loaded
-    str_prime = strength_prime(scenario.firer_str, scenario.movement, two_weapons=scenario.two_weapons)
+    if not scenario.two_weapons and (scenario.two_weapon_fire != "one_at_a_time" or scenario.hand != "off"):
+        raise ScenarioError("two_weapon_fire and hand describe firing two weapons: set two_weapons=true (TYC-3.5)")
+    same_second = scenario.two_weapon_fire == "same_second"
+    str_prime = strength_prime(
+        scenario.firer_str, scenario.movement, two_weapons=scenario.two_weapons, both_same_second=same_second
+    )
     auto = None
     seconds: tuple[int, ...] = ()
     skills: tuple[int, ...] = ()
@@ -194,7 +200,7 @@ def resolve(
             elif scenario.braced and "pistol" in weapon.flags:
                 recoil = max(0, recoil - 1)
             penalties = recoil_penalties([recoil] * scenario.shots, str_prime)
-            two_weapon = 5 if scenario.two_weapons else 0  # the off hand, firing one at a time (TYC-3.5)
+            two_weapon = TWO_WEAPON_PENALTY[scenario.two_weapon_fire, scenario.hand] if scenario.two_weapons else 0
             skills = tuple(
                 effective_skill(
                     scenario.skill,

@@ -133,6 +133,14 @@ class Rules:
     )
 
 
+#: How two weapons are fired (TYC-3.5), and whose shots an attack with two weapons is.
+TWO_WEAPON_FIRE = ("one_at_a_time", "same_second")
+HANDS = ("off", "primary")
+#: Skill penalty of each hand by way of firing two weapons (TYC-3.5).
+TWO_WEAPON_PENALTY = {("one_at_a_time", "off"): 5, ("one_at_a_time", "primary"): 0,
+                      ("same_second", "off"): 7, ("same_second", "primary"): 2}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Target:
     """The figure attacked, as every Tyconian question describes it: armour, cover, attributes (TYC-0)."""
@@ -168,6 +176,17 @@ class Scenario(Target):
     movement: str = spec_field("still", doc="firer's movement (TYC-3.4)", choices=MOVEMENTS)
     braced: bool = spec_field(False, doc="pistol braced in both hands, recoil -1 (TYC-3.4)")
     two_weapons: bool = spec_field(False, doc="a weapon in each hand (TYC-3.4, TYC-3.5)")
+    two_weapon_fire: str = spec_field(
+        "one_at_a_time",
+        doc="with two weapons: one_at_a_time (off hand -5, STR' -1) or same_second (primary -2, off hand -7, "
+        "STR' -2) (TYC-3.4, TYC-3.5)",
+        choices=TWO_WEAPON_FIRE,
+    )
+    hand: str = spec_field(
+        "off",
+        doc="with two weapons, whose shots the attack is: the off hand's or the primary's (TYC-3.5)",
+        choices=HANDS,
+    )
     target_ran: bool = spec_field(False, doc="the target ran this second, skill halved (TYC-3.3)")
     obscured: bool = spec_field(False, doc="the target is partly obscured, skill halved (TYC-3.3)")
     loaded: int | None = spec_field(

@@ -327,10 +327,7 @@ def compare(
         raise SimlabError(f"nothing to compare: give --variant FILE (the experiment {experiment_file} lists none)")
     if len({v.name for v in variants}) != len(variants):
         raise SimlabError("two variants have the same name")
-    rule_sets = experiment.n_cells * (1 + len(variants))
-    limits.check_cells(rule_sets, str(experiment_file))
-    if "monte_carlo" in experiment.methods:
-        limits.check_trials(rule_sets * experiment.trials, str(experiment_file))
+    limits.check_experiment(experiment.n_cells, 1 + len(variants), experiment.sampled_trials, str(experiment_file))
     check_writable(out)
     label = f"compare {experiment.name}"
     with _progress_bar(comparison_units(experiment, variants), label) as progress:

@@ -199,6 +199,11 @@ class Experiment:
         return metric in self.metrics or any(in_series(metric, prefix) for prefix in self.metrics)
 
     @property
+    def sampled_trials(self) -> int | None:
+        """Trials per cell when the run samples, else None."""
+        return self.trials if "monte_carlo" in self.methods else None
+
+    @property
     def n_cells(self) -> int:
         """Number of grid cells."""
         count = 1
@@ -371,10 +376,7 @@ def load_experiment(path: Path | str, limits: Limits | None = None) -> Experimen
     )
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
     experiment = Experiment(**{**experiment.__dict__, "charts": charts})
-    rule_sets = 1 + len(experiment.variants)
-    limits.check_cells(experiment.n_cells * rule_sets, str(path))
-    if "monte_carlo" in experiment.methods:
-        limits.check_trials(experiment.n_cells * rule_sets * experiment.trials, str(path))
+    limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), experiment.sampled_trials, str(path))
     _check_cells(check, system, experiment)
     return experiment
 

@@ -66,6 +66,22 @@ class Limits:
                 "split the grid, or raise the cap with --max-cells"
             )
 
+    def check_experiment(self, cells: int, rule_sets: int, trials: int | None, what: str) -> None:
+        """Refuse an experiment whose cells times rule sets, or trials sampled, are above the caps.
+
+        Args:
+            cells: Grid cells.
+            rule_sets: The base rules and each variant covered.
+            trials: Trials per cell when it samples, else None.
+            what: The experiment file, for the message.
+
+        Raises:
+            TooMuchWorkError: Above a cap.
+        """
+        self.check_cells(cells * rule_sets, what)
+        if trials is not None:
+            self.check_trials(cells * rule_sets * trials, what)
+
     def check_trials(self, trials: int, what: str) -> None:
         """Refuse more than ``max_trials`` trials.
 

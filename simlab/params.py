@@ -52,7 +52,6 @@ __all__ = [
     "SKILL",
     "MODIFIER",
     "DICE",
-    "COUNT",
     "TARGET",
 ]
 
@@ -92,8 +91,6 @@ SKILL: Bounds = {"minimum": -10, "maximum": 99}
 MODIFIER: Bounds = {"minimum": -99, "maximum": 99}
 #: A number of dice.
 DICE: Bounds = {"minimum": 0, "maximum": 100}
-#: A count (rounds, magazines, shots, weapons, missiles...).
-COUNT: Bounds = {"minimum": 0, "maximum": 10_000}
 #: A target number of a roll (roll this or more, or this or less).
 TARGET: Bounds = {"minimum": -99, "maximum": 99}
 
@@ -304,7 +301,7 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
         InvalidValueError: When the value does not fit the field.
     """
     label = f"{owner}{spec.name}" if owner.endswith(".") else f"{owner} {spec.name}".strip()
-    shown = value if not isinstance(value, str) or len(value) <= 60 else value[:57] + "..."
+    shown = _shortened(value)
     bad = InvalidValueError(label, shown, spec.expected())
     text = value.strip() if isinstance(value, str) else None
     result: Any
@@ -344,7 +341,7 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
                 raise bad
             result = text
             if spec.choices and result not in spec.choices:
-                raise UnknownNameError(label, result if len(result) <= 60 else result[:57] + "...", spec.choices)
+                raise UnknownNameError(label, _shortened(result), spec.choices)
             if len(result) > MAX_TEXT or not result.isprintable():
                 raise bad
             if spec.pattern and re.fullmatch(spec.pattern, result) is None:
@@ -369,6 +366,11 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
     if spec.kind in ("int", "int?", "float", "float?") and not _in_range(spec, result):
         raise bad
     return result
+
+
+def _shortened(value: Any) -> Any:
+    """A user's value as messages show it: text longer than 60 characters is cut."""
+    return value[:57] + "..." if isinstance(value, str) and len(value) > 60 else value
 
 
 def _whole(value: Any) -> int:

@@ -242,11 +242,8 @@ def resolve(
     armour = tables.get("armor", armours()).resolve(armour_name, armour_overrides or {})
     if scenario.quickdraw and (weapon.range_class != "pistol" or weapon.is_blast):
         raise ScenarioError(f"quickdraw is for pistols and submachineguns; {weapon.name!r} is not one (TFT-6.3)")
-    if any(d < 1 for d in rules.blast_divisors) or not rules.blast_divisors:
-        raise SimlabError(
-            f"invalid value {list(rules.blast_divisors)} for --rule blast_divisors: "
-            "expected a non-empty list of positive integers"
-        )
+    if not rules.blast_divisors:  # each divisor's range (1 and up) is checked where the rules are built
+        raise SimlabError("invalid value [] for --rule blast_divisors: expected a non-empty list of positive integers")
     terms = adjusted_dx_terms(scenario, weapon, rules)
     adj_dx = sum(terms.values())
     autofire = scenario.mode != "single"

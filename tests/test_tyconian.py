@@ -166,6 +166,12 @@ DUELS = [
     ({"weapon": "revolver", "dex": 6, "magazines": 2}, {"weapon": "autopistol", "cover_av": 2, "end": 6}, {}),
     ({"weapon": "submachinegun", "mode": "full_auto", "range_m": 8, "magazines": 1, "strength": 6},
      {"weapon": "shotgun", "armor": "flak vest", "range_m": 8}, {"max_turns": 6}),
+    ({"weapon": "autopistol", "two_weapons": True, "tactics": "success", "armor": "combat armour", "end": 14},
+     {"weapon": "heavy pistol", "two_weapons": True, "two_weapon_fire": "same_second", "tactics": "critical",
+      "armor": "flak vest", "end": 7}, {}),
+    ({"weapon": "heavy pistol", "armor": "combat armour", "dex": 13},
+     {"weapon": "light machinegun", "mode": "full_auto", "armor": "combat armour"},
+     {"knockdown_damage": "shot", "consciousness_roll": "once", "armor_wear": "none"}),
 ]  # fmt: skip
 
 

@@ -220,9 +220,11 @@ def attack_block(
 
 
 # Per-side duel parameters, in the order of duel.SIDE_FIELDS.
-(SKILL, AIM, DEX, STR, END, COST, BETWEEN, CAP, RECOIL, ROUNDS, MAGAZINE, SPARE, AUTO, AUTO_ROUNDS, AUTO_REDUCTION,
- AUTO_MINIMUM, AUTO_RECOIL, HIT_FACE, MULTIPLIER) = range(19)  # fmt: skip
-MAX_SHOTS = 15
+(SKILL, AIM_SKILL, DEX, STR, END, ROUNDS, MAGAZINE, SPARE, AUTO, AUTO_ROUNDS, AUTO_REDUCTION, AUTO_MINIMUM,
+ AUTO_RECOIL, HIT_FACE, MULTIPLIER, RECOIL, TWO_WEAPONS, PRIMARY_PENALTY, OFF_PENALTY, STR_LOSS,
+ TACTICS) = range(21)  # fmt: skip
+#: Kinds of turn of a duel's fire plans (duel.PLAIN_TURN ...).
+PLAIN_TURN, TACTICS_TURN, BONUS_TURN = range(3)
 
 
 @njit(inline="always")
@@ -255,12 +257,26 @@ def _damage_at(
 
 @njit(inline="always")
 def _hit_on(
-    w: np.uint64, gamma: np.uint64, locations: np.ndarray, location_of_roll: np.ndarray, critical: bool, end: np.int64
+    w: np.uint64,
+    gamma: np.uint64,
+    tables: np.ndarray,
+    location_of_roll: np.ndarray,
+    critical: bool,
+    end: np.int64,
+    penetrations: np.ndarray,
 ) -> tuple[np.uint64, np.int64, np.int64, bool, np.int64]:  # pragma: no cover - compiled
-    """Location, damage and stun of one hit: (position, location, damage, stunned, draws made)."""
+    """Location, damage and stun of one hit: (position, location, damage, stunned, draws made).
+
+    ``tables`` are the shooter's damage tables by AV worn off (TYC-5.5); ``penetrations`` of
+    the target by location count this hit when dice get through the armour.
+    """
     w, roll = draw_die(w, gamma, 20)
     location = location_of_roll[roll]
+    wear = min(penetrations[location] // 2, tables.shape[0] - 1)
+    locations = tables[wear]
     w, damage, dice = _damage_at(w, gamma, locations, location, critical)
+    if locations[0, location] + locations[1, location] > 0:
+        penetrations[location] += 1
     made = 1 + dice
     stunned = False
     if location == 0:  # the head
@@ -277,11 +293,13 @@ def duel_block(
     stop: int,
     sides: np.ndarray,
     locations: np.ndarray,
-    points: np.ndarray,
+    plans: np.ndarray,
+    plan_shots: np.ndarray,
     location_of_roll: np.ndarray,
     roll_limits: np.ndarray,
-    rounding_down: bool,
+    flags: np.ndarray,
     recoil_dice_factor: int,
+    tactics_turns: int,
     max_turns: int,
     turns_hist: np.ndarray,
     seconds_hist: np.ndarray,
@@ -294,20 +312,26 @@ def duel_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
-        sides: ``(2, 19)`` per-side parameters (duel.SIDE_FIELDS).
-        locations: ``(2, 5, 7)``: per shooter, the whole d8, half d4, trauma, capacity and
-            is-limb of each location of the other figure.
-        points: ``(16, 5)`` action points per second by DEX (TYC-2.1).
+        sides: ``(2, 21)`` per-side parameters (duel.SIDE_FIELDS).
+        locations: ``(2, wear + 1, 5, 7)``: per shooter and AV worn off (TYC-5.5), the whole d8,
+            half d4, trauma, capacity and is-limb of each location of the other figure.
+        plans: ``(2, 3, 16, MAX_SHOTS)`` the second of each shot, per side, kind of turn and DEX.
+        plan_shots: ``(2, 3, 16)`` the shots of each plan (TYC-2.3).
         location_of_roll: Location index of each d20 roll.
         roll_limits: ``[skill_die, critical_success_max, critical_failure_min]``.
-        rounding_down: "Round off" reads as round down (TYC-1.3).
+        flags: ``[round down (TYC-1.3), knockdown per shot (TYC-6.4), consciousness roll every
+            turn (TYC-6.3)]`` as 0 or 1.
         recoil_dice_factor: Full-auto dice lost per point of R5 over STR (TYC-4.3).
+        tactics_turns: Turns a successful Tactics roll adds its points (TYC-2.1).
         max_turns: Turns after which a duel ends undecided.
         turns_hist: Histogram of turns.
         seconds_hist: Histogram of seconds.
         counts: Tallies indexed as in :mod:`simlab.duels`.
     """
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    rounding_down = flags[0] == 1
+    knockdown_per_shot = flags[1] == 1
+    roll_every_turn = flags[2] == 1
     dex = np.empty(2, np.int64)
     strength = np.empty(2, np.int64)
     loaded = np.empty(2, np.int64)
@@ -318,12 +342,18 @@ def duel_block(
     serious_count = np.empty(2, np.int64)
     located = np.zeros((2, 7), np.int64)
     level = np.zeros((2, 7), np.int64)
+    penetrations = np.zeros((2, 7), np.int64)
     pending = np.zeros((2, 7), np.int64)
     stunned = np.empty(2, np.bool_)
-    shot_second = np.zeros((2, MAX_SHOTS), np.int64)
     n_shots = np.empty(2, np.int64)
+    kind = np.empty(2, np.int64)
+    row = np.empty(2, np.int64)
     firing_auto = np.empty(2, np.bool_)
     recoil_total = np.empty(2, np.int64)
+    knocked = np.empty(2, np.bool_)
+    turn_dex = np.empty(2, np.int64)
+    turn_damage = np.empty(2, np.int64)
+    hardest = np.empty(2, np.int64)
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
         made = 0
@@ -335,20 +365,38 @@ def duel_block(
             down[s] = False
             slight[s] = False
             serious[s] = False
+            knocked[s] = False
             serious_count[s] = 0
             for i in range(7):
                 located[s, i] = 0
                 level[s, i] = 0
+                penetrations[s, i] = 0
         turns = 0
         elapsed = 0
         over = False
         while turns < max_turns and not over:
             turns += 1
+            for s in range(2):  # a seriously wounded figure that tries to act rolls to stay conscious (TYC-6.3)
+                if roll_every_turn and serious[s] and not down[s] and not knocked[s]:
+                    w, a = draw_die(w, gamma, 6)
+                    w, b = draw_die(w, gamma, 6)
+                    w, c = draw_die(w, gamma, 6)
+                    made += 3
+                    if a + b + c > sides[s, END]:
+                        down[s] = True
+            if down[0] or down[1]:
+                elapsed = 5 * (turns - 1)
+                break
             for s in range(2):  # each figure's fire plan for the turn (TYC-2.3)
                 n_shots[s] = 0
                 firing_auto[s] = False
                 recoil_total[s] = 0
-                if down[s] or dex[s] <= 0:
+                turn_dex[s] = dex[s]
+                turn_damage[s] = 0
+                hardest[s] = 0
+                lying = knocked[s]
+                knocked[s] = False
+                if lying or dex[s] <= 0:  # knocked down last turn: no actions (TYC-6.4)
                     continue
                 if loaded[s] < (1 if sides[s, AUTO] else sides[s, ROUNDS]):
                     if spare[s] > 0:  # a turn spent reloading
@@ -358,24 +406,14 @@ def duel_block(
                 if sides[s, AUTO]:
                     firing_auto[s] = True
                     continue
-                row = min(dex[s], 15)
-                available = 0
-                second = 0
-                spent = 0
-                rounds_left = loaded[s]
-                while n_shots[s] < MAX_SHOTS and (sides[s, CAP] < 0 or n_shots[s] < sides[s, CAP]):
-                    if rounds_left < sides[s, ROUNDS]:
-                        break
-                    cost = spent + (sides[s, BETWEEN] if n_shots[s] else 0) + sides[s, COST]
-                    while available < cost and second < 5:
-                        available += points[row, second]
-                        second += 1
-                    if available < cost:
-                        break
-                    shot_second[s, n_shots[s]] = second
-                    n_shots[s] += 1
-                    spent = cost
-                    rounds_left -= sides[s, ROUNDS]
+                kind[s] = PLAIN_TURN
+                if sides[s, TACTICS]:
+                    if turns == 1:
+                        kind[s] = TACTICS_TURN
+                    elif turns <= 1 + tactics_turns:
+                        kind[s] = BONUS_TURN
+                row[s] = min(dex[s], 15)
+                n_shots[s] = min(plan_shots[s, kind[s], row[s]], loaded[s] // sides[s, ROUNDS])
             for second in range(1, 6):
                 for s in range(2):
                     stunned[s] = False
@@ -386,23 +424,30 @@ def duel_block(
                         continue
                     other = 1 - s
                     for k in range(n_shots[s]):
-                        if shot_second[s, k] != second:
+                        if plans[s, kind[s], row[s], k] != second:
                             continue
+                        hand_penalty = 0
+                        if sides[s, TWO_WEAPONS]:  # the hands alternate, the primary first (TYC-3.5)
+                            fired = (sides[s, MAGAZINE] - loaded[s]) // sides[s, ROUNDS]
+                            hand_penalty = sides[s, PRIMARY_PENALTY] if fired % 2 == 0 else sides[s, OFF_PENALTY]
                         loaded[s] -= sides[s, ROUNDS]
                         recoil_total[s] += sides[s, RECOIL]
-                        penalty = max(0, recoil_total[s] - strength[s])
-                        base = (sides[s, SKILL] + 5 * sides[s, AIM]) * sides[s, MULTIPLIER]
-                        skill = round_off_ratio(base, 100, rounding_down) - penalty
+                        penalty = max(0, recoil_total[s] - (strength[s] - sides[s, STR_LOSS]))
+                        base = (sides[s, SKILL] + sides[s, AIM_SKILL]) * sides[s, MULTIPLIER]
+                        skill = round_off_ratio(base, 100, rounding_down) - penalty - hand_penalty
                         w, roll = draw_die(w, gamma, roll_limits[0])
                         made += 1
                         critical = roll <= roll_limits[1]
                         if critical or (roll < roll_limits[2] and roll <= skill):
                             w, location, damage, stun, used = _hit_on(
-                                w, gamma, locations[s], location_of_roll, critical, sides[other, END]
-                            )
+                                w, gamma, locations[s], location_of_roll, critical, sides[other, END],
+                                penetrations[other],
+                            )  # fmt: skip
                             made += used
                             pending[other, location] += damage
                             stunned[other] = stunned[other] or stun
+                            turn_damage[other] += damage
+                            hardest[other] = max(hardest[other], damage)
                     if firing_auto[s] and second == 5:
                         rounds = min(sides[s, AUTO_ROUNDS], loaded[s])
                         loaded[s] -= rounds
@@ -421,13 +466,18 @@ def duel_block(
                             w, face = draw_die(w, gamma, 6)
                             scored += face >= sides[s, HIT_FACE]
                         made += dice
+                        volley = 0
                         for _ in range(scored):
                             w, location, damage, stun, used = _hit_on(
-                                w, gamma, locations[s], location_of_roll, False, sides[other, END]
-                            )
+                                w, gamma, locations[s], location_of_roll, False, sides[other, END],
+                                penetrations[other],
+                            )  # fmt: skip
                             made += used
                             pending[other, location] += damage
                             stunned[other] = stunned[other] or stun
+                            volley += damage
+                        turn_damage[other] += volley
+                        hardest[other] = max(hardest[other], volley)  # a volley is one shot (TYC-6.4)
                 for s in range(2):  # the wounds of this second (TYC-6)
                     out = stunned[s]
                     shooter = 1 - s
@@ -435,7 +485,9 @@ def duel_block(
                         if pending[s, i] == 0:
                             continue
                         located[s, i] += pending[s, i]
-                        new = _level(located[s, i], locations[shooter, 3, i], locations[shooter, 4, i] == 1, i == 0)
+                        new = _level(
+                            located[s, i], locations[shooter, 0, 3, i], locations[shooter, 0, 4, i] == 1, i == 0
+                        )
                         if new >= 2 and not slight[s]:
                             slight[s] = True
                             dex[s] -= 2
@@ -464,6 +516,8 @@ def duel_block(
                     over = True
                     elapsed = 5 * (turns - 1) + second
                     break
-        if not over:
+            for s in range(2):  # knocked down: the impact damage of the turn above DEX (TYC-6.4)
+                knocked[s] = (hardest[s] if knockdown_per_shot else turn_damage[s]) > turn_dex[s]
+        if not over and not (down[0] or down[1]):
             elapsed = 5 * turns
         record_duel_compiled(counts, turns_hist, seconds_hist, down[0], down[1], turns, elapsed, 1, made)

@@ -17,10 +17,12 @@ from simlab.errors import ScenarioError
 from simlab.systems.tyconian.rules import ActionPoints, Weapon
 from simlab.tables import Table
 
-__all__ = ["FirePlan", "points_by_second", "shot_costs", "fire_plan", "SECONDS"]
+__all__ = ["FirePlan", "points_by_second", "shot_costs", "plan_seconds", "fire_plan", "SECONDS", "MAX_SHOTS"]
 
 #: Seconds in a combat turn.
 SECONDS = 5
+#: The most shots of a turn: every action costs at least one of at most 15 points (TYC-2.1, TYC-2.2).
+MAX_SHOTS = 15
 
 
 @dataclass(frozen=True)
@@ -45,13 +47,37 @@ class FirePlan:
         return len(self.seconds)
 
 
-def points_by_second(dex: int, table: Table[ActionPoints]) -> tuple[int, ...]:
-    """Action points in seconds 1-5 for a DEX (TYC-2.1); no actions at DEX 0 or less (TYC-6.3)."""
+def points_by_second(dex: int, table: Table[ActionPoints], bonus: int = 0, most: int = 15) -> tuple[int, ...]:
+    """Action points in seconds 1-5 for a DEX (TYC-2.1); no actions at DEX 0 or less (TYC-6.3).
+
+    A successful Tactics roll adds ``bonus`` (1, or 2 on a critical) to the turn's total,
+    which never exceeds ``most``; the seconds are then those of the table's row with that
+    total (DEX 10 with +1 fires as DEX 11: 3, 2, 2, 2, 2). A DEX lowered by wounds is made
+    up by the bonus the same way, up to the cap (TYC-2.1).
+
+    Raises:
+        ScenarioError: When no row holds the DEX, or none has the total a bonus asks for.
+    """
     if dex <= 0:
         return (0,) * SECONDS
+    row = _row(dex, table)
+    if bonus:
+        total = max(row.points, min(most, row.points + bonus))
+        if total != row.points:
+            found = next((other for other in table if other.points == total), None)
+            if found is None:
+                raise ScenarioError(
+                    f"action_points: no row has {total} points in a turn, the total of DEX {dex} "
+                    f"with a Tactics bonus of {bonus} (TYC-2.1)"
+                )
+            row = found
+    return (row.second_1, row.second_2, row.second_3, row.second_4, row.second_5)
+
+
+def _row(dex: int, table: Table[ActionPoints]) -> ActionPoints:
     for row in table:
         if row.dex_min <= dex <= row.dex_max:
-            return (row.second_1, row.second_2, row.second_3, row.second_4, row.second_5)
+            return row
     raise ScenarioError(f"DEX {dex} is in no row of the action-point table")
 
 
@@ -74,30 +100,81 @@ def shot_costs(weapon: Weapon, burst: bool) -> tuple[int, int, int | None]:
     return pull, between, cap
 
 
-def fire_plan(dex: int, weapon: Weapon, kind: str, aim: int, table: Table[ActionPoints]) -> FirePlan:
+def plan_seconds(
+    points: tuple[int, ...],
+    per_shot: int,
+    between: int,
+    cap: int | None,
+    *,
+    upfront: int = 0,
+    two_weapons: str = "",
+    most: int = MAX_SHOTS,
+) -> tuple[int, ...]:
+    """The second (1-5) of each shot that fits in a turn (TYC-2.3, TYC-3.5).
+
+    Each shot costs ``per_shot`` points (trigger pull and aim), and ``between`` more when its
+    weapon has fired before in the turn; an action completes in the first second by which the
+    points so far cover it, points not spent carrying on. ``upfront`` points are spent first
+    (a Tactics roll, TYC-2.1). ``cap`` is the most shots of one weapon in a turn.
+
+    With two weapons (TYC-3.5) the hands alternate, the primary first: ``one_at_a_time``
+    fires at most one shot in a second; ``same_second`` fires both weapons together, each
+    paying its own points, the pair landing in the second that completes both.
+    """
+    weapons = 2 if two_weapons else 1
+    together = two_weapons == "same_second"
+    per_action = per_shot * (2 if together else 1)
+    between_action = between * (2 if together else 1)
+    lag = 1 if together or weapons == 1 else 2  # actions before a weapon fires again
+    shots_each = 2 if together else 1
+    actions_cap = None if cap is None else (cap if together else weapons * cap)
+    seconds: list[int] = []
+    actions = 0
+    spent = upfront
+    available = 0
+    second = 0
+    last = 0
+    while (actions_cap is None or actions < actions_cap) and len(seconds) + shots_each <= most:
+        cost = spent + (between_action if actions >= lag else 0) + per_action
+        while (available < cost or (weapons == 2 and not together and second <= last)) and second < SECONDS:
+            available += points[second]
+            second += 1
+        if available < cost or (weapons == 2 and not together and second <= last):
+            break
+        seconds.extend([second] * shots_each)
+        actions += 1
+        spent = cost
+        last = second
+    return tuple(seconds)
+
+
+def fire_plan(
+    dex: int,
+    weapon: Weapon,
+    kind: str,
+    aim: int,
+    table: Table[ActionPoints],
+    *,
+    bonus: int = 0,
+    upfront: int = 0,
+    two_weapons: str = "",
+    most_points: int = 15,
+) -> FirePlan:
     """The most shots of one kind that fit in a turn (TYC-2.3).
 
     Args:
         dex: The firer's DEX.
-        weapon: The weapon.
+        weapon: The weapon (the same in both hands with two weapons).
         kind: ``quick``, ``aimed`` or ``burst``.
         aim: Aim points before each shot (``aimed`` only).
         table: The action-point table.
+        bonus: Action points a successful Tactics roll adds this turn (TYC-2.1).
+        upfront: Points spent before the first shot (a Tactics roll made this turn).
+        two_weapons: ``one_at_a_time`` or ``same_second`` with a weapon in each hand (TYC-3.5).
+        most_points: The most action points of a turn (TYC-2.1).
     """
-    points = points_by_second(dex, table)
+    points = points_by_second(dex, table, bonus, most_points)
     pull, between, cap = shot_costs(weapon, kind == "burst")
     per_shot = pull + (aim if kind == "aimed" else 0)
-    seconds: list[int] = []
-    spent = 0
-    available = 0
-    second = 0
-    while cap is None or len(seconds) < cap:
-        cost = spent + (between if seconds else 0) + per_shot
-        while available < cost and second < SECONDS:
-            available += points[second]
-            second += 1
-        if available < cost:
-            break
-        seconds.append(second)
-        spent = cost
-    return FirePlan(kind, aim if kind == "aimed" else 0, tuple(seconds), points)
+    seconds = plan_seconds(points, per_shot, between, cap, upfront=upfront, two_weapons=two_weapons)
+    return FirePlan(kind, aim if kind == "aimed" else 0, seconds, points)

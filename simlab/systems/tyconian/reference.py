@@ -16,7 +16,9 @@ from simlab.rng import StreamKey, TrialDraws, VectorDraws
 from simlab.systems.tyconian import kernels
 from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import wound_index
+from simlab.systems.tyconian.plans import MAX_SHOTS
 from simlab.systems.tyconian.resolve import ResolvedAttack
+from simlab.systems.tyconian.rules import Rules
 from simlab.systems.tyconian.sample import kernel_inputs, new_tallies
 from simlab.systems.tyconian.wounds import wound_code
 
@@ -172,16 +174,21 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
     return hits_hist, damage_hist, levels, counts
 
 
-def _duel_hit(duel: ResolvedDuel, s: int, draws: TrialDraws, critical: bool, end: int) -> tuple[int, int, bool]:
-    """Location, damage and stun of one hit of side ``s`` (as the kernel's ``_hit_on``)."""
-    table = duel.locations[s]
+def _duel_hit(
+    duel: ResolvedDuel, s: int, draws: TrialDraws, critical: bool, end: int, penetrations: list[int]
+) -> tuple[int, int, bool]:
+    """Location, damage and stun of one hit of side ``s`` (as the kernel's ``_hit_on``), wearing armour (TYC-5.5)."""
     location = int(duel.location_of_roll[draws.die(20)])
+    tables = duel.locations[s]
+    table = tables[min(penetrations[location] // 2, len(tables) - 1)]
     whole, half = int(table[0, location]), int(table[1, location])
     damage = int(table[2, location])
     if critical:
         damage += 8 * whole + 4 * half
     else:
         damage += sum(draws.die(8) for _ in range(whole)) + (draws.die(4) if half else 0)
+    if whole + half:
+        penetrations[location] += 1
     stunned = location == 0 and draws.two_d6() + damage > end and damage > 0
     return location, damage, stunned
 
@@ -190,24 +197,28 @@ def _round(numerator: int, denominator: int, down: bool) -> int:
     return numerator // denominator if down else (2 * numerator + denominator) // (2 * denominator)
 
 
-def _plan(duel: ResolvedDuel, s: int, dex: int, loaded: int) -> list[int]:
-    """Seconds of the shots of side ``s`` this turn (as the kernel's plan)."""
-    p = duel.sides[s]
-    cap = int(p[kernels.CAP])
-    seconds: list[int] = []
-    available = second = spent = 0
-    rounds_left = loaded
-    while len(seconds) < kernels.MAX_SHOTS and (cap < 0 or len(seconds) < cap) and rounds_left >= p[kernels.ROUNDS]:
-        cost = spent + (int(p[kernels.BETWEEN]) if seconds else 0) + int(p[kernels.COST])
-        while available < cost and second < 5:
-            available += int(duel.points[min(dex, 15), second])
-            second += 1
-        if available < cost:
-            break
-        seconds.append(second)
-        spent = cost
-        rounds_left -= int(p[kernels.ROUNDS])
-    return seconds
+def _turn_kind(p: npt.NDArray[np.int64], turn: int, tactics_turns: int) -> int:
+    """Which of a side's plans a turn uses: the Tactics roll's own turn, one of its bonus or a plain one (TYC-2.1)."""
+    if not p[kernels.TACTICS]:
+        return kernels.PLAIN_TURN
+    if turn == 1:
+        return kernels.TACTICS_TURN
+    return kernels.BONUS_TURN if turn <= 1 + tactics_turns else kernels.PLAIN_TURN
+
+
+def _auto_dice(p: npt.NDArray[np.int64], loaded: int, strength: int, rules: Rules) -> tuple[int, int]:
+    """(rounds fired, dice rolled) of one full-auto volley (TYC-4.2 to TYC-4.4)."""
+    down = rules.rounding == "down"
+    full = int(p[kernels.AUTO_ROUNDS])
+    rounds = min(full, loaded)
+    reduction = _round(int(p[kernels.AUTO_REDUCTION]) * rounds, full, down)
+    r5 = 5 * int(p[kernels.AUTO_RECOIL])
+    if r5 > strength:
+        reduction += rules.recoil_dice_factor * (r5 - strength)
+    dice = rounds - reduction
+    if reduction > 0:
+        dice = max(dice, _round(int(p[kernels.AUTO_MINIMUM]) * rounds, full, down))
+    return rounds, max(0, min(dice, rounds))
 
 
 def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
@@ -215,6 +226,7 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
     rules = duel.rules
     sides = duel.sides
     down_rounding = rules.rounding == "down"
+    every_turn = rules.consciousness_roll == "every_turn"
     turns_hist = np.zeros(rules.max_turns + 1, np.int64)
     seconds_hist = np.zeros(5 * rules.max_turns + 1, np.int64)
     counts = np.zeros(duels.N_DUEL_COUNTS, np.int64)
@@ -224,29 +236,44 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
         strength = [int(sides[s, kernels.STR]) for s in (0, 1)]
         loaded = [int(sides[s, kernels.MAGAZINE]) for s in (0, 1)]
         spare = [int(sides[s, kernels.SPARE]) for s in (0, 1)]
-        down, slight, serious = [False, False], [False, False], [False, False]
+        down, slight, serious, knocked = [False, False], [False, False], [False, False], [False, False]
         serious_count = [0, 0]
         located = [[0] * 7, [0] * 7]
         level = [[0] * 7, [0] * 7]
+        penetrations = [[0] * 7, [0] * 7]
         turns = elapsed = 0
         over = False
         while turns < rules.max_turns and not over:
             turns += 1
+            for s in (0, 1):
+                if every_turn and serious[s] and not down[s] and not knocked[s]:
+                    down[s] = draws.dice(3) > sides[s, kernels.END]
+            if down[0] or down[1]:
+                elapsed = 5 * (turns - 1)
+                break
             plans: list[list[int]] = [[], []]
             auto = [False, False]
             recoil = [0, 0]
+            turn_dex = list(dex)
+            turn_damage = [0, 0]
+            hardest = [0, 0]
+            lying = list(knocked)
+            knocked = [False, False]
             for s in (0, 1):
-                if down[s] or dex[s] <= 0:
+                p = sides[s]
+                if lying[s] or dex[s] <= 0:
                     continue
-                if loaded[s] < (1 if sides[s, kernels.AUTO] else sides[s, kernels.ROUNDS]):
+                if loaded[s] < (1 if p[kernels.AUTO] else p[kernels.ROUNDS]):
                     if spare[s] > 0:
                         spare[s] -= 1
-                        loaded[s] = int(sides[s, kernels.MAGAZINE])
+                        loaded[s] = int(p[kernels.MAGAZINE])
                     continue
-                if sides[s, kernels.AUTO]:
+                if p[kernels.AUTO]:
                     auto[s] = True
                 else:
-                    plans[s] = _plan(duel, s, dex[s], loaded[s])
+                    kind, row = _turn_kind(p, turns, rules.tactics_turns), min(dex[s], 15)
+                    shots = min(int(duel.plan_shots[s, kind, row]), loaded[s] // int(p[kernels.ROUNDS]))
+                    plans[s] = [int(at) for at in duel.plans[s, kind, row, :shots]]
             for second in range(1, 6):
                 pending = [[0] * 7, [0] * 7]
                 stunned = [False, False]
@@ -255,40 +282,42 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                         continue
                     other = 1 - s
                     p = sides[s]
+                    end = int(sides[other, kernels.END])
                     for at in plans[s]:
                         if at != second:
                             continue
+                        hand = 0
+                        if p[kernels.TWO_WEAPONS]:
+                            fired = (int(p[kernels.MAGAZINE]) - loaded[s]) // int(p[kernels.ROUNDS])
+                            hand = int(p[kernels.PRIMARY_PENALTY] if fired % 2 == 0 else p[kernels.OFF_PENALTY])
                         loaded[s] -= int(p[kernels.ROUNDS])
                         recoil[s] += int(p[kernels.RECOIL])
-                        penalty = max(0, recoil[s] - strength[s])
-                        base = (int(p[kernels.SKILL]) + 5 * int(p[kernels.AIM])) * int(p[kernels.MULTIPLIER])
-                        skill = _round(base, 100, down_rounding) - penalty
+                        penalty = max(0, recoil[s] - (strength[s] - int(p[kernels.STR_LOSS])))
+                        base = (int(p[kernels.SKILL]) + int(p[kernels.AIM_SKILL])) * int(p[kernels.MULTIPLIER])
+                        skill = _round(base, 100, down_rounding) - penalty - hand
                         roll = draws.die(rules.skill_die)
                         critical = roll <= rules.critical_success_max
                         if critical or (roll < rules.critical_failure_min and roll <= skill):
-                            location, damage, stun = _duel_hit(duel, s, draws, critical, int(sides[other, kernels.END]))
+                            location, damage, stun = _duel_hit(duel, s, draws, critical, end, penetrations[other])
                             pending[other][location] += damage
                             stunned[other] = stunned[other] or stun
+                            turn_damage[other] += damage
+                            hardest[other] = max(hardest[other], damage)
                     if auto[s] and second == 5:
-                        full = int(p[kernels.AUTO_ROUNDS])
-                        rounds = min(full, loaded[s])
+                        rounds, dice = _auto_dice(p, loaded[s], strength[s], rules)
                         loaded[s] -= rounds
-                        reduction = _round(int(p[kernels.AUTO_REDUCTION]) * rounds, full, down_rounding)
-                        r5 = 5 * int(p[kernels.AUTO_RECOIL])
-                        if r5 > strength[s]:
-                            reduction += rules.recoil_dice_factor * (r5 - strength[s])
-                        dice = rounds - reduction
-                        if reduction > 0:
-                            dice = max(dice, _round(int(p[kernels.AUTO_MINIMUM]) * rounds, full, down_rounding))
-                        dice = max(0, min(dice, rounds))
                         scored = sum(draws.d6() >= p[kernels.HIT_FACE] for _ in range(dice))
+                        volley = 0
                         for _ in range(scored):
-                            location, damage, stun = _duel_hit(duel, s, draws, False, int(sides[other, kernels.END]))
+                            location, damage, stun = _duel_hit(duel, s, draws, False, end, penetrations[other])
                             pending[other][location] += damage
                             stunned[other] = stunned[other] or stun
+                            volley += damage
+                        turn_damage[other] += volley
+                        hardest[other] = max(hardest[other], volley)
                 for s in (0, 1):
                     out = stunned[s]
-                    table = duel.locations[1 - s]
+                    table = duel.locations[1 - s, 0]
                     for i in range(7):
                         if not pending[s][i]:
                             continue
@@ -313,24 +342,17 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                     over = True
                     elapsed = 5 * (turns - 1) + second
                     break
-        if not over:
+            per_shot = rules.knockdown_damage == "shot"
+            knocked = [(hardest[s] if per_shot else turn_damage[s]) > turn_dex[s] for s in (0, 1)]
+        if not over and not (down[0] or down[1]):
             elapsed = 5 * turns
         duels.record_duel(counts, turns_hist, seconds_hist, down[0], down[1], turns, elapsed, 1, draws.made)
     return turns_hist, seconds_hist, counts
 
 
-def _plan_table(duel: ResolvedDuel, s: int) -> npt.NDArray[np.int64]:
-    """Seconds of the shots of side ``s`` by DEX with unlimited rounds: ``(16, MAX_SHOTS)``, 0 past the plan."""
-    table = np.zeros((16, kernels.MAX_SHOTS), np.int64)
-    for dex in range(1, 16):
-        seconds = _plan(duel, s, dex, 10**9)
-        table[dex, : len(seconds)] = seconds
-    return table
-
-
 def _level_table(duel: ResolvedDuel, shooter: int, location: int, most: int) -> npt.NDArray[np.int64]:
     """Wound level at a location of the figure ``shooter`` fires at, for every damage up to ``most``."""
-    table = duel.locations[shooter]
+    table = duel.locations[shooter, 0]
     cap, limb = int(table[3, location]), bool(table[4, location])
     return np.array([wound_code(d, cap, limb, location == 0) for d in range(most + 1)], np.int64)
 
@@ -341,7 +363,7 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
     n = stop - start
     draws = VectorDraws(key, start, stop)
     down_rounding = rules.rounding == "down"
-    plans = [_plan_table(duel, s) for s in (0, 1)]
+    every_turn = rules.consciousness_roll == "every_turn"
     most = 3000  # wound levels are constant beyond twice the capacity
     levels_by_damage = [[_level_table(duel, 1 - s, i, most) for i in range(7)] for s in (0, 1)]
     dex = np.tile(sides[:, kernels.DEX], (n, 1))
@@ -351,23 +373,36 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
     down = np.zeros((n, 2), bool)
     slight = np.zeros((n, 2), bool)
     serious = np.zeros((n, 2), bool)
+    knocked = np.zeros((n, 2), bool)
     serious_count = np.zeros((n, 2), np.int64)
     located = np.zeros((n, 2, 7), np.int64)
     level = np.zeros((n, 2, 7), np.int64)
+    penetrations = np.zeros((n, 2, 7), np.int64)
     turns = np.zeros(n, np.int64)
     elapsed = np.zeros(n, np.int64)
     live = np.arange(n)
-    for _ in range(rules.max_turns):
+    for turn in range(1, rules.max_turns + 1):
         if not len(live):
             break
         turns[live] += 1
-        plan_dex = np.zeros((n, 2), np.int64)
+        for s in (0, 1):  # the consciousness roll of a seriously wounded figure that tries to act (TYC-6.3)
+            rows = live[serious[live, s] & ~down[live, s] & ~knocked[live, s]] if every_turn else live[:0]
+            total = draws.d6(rows) + draws.d6(rows) + draws.d6(rows)
+            down[rows[total > sides[s, kernels.END]], s] = True
+        ended = live[down[live].any(axis=1)]
+        elapsed[ended] = 5 * (turns[ended] - 1)
+        live = live[~down[live].any(axis=1)]
+        plan_row = np.zeros((n, 2), np.int64)
         n_shots = np.zeros((n, 2), np.int64)
         auto = np.zeros((n, 2), bool)
         recoil = np.zeros((n, 2), np.int64)
+        turn_dex = dex.copy()
+        turn_damage = np.zeros((n, 2), np.int64)
+        hardest = np.zeros((n, 2), np.int64)
+        kinds = [_turn_kind(sides[s], turn, rules.tactics_turns) for s in (0, 1)]
         for s in (0, 1):
             p = sides[s]
-            able = live[~down[live, s] & (dex[live, s] > 0)]
+            able = live[~knocked[live, s] & (dex[live, s] > 0)]
             empty = loaded[able, s] < (1 if p[kernels.AUTO] else p[kernels.ROUNDS])
             reload = able[empty & (spare[able, s] > 0)]
             spare[reload, s] -= 1
@@ -376,28 +411,39 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
             if p[kernels.AUTO]:
                 auto[firing, s] = True
             else:
-                plan_dex[firing, s] = np.minimum(dex[firing, s], 15)
-                planned = np.count_nonzero(plans[s][plan_dex[firing, s]], axis=1)
+                plan_row[firing, s] = np.minimum(dex[firing, s], 15)
+                planned = duel.plan_shots[s, kinds[s], plan_row[firing, s]]
                 n_shots[firing, s] = np.minimum(planned, loaded[firing, s] // p[kernels.ROUNDS])
+        knocked[:] = False
         for second in range(1, 6):
+            if not len(live):
+                break
             pending = np.zeros((n, 2, 7), np.int64)
             stunned = np.zeros((n, 2), bool)
             for s in (0, 1):
                 p = sides[s]
+                other = 1 - s
                 shooting = live[~down[live, s]]
-                for k in range(kernels.MAX_SHOTS):
-                    rows = shooting[(n_shots[shooting, s] > k) & (plans[s][plan_dex[shooting, s], k] == second)]
+                plan = duel.plans[s, kinds[s]]
+                for k in range(MAX_SHOTS):
+                    rows = shooting[(n_shots[shooting, s] > k) & (plan[plan_row[shooting, s], k] == second)]
                     if not len(rows):
                         continue
+                    hand = np.zeros(len(rows), np.int64)
+                    if p[kernels.TWO_WEAPONS]:
+                        fired = (p[kernels.MAGAZINE] - loaded[rows, s]) // p[kernels.ROUNDS]
+                        hand = np.where(fired % 2 == 0, p[kernels.PRIMARY_PENALTY], p[kernels.OFF_PENALTY])
                     loaded[rows, s] -= p[kernels.ROUNDS]
                     recoil[rows, s] += p[kernels.RECOIL]
-                    penalty = np.maximum(0, recoil[rows, s] - strength[rows, s])
-                    base = (p[kernels.SKILL] + 5 * p[kernels.AIM]) * p[kernels.MULTIPLIER]
-                    skill = _round(int(base), 100, down_rounding) - penalty
+                    penalty = np.maximum(0, recoil[rows, s] - (strength[rows, s] - p[kernels.STR_LOSS]))
+                    base = (p[kernels.SKILL] + p[kernels.AIM_SKILL]) * p[kernels.MULTIPLIER]
+                    skill = _round(int(base), 100, down_rounding) - penalty - hand
                     roll = draws.die(rows, rules.skill_die)
                     critical = roll <= rules.critical_success_max
                     hit = critical | ((roll < rules.critical_failure_min) & (roll <= skill))
-                    _numpy_hits(duel, s, draws, rows[hit], critical[hit], pending, stunned)
+                    damage = _numpy_hits(duel, s, draws, rows[hit], critical[hit], pending, stunned, penetrations)
+                    turn_damage[rows[hit], other] += damage
+                    hardest[rows[hit], other] = np.maximum(hardest[rows[hit], other], damage)
                 if p[kernels.AUTO] and second == 5:
                     rows = shooting[auto[shooting, s]]
                     full = int(p[kernels.AUTO_ROUNDS])
@@ -420,9 +466,14 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
                     for j in range(int(dice.max(initial=0))):
                         at = np.flatnonzero(dice > j)
                         scored[at] += draws.d6(rows[at]) >= p[kernels.HIT_FACE]
+                    volley = np.zeros(len(rows), np.int64)
                     for j in range(int(scored.max(initial=0))):
-                        at = rows[scored > j]
-                        _numpy_hits(duel, s, draws, at, np.zeros(len(at), bool), pending, stunned)
+                        at = np.flatnonzero(scored > j)
+                        volley[at] += _numpy_hits(
+                            duel, s, draws, rows[at], np.zeros(len(at), bool), pending, stunned, penetrations
+                        )
+                    turn_damage[rows, other] += volley
+                    hardest[rows, other] = np.maximum(hardest[rows, other], volley)
             for s in (0, 1):
                 out = stunned[:, s].copy()
                 for i in range(7):
@@ -453,8 +504,8 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
             ended = live[down[live].any(axis=1)]
             elapsed[ended] = 5 * (turns[ended] - 1) + second
             live = live[~down[live].any(axis=1)]
-            if not len(live):
-                break
+        hit_hard = hardest if rules.knockdown_damage == "shot" else turn_damage
+        knocked[live] = hit_hard[live] > turn_dex[live]
     elapsed[live] = 5 * turns[live]
     return duels.numpy_duel_tallies(
         down, turns, elapsed, 1, rules.max_turns, 5 * rules.max_turns + 1, int(draws.made.sum())
@@ -469,23 +520,27 @@ def _numpy_hits(
     critical: npt.NDArray[np.bool_],
     pending: npt.NDArray[np.int64],
     stunned: npt.NDArray[np.bool_],
-) -> None:
-    """One hit of side ``s`` for each trial in ``rows``: location, damage, stun (as the kernel's ``_hit_on``)."""
+    penetrations: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]:
+    """One hit of side ``s`` for each trial in ``rows`` (as the kernel's ``_hit_on``): its damage."""
     if not len(rows):
-        return
-    table = duel.locations[s]
+        return np.zeros(0, np.int64)
+    tables = duel.locations[s]
     other = 1 - s
     location = duel.location_of_roll[draws.die(rows, 20)]
-    whole, half = table[0, location], table[1, location]
-    damage = table[2, location] + np.where(critical, 8 * whole + 4 * half, 0)
+    wear = np.minimum(penetrations[rows, other, location] // 2, len(tables) - 1)
+    whole, half = tables[wear, 0, location], tables[wear, 1, location]
+    damage = tables[wear, 2, location] + np.where(critical, 8 * whole + 4 * half, 0)
     rolling = ~critical
     for d in range(int(whole.max(initial=0))):
         at = np.flatnonzero(rolling & (whole > d))
         damage[at] += draws.die(rows[at], 8)
     at = np.flatnonzero(rolling & (half == 1))
     damage[at] += draws.die(rows[at], 4)
+    penetrations[rows, other, location] += (whole + half) > 0
     head = np.flatnonzero(location == 0)
     stunned[rows[head], other] |= (draws.two_d6(rows[head]) + damage[head] > duel.sides[other, kernels.END]) & (
         damage[head] > 0
     )
     np.add.at(pending, (rows, np.full(len(rows), other), location), damage)
+    return damage

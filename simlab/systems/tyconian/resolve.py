@@ -19,8 +19,10 @@ from simlab.errors import ScenarioError, UnknownNameError
 from simlab.systems.tyconian.damage import blunt_trauma, dice_left
 from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
-from simlab.systems.tyconian.plans import fire_plan
+from simlab.systems.tyconian.plans import FirePlan, fire_plan
 from simlab.systems.tyconian.rules import (
+    HANDS_FIRST,
+    TACTICS_BONUS,
     TWO_WEAPON_PENALTY,
     Armour,
     Rules,
@@ -102,6 +104,8 @@ def _weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Table[Weapo
 
 def _check(scenario: Scenario, weapon: Weapon, rules: Rules) -> None:
     automatic = weapon.automatic_rof is not None
+    if scenario.tactics != "none" and not scenario.plan:
+        raise ScenarioError("tactics changes the action points of a fire plan: set plan as well (TYC-2.1, TYC-2.3)")
     if scenario.plan:
         wanted = "burst" if scenario.plan == "burst" else "single"
         if scenario.mode != wanted:
@@ -173,15 +177,16 @@ def resolve(
         assert rounds_each is not None
         shots = scenario.shots
         every_shot_aimed = scenario.plan == "aimed"
+        positions: list[int] | None = None  # with a two-weapon plan: this hand's shots among both hands'
         if scenario.plan:
-            aim_points = scenario.aim + scenario.aim_location
-            plan = fire_plan(
-                scenario.dex, weapon, scenario.plan, aim_points, tables.get("action_points", action_points())
-            )
-            if not plan.shots:
+            plan = _plan(scenario, weapon, rules, tables)
+            positions = list(range(plan.shots))
+            if scenario.two_weapons:
+                positions = positions[HANDS_FIRST.index(scenario.hand) :: 2]
+            if not positions:
                 raise ScenarioError(f"DEX {scenario.dex} leaves no points for a {scenario.plan} shot this turn (TYC-2)")
-            shots = plan.shots
-            seconds = plan.seconds
+            shots = len(positions)
+            seconds = tuple(plan.seconds[i] for i in positions)
         scenario = dataclasses.replace(scenario, shots=shots)
         if scenario.shots * rounds_each > loaded:
             raise ScenarioError(
@@ -199,7 +204,11 @@ def resolve(
                 recoil = 0
             elif scenario.braced and "pistol" in weapon.flags:
                 recoil = max(0, recoil - 1)
-            penalties = recoil_penalties([recoil] * scenario.shots, str_prime)
+            # Recoil builds over every shot of the turn, both hands' with two weapons (TYC-3.4).
+            fired = scenario.shots if positions is None else plan.shots
+            penalties = recoil_penalties([recoil] * fired, str_prime)
+            if positions is not None:
+                penalties = [penalties[i] for i in positions]
             two_weapon = TWO_WEAPON_PENALTY[scenario.two_weapon_fire, scenario.hand] if scenario.two_weapons else 0
             skills = tuple(
                 effective_skill(
@@ -237,6 +246,21 @@ def resolve(
         trauma=trauma,
         capacity=caps,
         max_damage_per_hit=int((8 * whole + 4 * half + trauma).max()),
+    )
+
+
+def _plan(scenario: Scenario, weapon: Weapon, rules: Rules, tables: Mapping[str, Table[Any]]) -> FirePlan:
+    """The turn's fire plan of a scenario: its Tactics roll and both weapons' shots (TYC-2.1, TYC-2.3, TYC-3.5)."""
+    return fire_plan(
+        scenario.dex,
+        weapon,
+        scenario.plan,
+        scenario.aim + scenario.aim_location,
+        tables.get("action_points", action_points()),
+        bonus=TACTICS_BONUS[scenario.tactics],
+        upfront=rules.tactics_cost if scenario.tactics == "roll" else 0,
+        two_weapons=scenario.two_weapon_fire if scenario.two_weapons else "",
+        most_points=rules.max_action_points,
     )
 
 

@@ -38,6 +38,8 @@ __all__ = [
     "PENETRATIONS",
     "MOVEMENTS",
     "SIGHTS",
+    "TACTICS",
+    "TACTICS_BONUS",
 ]
 
 MODES = ("single", "burst", "full_auto")
@@ -103,6 +105,25 @@ class Rules:
         2, doc="blunt trauma per whole die stopped by armour (TYC-5.3)", minimum=0, maximum=99
     )
     max_turns: int = spec_field(40, doc="turns after which a duel ends undecided", minimum=1, maximum=10000)
+    max_action_points: int = spec_field(
+        15, doc="most action points of a turn, a Tactics bonus included (TYC-2.1)", minimum=1, maximum=99
+    )
+    tactics_cost: int = spec_field(2, doc="action points a Tactics roll costs (TYC-2.1)", minimum=0, maximum=99)
+    tactics_turns: int = spec_field(
+        5, doc="turns a successful Tactics roll adds its points, from the next turn (TYC-2.1)", minimum=0, maximum=10000
+    )
+    consciousness_roll: str = spec_field(
+        "every_turn",
+        doc="duels: a seriously wounded figure rolls 3d6 under END every turn it tries to act (every_turn, "
+        "the seed) or only when wounded (once) (TYC-6.3)",
+        choices=("every_turn", "once"),
+    )
+    armor_wear: str = spec_field(
+        "two_penetrations",
+        doc="duels: armour at a location loses 1 AV for every two penetrations (two_penetrations, the seed) "
+        "or never (none) (TYC-5.5)",
+        choices=("two_penetrations", "none"),
+    )
     melee_blunt_points: int = spec_field(
         6, doc="armed melee: 1 blunt trauma per this many points armour stops (TYC-8)", minimum=1, maximum=99
     )
@@ -133,9 +154,17 @@ class Rules:
     )
 
 
+#: A Tactics roll (TYC-2.1): none; made this turn (its points spent first); a success or a
+#: critical success made earlier, whose bonus points this turn has.
+TACTICS = ("none", "roll", "success", "critical")
+#: Action points of a successful Tactics roll.
+TACTICS_BONUS = {"none": 0, "roll": 0, "success": 1, "critical": 2}
+
 #: How two weapons are fired (TYC-3.5), and whose shots an attack with two weapons is.
 TWO_WEAPON_FIRE = ("one_at_a_time", "same_second")
 HANDS = ("off", "primary")
+#: The hands in the order they fire when the two weapons alternate (TYC-3.5).
+HANDS_FIRST = ("primary", "off")
 #: Skill penalty of each hand by way of firing two weapons (TYC-3.5).
 TWO_WEAPON_PENALTY = {("one_at_a_time", "off"): 5, ("one_at_a_time", "primary"): 0,
                       ("same_second", "off"): 7, ("same_second", "primary"): 2}  # fmt: skip
@@ -171,6 +200,12 @@ class Scenario(Target):
         choices=("", "quick", "aimed", "burst"),
     )
     dex: int = spec_field(10, doc="firer's DEX: action points of a fire plan (TYC-2.1)", **ATTRIBUTE)
+    tactics: str = spec_field(
+        "none",
+        doc="a fire plan's Tactics roll: roll (made this turn, its points first), success (+1 point) or "
+        "critical (+2) from an earlier turn (TYC-2.1)",
+        choices=TACTICS,
+    )
     range_m: float = spec_field(20.0, doc="distance in metres (TYC-3.1)", minimum=0)
     sights: str = spec_field("none", doc="sights (TYC-3.1)", choices=SIGHTS)
     movement: str = spec_field("still", doc="firer's movement (TYC-3.4)", choices=MOVEMENTS)

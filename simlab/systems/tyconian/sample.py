@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from simlab.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates
 from simlab.engine import Tallies, sample_cell
@@ -16,6 +17,7 @@ from simlab.systems.tyconian import kernels
 from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import semi_automatic
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
+from simlab.systems.tyconian.rules import Rules
 from simlab.systems.tyconian.wounds import LIMBS, WOUND_LEVELS
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "estimates",
     "sample_duel",
     "duel_block_function",
+    "duel_flags",
 ]
 
 
@@ -167,11 +170,17 @@ def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> 
     counts = np.zeros(N_DUEL_COUNTS, np.int64)
     limits = np.array([rules.skill_die, rules.critical_success_max, rules.critical_failure_min], np.int64)
     kernels.duel_block(
-        np.uint64(key.offset), np.uint64(key.gamma), start, stop, duel.sides, duel.locations, duel.points,
-        duel.location_of_roll, limits, rules.rounding == "down", rules.recoil_dice_factor, rules.max_turns,
-        turns, seconds, counts,
+        np.uint64(key.offset), np.uint64(key.gamma), start, stop, duel.sides, duel.locations, duel.plans,
+        duel.plan_shots, duel.location_of_roll, limits, duel_flags(rules), rules.recoil_dice_factor,
+        rules.tactics_turns, rules.max_turns, turns, seconds, counts,
     )  # fmt: skip
     return turns, seconds, counts
+
+
+def duel_flags(rules: Rules) -> npt.NDArray[np.int64]:
+    """The duel kernel's readings: round down (TYC-1.3), knockdown per shot (TYC-6.4), a roll every turn (TYC-6.3)."""
+    readings = (rules.rounding == "down", rules.knockdown_damage == "shot", rules.consciousness_roll == "every_turn")
+    return np.array(readings, np.int64)
 
 
 def duel_block_function(duel: ResolvedDuel, key: StreamKey) -> partial[Tallies]:

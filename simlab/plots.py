@@ -83,6 +83,10 @@ AXIS_LABELS = {
     "mean_missiles_destroyed": "expected missiles shot down",
 }
 _STYLE = {"font.size": 9}
+#: The widest chart, in inches: at the figures' 110 dpi it fits a report page without shrinking.
+MAX_WIDTH_IN = 12.0
+#: Heatmaps label their cells with values only up to this many cells (the tables have the numbers).
+MAX_ANNOTATED_CELLS = 400
 _MARKERS = "osD^vP*Xh<>"
 
 
@@ -209,36 +213,47 @@ def heatmap(
     panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
     row_order = list(dict.fromkeys(frame[rows]))
     col_order = list(dict.fromkeys(frame[cols]))
-    width = 1.6 + len(panel_values) * (0.42 * len(col_order) + 0.6)
-    height = 1.8 + 0.24 * len(row_order)
-    figure = _figure(min(max(width, 6.4), 22), min(max(height, 3.6), 16))
-    grid = figure.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
+    # Legible at the page's width: panels wrap so that the figure is never wider than the page,
+    # and the cells are labelled (at the size of the tick labels) only when there are few of them.
+    panel_width = 0.42 * len(col_order) + 0.9
+    across = max(1, min(len(panel_values), int((MAX_WIDTH_IN - 1.6) // panel_width)))
+    down = -(-len(panel_values) // across)
+    annotate = len(frame) <= MAX_ANNOTATED_CELLS
+    figure = _figure(
+        min(max(1.6 + across * panel_width, 6.4), MAX_WIDTH_IN),
+        min(max(1.4 + down * (0.8 + 0.24 * len(row_order)), 3.6), 30),
+    )
+    grid = figure.subplots(down, across, squeeze=False, sharey=True).ravel()
     low, high = float(frame["value"].min()), float(frame["value"].max())
     cmap = "viridis"
     if diverging:
         low, high, cmap = -max(abs(low), abs(high), 1e-12), max(abs(low), abs(high), 1e-12), "RdBu_r"
     image = None
-    for axes, panel in zip(grid, panel_values, strict=True):
+    for axes in grid[len(panel_values) :]:
+        axes.set_visible(False)
+    for axes, panel in zip(grid, panel_values, strict=False):
         part = frame if panel is None else frame[frame[panels] == panel]
         values = part.pivot_table(index=rows, columns=cols, values="value", aggfunc="first", sort=False)
         values = values.reindex(index=row_order, columns=col_order)
         image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap=cmap, vmin=low, vmax=high)
         axes.set_xticks(range(len(col_order)), [str(c) for c in col_order], rotation=60, ha="right", fontsize=7)
         axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
-        if values.size <= 400:
+        axes.tick_params(axis="y", labelleft=axes in grid[::across])  # the rows are named once per line of panels
+        if annotate:
             middle = (low + high) / 2
             for (i, j), shown in np.ndenumerate(values.to_numpy(dtype=float)):
                 if not np.isnan(shown):
                     dark = abs(shown) < 0.6 * high if diverging else shown > middle
                     colour = "black" if dark else "white"
-                    axes.text(j, i, f"{shown:.2g}", ha="center", va="center", fontsize=5.5, color=colour)
+                    axes.text(j, i, f"{shown:.2g}", ha="center", va="center", fontsize=7, color=colour)
         axes.set_xlabel(_label(cols))
         if panel is not None:
             axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
-    grid[0].set_ylabel(_label(rows))
+    for axes in grid[::across]:
+        axes.set_ylabel(_label(rows))
     if image is not None:
         label = _label(metric) if value == "value" else f"{value} of {_label(metric)}"
-        figure.colorbar(image, ax=list(grid), label=label, shrink=0.8)
+        figure.colorbar(image, ax=list(grid[: len(panel_values)]), label=label, shrink=0.8)
     figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where), fontsize=10)
     return figure
 
@@ -380,11 +395,14 @@ def stacked(
     frame = select(frame, method=preferred_method(frame))
     panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
     row_order = list(dict.fromkeys(frame[rows]))
-    width = min(4.0 + 3.2 * len(panel_values), 22)
-    figure = _figure(width, 1.6 + 0.28 * len(row_order))
-    grid = figure.subplots(1, len(panel_values), squeeze=False, sharey=True)[0]
+    across = max(1, min(len(panel_values), int((MAX_WIDTH_IN - 2.0) // 3.2)))
+    down = -(-len(panel_values) // across)
+    figure = _figure(min(max(2.0 + 3.2 * across, 6.4), MAX_WIDTH_IN), 1.6 + down * (0.6 + 0.28 * len(row_order)))
+    grid = figure.subplots(down, across, squeeze=False, sharey=True).ravel()
+    for axes in grid[len(panel_values) :]:
+        axes.set_visible(False)
     colours = matplotlib.colormaps["RdYlGn_r"](np.linspace(0.05, 0.95, len(metrics)))
-    for axes, panel in zip(grid, panel_values, strict=True):
+    for axes, panel in zip(grid, panel_values, strict=False):
         part = frame if panel is None else frame[frame[panels] == panel]
         values = part.pivot_table(index=rows, columns="metric", values="value", aggfunc="first", sort=False)
         values = values.reindex(index=row_order, columns=list(metrics)).fillna(0.0)
@@ -398,7 +416,8 @@ def stacked(
         axes.set_xlabel("probability")
         if panel is not None:
             axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
-    grid[0].set_ylabel(_label(rows))
+    for axes in grid[::across]:
+        axes.set_ylabel(_label(rows))
     handles, labels = grid[0].get_legend_handles_labels()
     figure.legend(handles, labels, loc="outside lower center", ncols=min(len(metrics), 6), fontsize=8)
     figure.suptitle(_title(title, f"Outcome of one attack by {_label(rows)}", where), fontsize=10)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -117,11 +118,13 @@ def point(value: int) -> PMF:
     return PMF(value, np.ones(1))
 
 
+@lru_cache(maxsize=256)
 def die(sides: int) -> PMF:
     """A fair die with faces ``1..sides``."""
     return PMF(1, np.full(sides, 1.0 / sides))
 
 
+@lru_cache(maxsize=1024)
 def dice_sum(count: int, sides: int) -> PMF:
     """The sum of ``count`` fair dice (``3d6`` is ``dice_sum(3, 6)``)."""
     return die(sides).times(count)

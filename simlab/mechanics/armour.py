@@ -1,9 +1,13 @@
 """Armour against damage dice: per die, per whole attack, AP halving (TFT-4).
 
 Exact forms as :class:`~simlab.pmf.PMF`; the samplers apply the same arithmetic per die.
+The distributions are pure functions of a few integers and PMFs are values, so each is
+computed once per process and shared by every cell (and marginal change) that needs it.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -17,16 +21,19 @@ def halve_up(protection: int) -> int:
     return -(-protection // 2)
 
 
+@lru_cache(maxsize=4096)
 def per_die_damage(protection: int, sides: int = 6) -> PMF:
     """Damage of one die after per-die armour, ``max(0, d - P)`` (TFT-4.2)."""
     return die(sides).map(lambda v: np.maximum(v - protection, 0))
 
 
+@lru_cache(maxsize=4096)
 def raw_damage(dice: int, adds: int, sides: int = 6) -> PMF:
     """Damage before armour: ``dice`` dice plus ``adds``, never below 0 (TFT-5.1)."""
     return (die(sides).times(dice) + adds).clamp_low(0) if dice else point(max(adds, 0))
 
 
+@lru_cache(maxsize=16384)
 def attack_damage(dice: int, adds: int, protection: int, *, per_die: bool, factor: int = 1, sides: int = 6) -> PMF:
     """Damage an attack does through armour.
 

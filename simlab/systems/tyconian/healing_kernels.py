@@ -224,6 +224,12 @@ def healing_block(
             recovered = recovered or _recovered(damage, infected, maimed)
             if recovered:
                 recovered_hist[day] += 1
+                # Healed for good: nothing is rolled on the days left, and every one of them
+                # finds the figure alive and recovered.
+                for later in range(day + 1, days + 1):
+                    alive_hist[later] += 1
+                    recovered_hist[later] += 1
+                break
         counts[INFECTED] += any_infection
         counts[MAIMED] += maimed
         counts[DRAWS] += made

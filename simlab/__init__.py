@@ -10,7 +10,7 @@ Public API::
     run = simlab.run("experiments/tft_autofire_modes.toml")   # tidy pandas tables
     run.table
 
-:mod:`simlab.reports` pivots those tables and :mod:`simlab.plots` charts them.
+:mod:`simlab.output.pivots` pivots those tables and :mod:`simlab.output.plots` charts them.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from simlab.api import attack, duel, run
-from simlab.errors import SimlabError
-from simlab.results import AttackResult
+from simlab.engine.results import AttackResult
+from simlab.inputs.errors import SimlabError
 from simlab.systems import AttackRequest, System, get_system
 
 __all__ = [

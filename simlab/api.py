@@ -1,7 +1,7 @@
 """Short calls for notebooks and scripts: one attack, one duel, one experiment.
 
-Everything here is a thin layer over :mod:`simlab.systems`, :mod:`simlab.experiments`
-and :mod:`simlab.runner`; the command line uses the same functions.
+Everything here is a thin layer over :mod:`simlab.systems`, :mod:`simlab.workflow.experiments`
+and :mod:`simlab.workflow.runner`; the command line uses the same functions.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from simlab.results import AttackResult
+from simlab.engine.results import AttackResult
 from simlab.systems import AttackRequest, DuelRequest, get_system, require_duels
 
 __all__ = ["attack", "duel", "run"]
@@ -106,8 +106,8 @@ def duel(
 
 
 def run(experiment: str | Path, *, threads: int | None = None) -> Any:
-    """Load and run one experiment file, returning its :class:`~simlab.runner.ExperimentRun`."""
-    from simlab.experiments import load_experiment
-    from simlab.runner import run_experiment
+    """Load and run one experiment file, returning its :class:`~simlab.workflow.runner.ExperimentRun`."""
+    from simlab.workflow.experiments import load_experiment
+    from simlab.workflow.runner import run_experiment
 
     return run_experiment(load_experiment(experiment), threads=threads)

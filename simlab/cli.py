@@ -1,6 +1,6 @@
 """The ``simlab`` command line (DESIGN.md, "The command line"): parsing and printing only.
 
-Every user error is a :class:`~simlab.errors.SimlabError` (or a click usage error); both
+Every user error is a :class:`~simlab.inputs.errors.SimlabError` (or a click usage error); both
 are printed as one line ``error: ...`` on stderr with exit status 2, never a traceback.
 """
 
@@ -16,11 +16,11 @@ from typing import Any
 import click
 
 from simlab import __version__
-from simlab.engine import check_seed, check_threads, check_trials
-from simlab.errors import SimlabError, UnknownNameError
-from simlab.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
-from simlab.params import describe, parse_assignments, range_text
-from simlab.results import AttackResult
+from simlab.engine.blocks import check_seed, check_threads, check_trials
+from simlab.engine.results import AttackResult
+from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
+from simlab.inputs.params import describe, parse_assignments, range_text
 from simlab.systems import AttackRequest, System, all_systems, get_system, require_duels
 
 __all__ = ["main", "cli"]
@@ -217,7 +217,7 @@ def attack(
         progress=progress,
     )
     if variant_file is not None:
-        from simlab.variants import load_variant
+        from simlab.inputs.variants import load_variant
 
         request = load_variant(variant_file, chosen.name).apply(request)
     result = chosen.attack(request)
@@ -236,10 +236,10 @@ def attack(
 @_limit_options
 def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None, max_cells: int, max_trials: int) -> None:
     """Run experiments (default: every experiments/*.toml) into OUT/<name>/."""
-    from simlab.atomic import check_writable
-    from simlab.provenance import experiment_provenance
-    from simlab.publish import write_results
-    from simlab.runner import run_experiment, work_units
+    from simlab.output.atomic import check_writable
+    from simlab.output.provenance import experiment_provenance
+    from simlab.output.publish import write_results
+    from simlab.workflow.runner import run_experiment, work_units
 
     check_threads(threads)
     experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
@@ -266,7 +266,7 @@ def _check_sampling(trials: int, seed: int, threads: int | None) -> int:
 
 def _load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
     """Every experiment named (default: experiments/*.toml), all checked (against ``limits`` too) before any runs."""
-    from simlab.experiments import find_experiments, load_experiment
+    from simlab.workflow.experiments import find_experiments, load_experiment
 
     experiments = [load_experiment(path, limits) for path in (list(files) or find_experiments("experiments"))]
     names: dict[str, Path] = {}
@@ -309,12 +309,12 @@ def compare(
     max_trials: int,
 ) -> None:
     """Compare variants with the base rules on every cell of an experiment → OUT/compare_<name>/."""
-    from simlab.atomic import check_writable
-    from simlab.compare import DEFAULT_BATCHES, compare_experiment, comparison_units
-    from simlab.experiments import load_experiment
-    from simlab.provenance import experiment_provenance
-    from simlab.publish import write_comparison
-    from simlab.variants import load_variant
+    from simlab.inputs.variants import load_variant
+    from simlab.output.atomic import check_writable
+    from simlab.output.provenance import experiment_provenance
+    from simlab.output.publish import write_comparison
+    from simlab.workflow.compare import DEFAULT_BATCHES, compare_experiment, comparison_units
+    from simlab.workflow.experiments import load_experiment
 
     check_threads(threads)
     batches = DEFAULT_BATCHES if batches is None else batches
@@ -360,9 +360,9 @@ def baseline(
     experiment_files: tuple[Path, ...], directory: Path | None, threads: int | None, max_cells: int, max_trials: int
 ) -> None:
     """Store the current results of experiments as their baselines."""
-    from simlab.atomic import check_writable
-    from simlab.regress import BASELINES, write_baseline
-    from simlab.runner import run_experiment, work_units
+    from simlab.output.atomic import check_writable
+    from simlab.workflow.regress import BASELINES, write_baseline
+    from simlab.workflow.runner import run_experiment, work_units
 
     check_threads(threads)
     experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
@@ -395,9 +395,9 @@ def regress(
     """Compare experiments with their baselines: exit 0 if nothing changed, 1 if something did."""
     import pandas as pd
 
-    from simlab.regress import BASELINES
-    from simlab.regress import regress as check
-    from simlab.variants import load_variant
+    from simlab.inputs.variants import load_variant
+    from simlab.workflow.regress import BASELINES
+    from simlab.workflow.regress import regress as check
 
     check_threads(threads)
     experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
@@ -475,7 +475,7 @@ def duel(
         progress=_Progress(n_trials) if sys.stderr.isatty() else None,
     )
     if variant_file is not None:
-        from simlab.variants import load_variant
+        from simlab.inputs.variants import load_variant
 
         request = load_variant(variant_file, chosen.name).apply(request)
     assert chosen.duel is not None
@@ -492,7 +492,7 @@ def duel(
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench(trials: int, repeat: int, as_json: bool) -> None:
     """Measure the samplers, their references, the generator and the exact engine."""
-    from simlab.bench import run_bench
+    from simlab.workflow.bench import run_bench
 
     check_trials(trials)
     if repeat < 1:

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from simlab.cli import main
-from simlab.errors import ScenarioError
+from simlab.inputs.errors import ScenarioError
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario, weapons
 

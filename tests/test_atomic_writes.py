@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from simlab import atomic
-from simlab.publish import RESULT_FILES
+from simlab.output import atomic
+from simlab.output.publish import RESULT_FILES
 from tests.conftest import small_experiment
 
 

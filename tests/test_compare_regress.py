@@ -9,10 +9,10 @@ import pytest
 from conftest import run_cli, small_experiment
 
 import simlab
-from simlab.compare import compare_experiment, describe_widths
-from simlab.experiments import load_experiment
-from simlab.regress import compare_rows, holm
-from simlab.variants import load_variant
+from simlab.inputs.variants import load_variant
+from simlab.workflow.compare import compare_experiment, describe_widths
+from simlab.workflow.experiments import load_experiment
+from simlab.workflow.regress import compare_rows, holm
 
 EXTRA_HIT = "experiments/variants/tft_extra_hit_every_2.toml"
 
@@ -162,7 +162,7 @@ def test_false_alarm_rate_of_unchanged_rules_is_at_most_one_percent(tmp_path):
     """200 pairs of independent runs of unchanged rules: Holm at 0.01 must rarely flag any row."""
     from scipy import stats
 
-    from simlab.runner import run_experiment
+    from simlab.workflow.runner import run_experiment
 
     alarms = 0
     pairs = 200

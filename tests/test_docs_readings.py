@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab.params import build, field_specs
+from simlab.inputs.params import build, field_specs
 from simlab.systems import SYSTEM_NAMES, get_system
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "systems"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab.experiments import ExperimentError, find_experiments, load_experiment
+from simlab.workflow.experiments import ExperimentError, find_experiments, load_experiment
 
 SHIPPED = sorted(Path("experiments").glob("*.toml"))
 

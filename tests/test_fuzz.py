@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simlab.cli import main
-from simlab.errors import SimlabError
-from simlab.experiments import load_experiment
-from simlab.files import read_csv, read_json
-from simlab.params import field_specs
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.files import read_csv, read_json
+from simlab.inputs.params import field_specs
+from simlab.inputs.variants import load_variant
 from simlab.systems import all_systems
-from simlab.variants import load_variant
+from simlab.workflow.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from simlab.errors import ScenarioError
+from simlab.inputs.errors import ScenarioError
 from simlab.mechanics.roll_under import extra_hits, roll_table
 from simlab.systems.hitech_tft import SYSTEM, AttackRequest
 from simlab.systems.hitech_tft.reference import damage_of_faces

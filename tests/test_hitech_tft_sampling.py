@@ -5,7 +5,7 @@ import pytest
 from conftest import REGISTRY, Case, chi_square_p
 from scipy import stats
 
-from simlab.rng import stream_key
+from simlab.engine.rng import stream_key
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.reference import numpy_block, python_block

@@ -3,7 +3,7 @@ import itertools
 import numpy as np
 import pytest
 
-from simlab.pmf import PMF, dice_sum, die, mixture, point
+from simlab.engine.pmf import PMF, dice_sum, die, mixture, point
 
 
 def test_3d6_matches_enumeration():

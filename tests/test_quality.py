@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from simlab.bench import run_bench
+from simlab.workflow.bench import run_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 

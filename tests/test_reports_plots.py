@@ -4,9 +4,10 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from simlab import plots, reports
-from simlab.experiments import ChartSpec, load_experiment
-from simlab.runner import run_experiment
+from simlab.output import pivots as reports
+from simlab.output import plots
+from simlab.workflow.experiments import ChartSpec, load_experiment
+from simlab.workflow.runner import run_experiment
 
 
 def tidy(rows):

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from simlab.engine import run_blocks
-from simlab.errors import InvalidValueError
-from simlab.intervals import normal_mean, wilson
-from simlab.rng import die_from_draw, draw_py, mix64, mix64_py, stream_key, trial_position
+from simlab.engine.blocks import run_blocks
+from simlab.engine.intervals import normal_mean, wilson
+from simlab.engine.rng import die_from_draw, draw_py, mix64, mix64_py, stream_key, trial_position
+from simlab.inputs.errors import InvalidValueError
 
 
 def test_compiled_generator_matches_its_pure_python_specification():
@@ -56,7 +56,7 @@ def test_intervals():
 
 
 def test_the_engine_gives_every_thread_several_blocks_within_bounds():
-    from simlab.engine import DEFAULT_BLOCK_SIZE, MIN_BLOCK_SIZE, auto_block_size
+    from simlab.engine.blocks import DEFAULT_BLOCK_SIZE, MIN_BLOCK_SIZE, auto_block_size
 
     assert auto_block_size(100_000, 2) == 6_250  # 100,000 duels: 16 blocks on 2 threads
     assert auto_block_size(10, 2) == MIN_BLOCK_SIZE

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from conftest import run_cli
 
-from simlab import publish
 from simlab.cli import main
+from simlab.output import publish
 
 EXPERIMENT = """\
 name = "{name}"

@@ -7,9 +7,9 @@ import pytest
 from conftest import small_experiment
 
 import simlab
-from simlab.experiments import load_experiment
-from simlab.pmf import PMF
-from simlab.runner import incapacitation_curve, run_experiment
+from simlab.engine.pmf import PMF
+from simlab.workflow.experiments import load_experiment
+from simlab.workflow.runner import incapacitation_curve, run_experiment
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from simlab.errors import SimlabError
-from simlab.params import field_specs
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import field_specs
 from simlab.systems import AttackRequest, System, all_systems
 
 TRIALS = 20_000

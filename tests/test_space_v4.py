@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simlab
-from simlab.errors import SimlabError
-from simlab.rng import stream_key
+from simlab.engine.rng import stream_key
+from simlab.inputs.errors import SimlabError
 from simlab.systems import DuelRequest, get_system
 from simlab.systems.space_v4.duel import resolve_duel
 from simlab.systems.space_v4.exact import exact_attack

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from simlab.errors import SimlabError
+from simlab.inputs.errors import SimlabError
 from simlab.systems.space_v4.exact import exact_attack
 from simlab.systems.space_v4.fractions import applied_hits, criticals, fraction_of
 from simlab.systems.space_v4.resolve import pd_turrets, resolve

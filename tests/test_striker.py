@@ -12,8 +12,8 @@ from scipy import stats
 
 import simlab
 import simlab.mechanics.target_number
-from simlab.errors import ScenarioError, SimlabError
-from simlab.rng import stream_key
+from simlab.engine.rng import stream_key
+from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.exact import exact_outcome, hit_categories
@@ -320,8 +320,8 @@ def test_duel_experiments_run_and_validate(tmp_path):
 
 
 def test_stacked_outcome_chart_and_default_choice():
-    from simlab import plots
-    from simlab.experiments import load_experiment
+    from simlab.output import plots
+    from simlab.workflow.experiments import load_experiment
 
     experiment = load_experiment("experiments/striker_weapons_armour.toml")
     metrics = [f"p_{c}" for c in CATEGORIES] + ["p_a_wins"]

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import simlab
-from simlab.duels import A_WINS, B_WINS
+from simlab.engine.rng import stream_key
 from simlab.mechanics.target_number import p_at_least
-from simlab.rng import stream_key
+from simlab.systems.duels import A_WINS, B_WINS
 from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.reference import numpy_duel_block, python_duel_block
 from simlab.systems.striker.resolve import resolve

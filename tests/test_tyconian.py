@@ -9,8 +9,8 @@ from conftest import chi_square_p, run_cli
 from scipy import stats
 
 import simlab
-from simlab.errors import ScenarioError, SimlabError
-from simlab.rng import stream_key
+from simlab.engine.rng import stream_key
+from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.systems.tyconian import kernels
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.reference import numpy_block, python_block

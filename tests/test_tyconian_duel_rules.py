@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import simlab
-from simlab.duels import duel_estimates
-from simlab.rng import stream_key
+from simlab.engine.rng import stream_key
+from simlab.systems.duels import duel_estimates
 from simlab.systems.tyconian.duel import BONUS_TURN, PLAIN_TURN, TACTICS_TURN, resolve_duel
 from simlab.systems.tyconian.plans import points_by_second
 from simlab.systems.tyconian.reference import numpy_duel_block, python_duel_block

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from simlab.errors import ScenarioError
+from simlab.inputs.errors import ScenarioError
 from simlab.mechanics.d20 import p_critical_success, p_skill_success, round_off
 from simlab.systems.tyconian.damage import blunt_trauma, dice_left, hit_damage, location_distribution
 from simlab.systems.tyconian.fire import (
@@ -165,7 +165,7 @@ def test_fire_plans_set_the_shots_of_an_attack():
 
 
 def test_tyc71_explosive_worked_example():
-    from simlab.systems.tyconian.explosives import dice_at, explosives, locations_hit, shaped
+    from simlab.systems.tyconian.questions.explosives import dice_at, explosives, locations_hit, shaped
 
     grenade = {e.name: e for e in explosives()}["hand grenade"]
     assert (grenade.damage, grenade.radius_m) == (4, 4)
@@ -178,7 +178,7 @@ def test_tyc71_explosive_worked_example():
 
 
 def test_tyc72_flamer_tables():
-    from simlab.systems.tyconian.explosives import flamer_area, flamer_directed
+    from simlab.systems.tyconian.questions.explosives import flamer_area, flamer_directed
 
     directed = [(r.location_die, r.location_bonus, r.chance_one_in, r.damage_dice) for r in flamer_directed()]
     assert directed == [(3, 0, 6, 1), (4, 0, 5, 2), (4, 1, 4, 3), (4, 2, 3, 4), (4, 3, 2, 5)]  # d3..d4+3, 1 in 6..2
@@ -221,7 +221,7 @@ def test_tyc_3_5_two_weapons_in_the_same_second(fire, hand, penalty, strength_lo
 
 
 def test_tyc_3_5_two_weapon_inputs_need_two_weapons():
-    from simlab.errors import ScenarioError
+    from simlab.inputs.errors import ScenarioError
     from simlab.systems.tyconian.resolve import resolve
     from simlab.systems.tyconian.rules import Rules, Scenario
 

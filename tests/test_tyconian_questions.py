@@ -14,16 +14,16 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import simlab
-from simlab.errors import SimlabError
-from simlab.rng import stream_key
+from simlab.engine.rng import stream_key
+from simlab.inputs.errors import SimlabError
 from simlab.systems import get_system
 from simlab.systems.base import AttackRequest
-from simlab.systems.tyconian.blast import location_reach, resolve_explosion, resolve_indirect_fire
-from simlab.systems.tyconian.blast_sample import blast_tallies, python_blast_tallies
 from simlab.systems.tyconian.damage import hit_damage
-from simlab.systems.tyconian.flame import flame_tallies, python_flame_tallies, resolve_flame
-from simlab.systems.tyconian.healing import healing_tallies, python_healing_tallies, resolve_healing
-from simlab.systems.tyconian.melee import melee_tallies, python_melee_tallies, resolve_melee, unarmed_dice
+from simlab.systems.tyconian.questions.blast import location_reach, resolve_explosion, resolve_indirect_fire
+from simlab.systems.tyconian.questions.blast_sample import blast_tallies, python_blast_tallies
+from simlab.systems.tyconian.questions.flame import flame_tallies, python_flame_tallies, resolve_flame
+from simlab.systems.tyconian.questions.healing import healing_tallies, python_healing_tallies, resolve_healing
+from simlab.systems.tyconian.questions.melee import melee_tallies, python_melee_tallies, resolve_melee, unarmed_dice
 from simlab.systems.tyconian.resolve import LOCATIONS, location_table
 from simlab.systems.tyconian.rules import Rules
 

@@ -6,8 +6,8 @@ import pytest
 from conftest import run_cli
 
 import simlab
+from simlab.inputs.variants import VariantError, load_variant
 from simlab.systems import AttackRequest, get_system
-from simlab.variants import VariantError, load_variant
 
 SHIPPED = sorted(Path("experiments/variants").glob("*.toml"))
 AR = {"weapon": "assault rifle", "armor": "flak jacket", "mode": "four", "range_m": 20}

@@ -1,6 +1,6 @@
 """Armour against damage dice: per die, per whole attack, AP halving (TFT-4).
 
-Exact forms as :class:`~simlab.pmf.PMF`; the samplers apply the same arithmetic per die.
+Exact forms as :class:`~simlab.engine.pmf.PMF`; the samplers apply the same arithmetic per die.
 The distributions are pure functions of a few integers and PMFs are values, so each is
 computed once per process and shared by every cell (and marginal change) that needs it.
 """
@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from simlab.pmf import PMF, die, point
+from simlab.engine.pmf import PMF, die, point
 
 __all__ = ["halve_up", "per_die_damage", "attack_damage", "raw_damage"]
 

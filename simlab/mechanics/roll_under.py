@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from simlab.pmf import PMF, dice_sum
+from simlab.engine.pmf import PMF, dice_sum
 
 __all__ = ["THREE_D6", "ROLL_SLOTS", "NO_ATTACK", "RollTable", "roll_table", "extra_hits", "p_roll_at_most"]
 

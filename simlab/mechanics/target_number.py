@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from simlab.engine.pmf import PMF, dice_sum
 from simlab.mechanics.roll_under import extra_hits
-from simlab.pmf import PMF, dice_sum
 
 __all__ = ["TWO_D6", "NATURALS", "TABLE_SLOTS", "p_at_least", "hits_by_natural", "p_higher_with_rerolled_ties"]
 

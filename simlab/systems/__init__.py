@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simlab.errors import SimlabError, UnknownNameError
+from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.systems.base import AttackRequest, DuelRequest, System
 
 __all__ = ["AttackRequest", "DuelRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems", "require_duels"]

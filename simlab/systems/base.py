@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from simlab.engine import ProgressFn
-from simlab.errors import UnknownNameError
-from simlab.params import as_plain, build
-from simlab.results import AttackResult
-from simlab.tables import Table
+from simlab.engine.blocks import ProgressFn
+from simlab.engine.results import AttackResult
+from simlab.inputs.errors import UnknownNameError
+from simlab.inputs.params import as_plain, build
+from simlab.inputs.tables import Table
 
 __all__ = [
     "AttackRequest",
@@ -222,7 +222,7 @@ def with_row(request: AttackRequest, row: str, columns: Mapping[str, Any]) -> At
 
 
 def sampling_options(request: AttackRequest | DuelRequest) -> dict[str, Any]:
-    """The keyword arguments of :func:`simlab.engine.sample_cell` that a request asks for."""
+    """The keyword arguments of :func:`simlab.engine.blocks.sample_cell` that a request asks for."""
     options: dict[str, Any] = {
         "trials": request.trials,
         "seed": request.seed,
@@ -251,7 +251,7 @@ class System:
         metrics: Metric name → description (the "Outputs" section of the spec).
         attack: Answers an :class:`AttackRequest`.
         check: Validates an :class:`AttackRequest` without answering it (raises
-            :class:`~simlab.errors.SimlabError`).
+            :class:`~simlab.inputs.errors.SimlabError`).
         extra_metrics: Metrics only some scenarios have (HE splash, blast distances).
         marginals: Name → change of a request whose effect reports show (``+1 DX``).
         duel: Answers a :class:`DuelRequest` (None: the system has no duels).

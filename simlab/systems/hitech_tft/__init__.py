@@ -30,7 +30,7 @@ Implements ``rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is 
 
 from __future__ import annotations
 
-from simlab.results import AttackResult
+from simlab.engine.results import AttackResult
 from simlab.systems.base import (
     AttackRequest,
     System,

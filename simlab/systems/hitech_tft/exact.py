@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.engine.pmf import PMF
 from simlab.mechanics.armour import attack_damage, raw_damage
 from simlab.mechanics.roll_under import THREE_D6, p_roll_at_most
-from simlab.pmf import PMF
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES, SPLASH_METRIC, Outcome
 from simlab.systems.hitech_tft.resolve import MAX_SCATTER, ResolvedAttack
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64
 
 # Indices of the ``counts`` tally.
 STAGGER, KNOCKDOWN, LOST, DRAWS, DICE, DICE_SQ = range(6)

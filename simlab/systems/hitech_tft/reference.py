@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine import Tallies
+from simlab.engine.blocks import Tallies
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, TrialDraws, die_np
 from simlab.mechanics.roll_under import NO_ATTACK
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, TrialDraws, die_np
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES
 from simlab.systems.hitech_tft.resolve import ResolvedAttack

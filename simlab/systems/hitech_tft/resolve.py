@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError, SimlabError
+from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.tables import Table
 from simlab.mechanics.armour import halve_up
 from simlab.mechanics.roll_under import RollTable, roll_table
 from simlab.systems.hitech_tft.rules import DEFAULT_RANGE_M, Armour, Rules, Scenario, Weapon, armours, weapons
-from simlab.tables import Table
 
 __all__ = [
     "ResolvedAttack",

@@ -1,7 +1,7 @@
 """Sampled outcomes of one HiTech TFT attack, with 95 % intervals (TFT-10).
 
 Prepares the compiled kernels' inputs from a resolved attack, runs them in blocks through
-:func:`simlab.engine.run_blocks` and turns the int64 tallies into an :class:`Outcome`
+:func:`simlab.engine.blocks.run_blocks` and turns the int64 tallies into an :class:`Outcome`
 (point estimates) and intervals.
 """
 
@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from simlab.engine import BlockFn, Tallies, sample_cell
-from simlab.errors import SimlabError
-from simlab.intervals import mean_interval, wilson
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, stream_key
+from simlab.engine.blocks import BlockFn, Tallies, sample_cell
+from simlab.engine.intervals import mean_interval, wilson
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, stream_key
+from simlab.inputs.errors import SimlabError
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES, SPLASH_METRIC, Outcome
 from simlab.systems.hitech_tft.resolve import ResolvedAttack
@@ -184,7 +184,7 @@ def tallies_to_outcome(
 
 
 def sample_outcome(attack: ResolvedAttack, **options: Any) -> SampledOutcome:
-    """Sample an attack: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    """Sample an attack: ``options`` are those of :func:`simlab.engine.blocks.sample_cell` (``trials``, ``seed``...)."""
     _check_draws(attack)
     kernel = _blast if attack.blast is not None else _direct_fire
     tallies = sample_cell(partial(kernel, attack), **options)

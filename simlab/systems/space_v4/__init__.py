@@ -8,9 +8,8 @@ where the spec is silent are written in the docstrings of :mod:`.resolve` (one a
 
 from __future__ import annotations
 
-from simlab.duels import duel_result
-from simlab.params import as_plain
-from simlab.results import AttackResult
+from simlab.engine.results import AttackResult
+from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
     DuelRequest,
@@ -21,6 +20,7 @@ from simlab.systems.base import (
     plus_one,
     sampling_options,
 )
+from simlab.systems.duels import duel_result
 from simlab.systems.space_v4.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.space_v4.exact import exact_attack
 from simlab.systems.space_v4.fractions import damage_fractions

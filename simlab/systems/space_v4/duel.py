@@ -36,15 +36,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError, SimlabError
-from simlab.params import as_plain, build, spec_field
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.params import as_plain, build, spec_field
+from simlab.inputs.tables import Table
 from simlab.systems.space_v4 import kernels as k
 from simlab.systems.space_v4.fractions import damage_fractions
 from simlab.systems.space_v4.resolve import applied_table, may_fire, ship_row
 from simlab.systems.space_v4.rules import BAND_ORDER, BANDS, Rules
 from simlab.systems.space_v4.ships import Ship, hull_hits_of, sandcasters_of, ships, turrets_of
-from simlab.tables import Table
 
 __all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "side_json", "POLICIES"]
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simlab.engine.pmf import PMF, mixture, point
 from simlab.mechanics.target_number import TWO_D6
-from simlab.pmf import PMF, mixture, point
 from simlab.systems.space_v4.fractions import criticals
 from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down
 from simlab.systems.space_v4.sample import MARGIN_SERIES

@@ -17,9 +17,9 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError
-from simlab.params import spec_field
-from simlab.tables import table_loader
+from simlab.inputs.errors import ScenarioError
+from simlab.inputs.params import spec_field
+from simlab.inputs.tables import table_loader
 
 __all__ = ["FractionRow", "damage_fractions", "fraction_of", "applied_hits", "criticals", "ROUNDINGS"]
 

@@ -10,7 +10,7 @@ gunner, engineer), fires its beam group, its pulse group, and its missile and nu
 flights (:func:`fire_group` each, or one roll per weapon with ``grouping = per_weapon``).
 
 The plain reference of each kernel is its own source run by the interpreter
-(:mod:`simlab.interpreted`).
+(:mod:`simlab.engine.interpreted`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6, draw_die
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6, draw_die
 
 __all__ = [
     "hit_and_margin",

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from simlab.engine import Tallies
-from simlab.rng import StreamKey, VectorDraws
+from simlab.engine.blocks import Tallies
+from simlab.engine.rng import StreamKey, VectorDraws
 from simlab.systems.space_v4 import kernels as k
 from simlab.systems.space_v4.resolve import ResolvedAttack
 

@@ -27,14 +27,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError, SimlabError
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.tables import Table
 from simlab.mechanics.target_number import TWO_D6
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.systems.space_v4.fractions import FractionRow, applied_hits, damage_fractions
 from simlab.systems.space_v4.kernels import hit_and_margin
 from simlab.systems.space_v4.rules import BANDS, LASERS, OPTIMAL_HITS, Rules, Scenario
 from simlab.systems.space_v4.ships import Ship, lasers_per_turret, sandcasters_of, ships, weapon_count
-from simlab.tables import Table
 
 __all__ = [
     "ResolvedAttack",

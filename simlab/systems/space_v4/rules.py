@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.params import MODIFIER, TARGET, spec_field
+from simlab.inputs.params import MODIFIER, TARGET, spec_field
 from simlab.systems.space_v4.fractions import ROUNDINGS
 
 __all__ = ["Rules", "Scenario", "BANDS", "BAND_ORDER", "WEAPONS", "OPTIMAL_HITS", "LASERS", "CRIT_ACCOUNTINGS"]

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from simlab.engine import Tallies, sample_cell
-from simlab.interpreted import block_functions
-from simlab.intervals import Estimates, mean_interval
+from simlab.engine.blocks import Tallies, sample_cell
+from simlab.engine.interpreted import block_functions
+from simlab.engine.intervals import Estimates, mean_interval
 from simlab.systems.space_v4 import kernels as k
 from simlab.systems.space_v4.duel import ResolvedDuel
 from simlab.systems.space_v4.resolve import ResolvedAttack
@@ -97,7 +97,7 @@ def attack_estimates(tallies: Tallies, trials: int) -> Estimates:
 
 
 def sample_attack(attack: ResolvedAttack, **options: Any) -> Estimates:
-    """Sample one attack: ``options`` are those of :func:`simlab.engine.sample_cell`."""
+    """Sample one attack: ``options`` are those of :func:`simlab.engine.blocks.sample_cell`."""
     return attack_estimates(sample_cell(partial(attack_tallies, attack), **options), options["trials"])
 
 
@@ -135,5 +135,5 @@ def duel_estimates(tallies: Tallies, trials: int) -> Estimates:
 
 
 def sample_duel(duel: ResolvedDuel, **options: Any) -> Estimates:
-    """Sample duels: ``options`` are those of :func:`simlab.engine.sample_cell`."""
+    """Sample duels: ``options`` are those of :func:`simlab.engine.blocks.sample_cell`."""
     return duel_estimates(sample_cell(partial(duel_tallies, duel), **options), options["trials"])

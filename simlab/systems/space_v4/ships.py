@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.errors import ScenarioError
-from simlab.params import SKILL, spec_field
+from simlab.inputs.errors import ScenarioError
+from simlab.inputs.params import SKILL, spec_field
+from simlab.inputs.tables import table_loader
 from simlab.systems.space_v4.rules import LASERS, WEAPONS
-from simlab.tables import table_loader
 
 __all__ = [
     "Ship",

@@ -33,9 +33,8 @@ Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is sil
 
 from __future__ import annotations
 
-from simlab.duels import DUEL_DISTRIBUTIONS, duel_result
-from simlab.params import as_plain
-from simlab.results import AttackResult
+from simlab.engine.results import AttackResult
+from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
     DuelRequest,
@@ -47,6 +46,7 @@ from simlab.systems.base import (
     sampling_options,
     with_row,
 )
+from simlab.systems.duels import DUEL_DISTRIBUTIONS, duel_result
 from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, resolve_duel, side_json
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of

@@ -24,13 +24,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.duels import DUEL_METRICS
-from simlab.errors import SimlabError
-from simlab.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, spec_field
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, spec_field
+from simlab.inputs.tables import Table
+from simlab.systems.duels import DUEL_METRICS
 from simlab.systems.striker.resolve import ResolvedAttack, end_dm, resolve
 from simlab.systems.striker.rules import COVERS, MODES, RANGE_BANDS, SIGHTS, Rules, Scenario
-from simlab.tables import Table
 
 __all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "DUEL_METRICS"]
 

@@ -6,7 +6,7 @@ inputs and :mod:`.reference` holds plain Python and numpy twins with identical t
 
 Each trial takes its draws one after another from its own window of the cell's stream
 (draw ``j`` at position ``j + 1``), and every 2d6 is one draw (a die from each half of it,
-:func:`simlab.rng.two_d6_from_draw`). Attack: the to-hit 2d6 is draw 0; wounding hit ``i``
+:func:`simlab.engine.rng.two_d6_from_draw`). Attack: the to-hit 2d6 is draw 0; wounding hit ``i``
 has its penetration 2d6 at draw ``1 + 2i`` and, where the level calls for one, its
 consciousness or Not Dead Yet 2d6 at ``2 + 2i`` (fixed places, so the hits do not wait for
 each other); after the ``k`` hits, from draw ``1 + 2k`` on, the aftermath rolls (stabilise
@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.duels import record_duel_compiled
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_2d6, mix64, two_d6_from_draw
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_2d6, mix64, two_d6_from_draw
+from simlab.systems.duels import record_duel_compiled
 
 # Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
 UNHURT, LIGHT, SERIOUS, UNCONSCIOUS, NOT_DEAD_YET, KILLED = range(6)

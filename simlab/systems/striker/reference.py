@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab import duels
-from simlab.engine import Tallies
-from simlab.rng import StreamKey, TrialDraws, VectorDraws
+from simlab.engine.blocks import Tallies
+from simlab.engine.rng import StreamKey, TrialDraws, VectorDraws
+from simlab.systems import duels
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
 from simlab.systems.striker.resolve import (

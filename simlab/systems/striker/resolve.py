@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError
+from simlab.inputs.errors import ScenarioError
+from simlab.inputs.tables import Table
 from simlab.mechanics.target_number import TABLE_SLOTS, hits_by_natural, p_at_least, p_higher_with_rerolled_ties
 from simlab.systems.striker.rules import (
     Armour,
@@ -28,7 +29,6 @@ from simlab.systems.striker.rules import (
     melee_weapons,
     weapons,
 )
-from simlab.tables import Table
 
 __all__ = [
     "CATEGORIES",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.params import ATTRIBUTE, MODIFIER, SKILL, TARGET, spec_field
-from simlab.tables import table_loader
+from simlab.inputs.params import ATTRIBUTE, MODIFIER, SKILL, TARGET, spec_field
+from simlab.inputs.tables import table_loader
 
 __all__ = [
     "Rules",

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from simlab.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates, mean_interval
-from simlab.engine import Tallies, sample_cell
-from simlab.intervals import wilson
-from simlab.rng import StreamKey, stream_key
+from simlab.engine.blocks import Tallies, sample_cell
+from simlab.engine.intervals import wilson
+from simlab.engine.rng import StreamKey, stream_key
+from simlab.systems.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates, mean_interval
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
 from simlab.systems.striker.exact import StrikerOutcome
@@ -150,7 +150,7 @@ def tallies_to_outcome(
 
 
 def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:
-    """Sample an attack: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    """Sample an attack: ``options`` are those of :func:`simlab.engine.blocks.sample_cell` (``trials``, ``seed``...)."""
     tallies = sample_cell(partial(_attack_tallies, attack), **options)
     outcome, ci = tallies_to_outcome(attack, tallies, options["trials"])
     return SampledAttack(outcome, ci, options["trials"], tallies)
@@ -186,5 +186,5 @@ def duel_block_function(duel: ResolvedDuel, seed: int, cell: int = 0) -> partial
 
 
 def sample_duel(duel: ResolvedDuel, **options: Any) -> SampledDuel:
-    """Sample duels: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    """Sample duels: ``options`` are those of :func:`simlab.engine.blocks.sample_cell` (``trials``, ``seed``...)."""
     return duel_estimates(sample_cell(partial(_duel_tallies, duel), **options), options["trials"], seconds_per_bin=10)

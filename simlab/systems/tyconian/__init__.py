@@ -32,9 +32,8 @@ TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``,
 
 from __future__ import annotations
 
-from simlab.duels import DUEL_DISTRIBUTIONS, DUEL_METRICS, duel_result
-from simlab.params import as_plain
-from simlab.results import AttackResult
+from simlab.engine.results import AttackResult
+from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
     DuelRequest,
@@ -45,6 +44,7 @@ from simlab.systems.base import (
     sampling_options,
     with_row,
 )
+from simlab.systems.duels import DUEL_DISTRIBUTIONS, DUEL_METRICS, duel_result
 from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.fire import shot_chances

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from simlab.pmf import PMF, die, point
+from simlab.engine.pmf import PMF, die, point
+from simlab.inputs.tables import Table
 from simlab.systems.tyconian.rules import HitLocation, Rules, rows_by_roll
-from simlab.tables import Table
 
 __all__ = ["dice_left", "blunt_trauma", "hit_damage", "location_distribution"]
 

@@ -35,10 +35,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.duels import DUEL_METRICS
-from simlab.errors import ScenarioError, SimlabError
-from simlab.params import SKILL, as_plain, build, spec_field
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.params import SKILL, as_plain, build, spec_field
+from simlab.inputs.tables import Table
+from simlab.systems.duels import DUEL_METRICS
 from simlab.systems.tyconian.fire import SKILL_MULTIPLIER, range_band
 from simlab.systems.tyconian.full_auto import table_row
 from simlab.systems.tyconian.plans import MAX_SHOTS, plan_seconds, points_by_second, shot_costs
@@ -55,7 +56,6 @@ from simlab.systems.tyconian.rules import (
     full_auto_rows,
 )
 from simlab.systems.tyconian.wounds import LIMBS
-from simlab.tables import Table
 
 __all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "DUEL_METRICS", "SIDE_FIELDS"]
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simlab.engine.pmf import PMF, dice_sum, die, mixture, point
 from simlab.mechanics.d20 import p_critical_success
 from simlab.mechanics.target_number import TWO_D6
-from simlab.pmf import PMF, dice_sum, die, mixture, point
 from simlab.systems.tyconian.fire import p_jam, shot_chances
 from simlab.systems.tyconian.full_auto import binomial
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simlab.errors import ScenarioError
+from simlab.engine.pmf import PMF
+from simlab.inputs.errors import ScenarioError
+from simlab.inputs.tables import Table
 from simlab.mechanics.d20 import round_off
-from simlab.pmf import PMF
 from simlab.systems.tyconian.rules import FullAutoRow, Rules
-from simlab.tables import Table
 
 __all__ = ["FullAutoFire", "table_row", "full_auto_fire", "binomial"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.duels import record_duel_compiled
-from simlab.rng import DRAWS_PER_TRIAL_LIMIT, draw_die, mix64, two_d6_from_draw
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_die, mix64, two_d6_from_draw
+from simlab.systems.duels import record_duel_compiled
 from simlab.systems.tyconian.wounds import wound_code
 
 # Indices of the ``counts`` tally.
@@ -326,7 +326,7 @@ def duel_block(
         max_turns: Turns after which a duel ends undecided.
         turns_hist: Histogram of turns.
         seconds_hist: Histogram of seconds.
-        counts: Tallies indexed as in :mod:`simlab.duels`.
+        counts: Tallies indexed as in :mod:`simlab.systems.duels`.
     """
     stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
     rounding_down = flags[0] == 1

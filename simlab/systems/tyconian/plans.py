@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from simlab.errors import ScenarioError
+from simlab.inputs.errors import ScenarioError
+from simlab.inputs.tables import Table
 from simlab.systems.tyconian.rules import ActionPoints, Weapon
-from simlab.tables import Table
 
 __all__ = ["FirePlan", "points_by_second", "shot_costs", "plan_seconds", "fire_plan", "SECONDS", "MAX_SHOTS"]
 

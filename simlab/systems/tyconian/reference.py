@@ -1,7 +1,7 @@
 """Plain twins of the compiled Tyconian kernel, for tests and ``simlab bench``.
 
 :func:`python_block` loops over trials as the kernel does, one draw after another from
-:class:`simlab.rng.TrialDraws`; :func:`numpy_block` vectorises full-automatic fire over
+:class:`simlab.engine.rng.TrialDraws`; :func:`numpy_block` vectorises full-automatic fire over
 trials with numpy (each trial keeps its own count of draws). Both give the kernel's tallies.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from simlab import duels
-from simlab.engine import Tallies
-from simlab.rng import StreamKey, TrialDraws, VectorDraws
+from simlab.engine.blocks import Tallies
+from simlab.engine.rng import StreamKey, TrialDraws, VectorDraws
+from simlab.systems import duels
 from simlab.systems.tyconian import kernels
 from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import wound_index

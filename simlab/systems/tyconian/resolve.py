@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.errors import ScenarioError, UnknownNameError
+from simlab.inputs.errors import ScenarioError, UnknownNameError
+from simlab.inputs.tables import Table
 from simlab.systems.tyconian.damage import blunt_trauma, dice_left
 from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
@@ -36,7 +37,6 @@ from simlab.systems.tyconian.rules import (
     weapons,
 )
 from simlab.systems.tyconian.wounds import capacity
-from simlab.tables import Table
 
 __all__ = ["ResolvedAttack", "resolve", "location_table", "dice_through", "capacities", "LOCATIONS"]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from simlab.errors import ScenarioError
+from simlab.inputs.errors import ScenarioError
+from simlab.inputs.params import ATTRIBUTE, DICE, MODIFIER, SKILL, spec_field
+from simlab.inputs.tables import Table, table_loader
 from simlab.mechanics.d20 import ROUNDINGS
-from simlab.params import ATTRIBUTE, DICE, MODIFIER, SKILL, spec_field
-from simlab.tables import Table, table_loader
 
 __all__ = [
     "Rules",

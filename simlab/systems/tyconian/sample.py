@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates
-from simlab.engine import Tallies, sample_cell
-from simlab.intervals import Estimates
-from simlab.rng import StreamKey
+from simlab.engine.blocks import Tallies, sample_cell
+from simlab.engine.intervals import Estimates
+from simlab.engine.rng import StreamKey
+from simlab.systems.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates
 from simlab.systems.tyconian import kernels
 from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import semi_automatic
@@ -157,7 +157,7 @@ def add_wounds(found: Estimates, damage: np.ndarray, levels: np.ndarray) -> None
 
 
 def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:
-    """Sample an attack: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    """Sample an attack: ``options`` are those of :func:`simlab.engine.blocks.sample_cell` (``trials``, ``seed``...)."""
     inputs = kernel_inputs(attack)
     tallies = sample_cell(partial(_attack_tallies, attack, inputs), **options)
     return estimates(attack, tallies, options["trials"])
@@ -189,5 +189,5 @@ def duel_block_function(duel: ResolvedDuel, key: StreamKey) -> partial[Tallies]:
 
 
 def sample_duel(duel: ResolvedDuel, **options: Any) -> SampledDuel:
-    """Sample duels: ``options`` are those of :func:`simlab.engine.sample_cell` (``trials``, ``seed``...)."""
+    """Sample duels: ``options`` are those of :func:`simlab.engine.blocks.sample_cell` (``trials``, ``seed``...)."""
     return duel_estimates(sample_cell(partial(_duel_tallies, duel), **options), options["trials"])

@@ -1,0 +1,69 @@
+"""Kernels run by the interpreter: the plain reference of a compiled sampler (DESIGN.md principle 3).
+
+:func:`interpreted` gives the pure-Python function of a numba kernel in which every compiled
+function it calls (dice, the stream's mixer, wound levels) is itself interpreted, so the
+uint64 stream positions stay numpy scalars throughout, exactly as in the compiled code.
+The reference then takes the very same draws and must give the very same tallies; tests
+compare the two and ``simlab bench`` times them side by side.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba.core.registry import CPUDispatcher
+
+from simlab.engine.rng import StreamKey
+
+__all__ = ["interpreted", "run_interpreted", "block_functions"]
+
+
+_TWINS: dict[Any, Callable[..., Any]] = {}
+
+
+def interpreted(kernel: Any) -> Callable[..., Any]:
+    """The pure-Python twin of a compiled ``kernel``, calling interpreted twins of its helpers."""
+    if kernel in _TWINS:
+        return _TWINS[kernel]
+    source = kernel.py_func
+    scope: dict[str, Any] = dict(source.__globals__)
+    twin = types.FunctionType(source.__code__, scope, source.__name__, source.__defaults__, source.__closure__)
+    _TWINS[kernel] = twin
+    for name in source.__code__.co_names:
+        if isinstance(scope.get(name), CPUDispatcher):
+            scope[name] = interpreted(scope[name])
+    return twin
+
+
+def run_interpreted(kernel: Any, *args: Any) -> None:
+    """Call the interpreted twin of ``kernel``; uint64 arithmetic wraps as in compiled code."""
+    with np.errstate(over="ignore"):
+        interpreted(kernel)(*args)
+
+
+def block_functions(
+    kernel: Any, arguments: Callable[[Any], tuple[Any, ...]], new_tallies: Callable[[Any], tuple[Any, ...]]
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The compiled block function of a kernel and its interpreted twin.
+
+    The kernel is called as ``kernel(offset, gamma, start, stop, *arguments(subject), *tallies)``
+    and adds into ``tallies = new_tallies(subject)``. Both returned functions take
+    ``(subject, key, start, stop)`` and return the tallies of trials ``[start, stop)``.
+    """
+
+    def compiled(subject: Any, key: StreamKey, start: int, stop: int) -> Any:
+        tallies = new_tallies(subject)
+        kernel(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *arguments(subject), *tallies)
+        return tallies
+
+    def plain(subject: Any, key: StreamKey, start: int, stop: int) -> Any:
+        tallies = new_tallies(subject)
+        run_interpreted(kernel, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *arguments(subject), *tallies)
+        return tallies
+
+    compiled.__doc__ = f"Tallies of trials [start, stop) by the compiled {kernel.__name__}."
+    plain.__doc__ = f"The same tallies by {kernel.__name__}'s source run in the interpreter (the plain reference)."
+    return compiled, plain

@@ -1,0 +1,1 @@
+"""The inputs: errors, typed parameters with their ranges, data tables, variants, files and limits."""

@@ -1,0 +1,168 @@
+"""Reading the files simlab is given: every failure is one line naming the file (DESIGN.md principle 7).
+
+Experiments, variants, tables, baselines and provenance records are all read through these
+functions, so each kind of trouble (a missing or unreadable file, a directory, a binary or
+UTF-16 or Latin-1 file, a file too large to be one of ours, malformed TOML, CSV or JSON, a
+blank or non-numeric cell where a number must be) is reported the same way:
+``FILE[:LINE]: what is wrong``, raised as a :class:`FileError`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import json
+import re
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlab.inputs.errors import SimlabError
+
+__all__ = ["FileError", "MAX_FILE_BYTES", "decode_text", "read_text", "read_toml", "read_json", "read_csv"]
+
+#: Largest file simlab reads (experiments, variants, tables, baselines are far smaller).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+_BOMS = {
+    codecs.BOM_UTF32_LE: "UTF-32",
+    codecs.BOM_UTF32_BE: "UTF-32",
+    codecs.BOM_UTF16_LE: "UTF-16",
+    codecs.BOM_UTF16_BE: "UTF-16",
+}
+
+
+class FileError(SimlabError):
+    """A file that cannot be read or is malformed, located by file and line."""
+
+    def __init__(self, path: Path | str, message: str, line: int | None = None) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {message}")
+        self.path, self.line, self.reason = Path(path), line, message
+
+
+def decode_text(data: bytes, path: Path | str) -> str:
+    """UTF-8 text of a file's bytes (a UTF-8 byte-order mark is dropped).
+
+    Raises:
+        FileError: For a binary file (NUL bytes), UTF-16/32 text or bytes that are not UTF-8,
+            naming the line of the first bad byte.
+    """
+    for bom, encoding in _BOMS.items():
+        if data.startswith(bom):
+            raise FileError(path, f"is {encoding} text; save it as UTF-8")
+    if b"\0" in data[:65536] or b"\0" in data:
+        raise FileError(path, "is a binary file, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FileError(path, f"byte 0x{data[exc.start]:02x} is not UTF-8 text; save the file as UTF-8", line) from None
+
+
+def read_text(path: Path | str, what: str = "file") -> str:
+    """The UTF-8 text of a file.
+
+    Args:
+        path: The file.
+        what: What the file is, for the message (``experiment file``).
+
+    Raises:
+        FileError: When it is missing, a directory, unreadable, too large, or not UTF-8 text.
+    """
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise FileError(path, f"is a directory, not a {what}")
+        if size > MAX_FILE_BYTES:
+            raise FileError(path, f"is {size:,} bytes, too large for a {what} (at most {MAX_FILE_BYTES:,})")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FileError(path, f"cannot read the {what} ({exc.strerror or exc})") from None
+    return decode_text(data, path)
+
+
+def read_toml(path: Path | str, what: str = "file") -> tuple[dict[str, Any], str]:
+    """A TOML file's data and its text (for locating keys).
+
+    Raises:
+        FileError: As :func:`read_text`, or for malformed TOML, with its line.
+    """
+    text = read_text(path, what)
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = int(position.group(1)) if position else None
+        reason = str(exc)[: position.start()].strip() if position else str(exc)
+        raise FileError(path, f"not valid TOML: {reason}", line) from None
+
+
+def read_json(path: Path | str, what: str = "file") -> dict[str, Any]:
+    """A JSON file that holds one object.
+
+    Raises:
+        FileError: As :func:`read_text`, for malformed JSON (with its line), or another value.
+    """
+    text = read_text(path, what)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FileError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise FileError(path, "not valid JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise FileError(path, f"expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def read_csv(
+    path: Path | str,
+    what: str = "file",
+    *,
+    required: Sequence[str] = (),
+    numbers: Sequence[str] = (),
+) -> pd.DataFrame:
+    """A CSV file as a DataFrame whose blanks stay blank and whose number columns are numbers.
+
+    Args:
+        path: The file.
+        what: What the file is, for messages.
+        required: Columns it must have.
+        numbers: Columns whose every cell must be a finite number.
+
+    Raises:
+        FileError: As :func:`read_text`, for a malformed or empty file, a missing column, or
+            a cell of a number column that is blank or not a finite number (naming its line).
+    """
+    text = read_text(path, what)
+    if not text.strip():
+        raise FileError(path, f"is empty: a {what} has a header line and rows")
+    try:
+        header = next(csv.reader(io.StringIO(text)))
+        table = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error, ValueError, StopIteration) as exc:
+        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed"
+        found = re.search(r"line (\d+)", reason)
+        raise FileError(path, f"not a valid CSV table: {reason}", int(found.group(1)) if found else None) from None
+    if len(set(header)) != len(header):
+        raise FileError(path, "the header names a column twice", 1)
+    missing = [c for c in required if c not in table.columns]
+    if missing:
+        raise FileError(path, f"no column {', '.join(missing)} (a {what} has {', '.join(required)})", 1)
+    for column in numbers:
+        values = pd.to_numeric(table[column], errors="coerce").astype(float)
+        bad = ~np.isfinite(values.to_numpy())
+        if bad.any():
+            row = int(bad.nonzero()[0][0])
+            cell = table[column].iloc[row]
+            shown = "a blank" if pd.isna(cell) else repr(cell)
+            raise FileError(path, f"column {column}: {shown} where a finite number must be", row + 2)
+        table[column] = values
+    return table

@@ -1,0 +1,604 @@
+"""Charts of a run (matplotlib): a tidy DataFrame in, a :class:`~matplotlib.figure.Figure` out.
+
+Exact values are drawn as lines; sampled values as points with their 95 % intervals. Every
+chart has labelled axes with units, a legend where lines need one, and sizes and fonts
+that stay readable in print. :func:`choose_charts` picks sensible charts for an experiment
+that names none, and :func:`draw` draws a :class:`~simlab.workflow.experiments.ChartSpec`.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from simlab.inputs.variants import BASE
+from simlab.output.pivots import preferred_method, select
+from simlab.workflow.experiments import ChartSpec, Experiment
+
+__all__ = [
+    "curve",
+    "heatmap",
+    "distribution",
+    "attacks_to_incapacitate",
+    "series",
+    "choose_charts",
+    "draw",
+    "chart_file_name",
+    "comparison_charts",
+    "stacked",
+    "distribution_heatmap",
+    "AXIS_LABELS",
+]
+
+#: Axis labels (with units) of common inputs and metrics.
+AXIS_LABELS = {
+    "dx": "firer's DX",
+    "skill": "skill",
+    "range_m": "range (m)",
+    "st": "target's ST",
+    "p_hit": "P(at least one hit)",
+    "mean_hits": "expected hits",
+    "mean_damage": "expected damage (hit points)",
+    "p_stagger": "P(stagger)",
+    "p_knockdown": "P(knockdown)",
+    "p_incapacitated": "P(incapacitated)",
+    "p_killed": "P(killed)",
+    "p_weapon_lost": "P(weapon lost)",
+    "mean_splash_damage": "expected splash damage (hit points)",
+    "damage": "damage of one attack (hit points)",
+    "p_unhurt": "P(unhurt)",
+    "p_light": "P(light wound)",
+    "p_serious": "P(serious wound, conscious)",
+    "p_unconscious": "P(unconscious)",
+    "p_not_dead_yet": "P(not dead yet)",
+    "p_survives": "P(survives attack and aftermath)",
+    "p_a_wins": "P(A wins)",
+    "p_b_wins": "P(B wins)",
+    "mean_turns": "expected turns",
+    "a.weapon": "A's weapon",
+    "b.weapon": "B's weapon",
+    "range_band": "range band",
+    "outcome": "worst result of one attack (0 unhurt ... 5 killed)",
+    "wounds_rows": "hit location",
+    "wounds_outcome": "wound level (TYC-6.2)",
+    "mean_bystander_hits": "expected hits on bystanders",
+    "hits": "hits of one attack",
+    "mean_applied_hits": "expected applied hits",
+    "mean_applied_margin": "expected applied hits of one roll",
+    "applied_hits": "applied hits of one attack",
+    "p_draw": "P(draw)",
+    "a.ship": "A's ship",
+    "b.ship": "B's ship",
+    "turns": "turns of a duel",
+    "turns_a_wins": "turn A wins",
+    "turns_b_wins": "turn B wins",
+    "mean_missiles_destroyed": "expected missiles shot down",
+}
+_STYLE = {"font.size": 9}
+#: The widest chart, in inches: at the figures' 110 dpi it fits a report page without shrinking.
+MAX_WIDTH_IN = 12.0
+#: Heatmaps label their cells with values only up to this many cells (the tables have the numbers).
+MAX_ANNOTATED_CELLS = 400
+_MARKERS = "osD^vP*Xh<>"
+
+
+def _label(name: str) -> str:
+    return AXIS_LABELS.get(name, name.replace("_", " "))
+
+
+def _figure(width: float, height: float) -> Figure:
+    figure = Figure(figsize=(width, height), dpi=110, layout="constrained")
+    return figure
+
+
+def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
+    if not by:
+        return pd.Series("", index=frame.index)
+    if len(by) == 1:
+        return frame[by[0]].astype(str)
+    return frame[list(by)].astype(str).agg(", ".join, axis=1)
+
+
+def _title(title: str | None, default: str, where: Mapping[str, Any] | None, width: int = 75) -> str:
+    """The chart's title (wrapped): the given one, or ``default`` with the fixed inputs."""
+    if not title:
+        fixed = [f"{k} = {v}" for k, v in (where or {}).items() if not isinstance(v, (list, tuple))]
+        title = f"{default} ({', '.join(fixed)})" if fixed else default
+    return textwrap.fill(title, width)
+
+
+def _by(by: str | Sequence[str] | None) -> list[str]:
+    if by is None:
+        return []
+    return [by] if isinstance(by, str) else list(by)
+
+
+def curve(
+    table: pd.DataFrame,
+    metric: str,
+    x: str,
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """``metric`` against a numeric input ``x``, one line per value of ``by``.
+
+    Used for hit-probability curves (``p_hit`` against ``dx``) and range fall-off curves
+    (``mean_damage`` against ``range_m``).
+    """
+    frame = select(table, where, metric=metric)
+    if pd.api.types.is_numeric_dtype(frame[x]):
+        frame = frame.sort_values(x, kind="stable")  # else the grid's order (care: none, medic, doctor...)
+    keys = _by(by)
+    labels = _line_labels(frame, keys)
+    figure = _figure(6.4, 4.0)
+    axes = figure.add_subplot()
+    colours = {}
+    for i, label in enumerate(dict.fromkeys(labels)):
+        part = frame[labels == label]
+        exact = part[part["method"] == "exact"]
+        sampled = part[part["method"] == "monte_carlo"]
+        colour = f"C{i % 10}"
+        colours[label] = colour
+        marker = _MARKERS[i % len(_MARKERS)]
+        if len(exact):
+            axes.plot(exact[x], exact["value"], color=colour, marker=marker, markersize=4, label=label or metric)
+        if len(sampled):
+            errors = np.vstack([sampled["value"] - sampled["ci_low"], sampled["ci_high"] - sampled["value"]])
+            errors = np.clip(errors, 0, None)  # a point interval may sit a rounding error off its value
+            axes.errorbar(
+                sampled[x],
+                sampled["value"],
+                yerr=errors,
+                fmt=marker if len(exact) else f"{marker}-",
+                color=colour,
+                markersize=4,
+                capsize=2,
+                mfc="white" if len(exact) else colour,
+                label=None if len(exact) else (label or metric),
+            )
+    axes.set_xlabel(_label(x) + _methods_note(frame))
+    axes.set_ylabel(_label(metric))
+    if metric.startswith("p_"):
+        axes.set_ylim(-0.02, 1.02)
+    axes.grid(alpha=0.3)
+    if keys:
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="best")
+    axes.set_title(_title(title, f"{_label(metric)} against {_label(x)}", where), fontsize=9)
+    return figure
+
+
+def _methods_note(frame: pd.DataFrame) -> str:
+    """A second line for the x label saying how sampled values are drawn."""
+    methods = set(frame["method"])
+    if "monte_carlo" not in methods:
+        return ""
+    return "\n(" + ("lines: exact; " if "exact" in methods else "") + "points and bars: sampled, 95 % interval)"
+
+
+def heatmap(
+    table: pd.DataFrame,
+    metric: str,
+    rows: str,
+    cols: str,
+    panels: str | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    value: str = "value",
+    diverging: bool = False,
+) -> Figure:
+    """``metric`` over ``rows`` × ``cols`` (weapon × armour), one panel per value of ``panels``.
+
+    Args:
+        table: A tidy table (a run's, or a comparison's).
+        metric: The metric shown.
+        rows: Input along the rows.
+        cols: Input along the columns.
+        panels: Input with one panel per value, or None.
+        where: Values of other inputs that select the rows of ``table``.
+        title: The title (default: from the metric and inputs).
+        value: The column shown (``delta`` for the differences of a comparison).
+        diverging: Centre the colours on 0 (for differences).
+    """
+    frame = select(table, where, metric=metric)
+    frame = select(frame, method=preferred_method(frame)).assign(value=lambda f: f[value])
+    panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
+    row_order = list(dict.fromkeys(frame[rows]))
+    col_order = list(dict.fromkeys(frame[cols]))
+    # Legible at the page's width: panels wrap so that the figure is never wider than the page,
+    # and the cells are labelled (at the size of the tick labels) only when there are few of them.
+    panel_width = 0.42 * len(col_order) + 0.9
+    across = max(1, min(len(panel_values), int((MAX_WIDTH_IN - 1.6) // panel_width)))
+    down = -(-len(panel_values) // across)
+    annotate = len(frame) <= MAX_ANNOTATED_CELLS
+    figure = _figure(
+        min(max(1.6 + across * panel_width, 6.4), MAX_WIDTH_IN),
+        min(max(1.4 + down * (0.8 + 0.24 * len(row_order)), 3.6), 30),
+    )
+    grid = figure.subplots(down, across, squeeze=False, sharey=True).ravel()
+    low, high = float(frame["value"].min()), float(frame["value"].max())
+    cmap = "viridis"
+    if diverging:
+        low, high, cmap = -max(abs(low), abs(high), 1e-12), max(abs(low), abs(high), 1e-12), "RdBu_r"
+    image = None
+    for axes in grid[len(panel_values) :]:
+        axes.set_visible(False)
+    for axes, panel in zip(grid, panel_values, strict=False):
+        part = frame if panel is None else frame[frame[panels] == panel]
+        values = part.pivot_table(index=rows, columns=cols, values="value", aggfunc="first", sort=False)
+        values = values.reindex(index=row_order, columns=col_order)
+        image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap=cmap, vmin=low, vmax=high)
+        axes.set_xticks(range(len(col_order)), [str(c) for c in col_order], rotation=60, ha="right", fontsize=7)
+        axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
+        axes.tick_params(axis="y", labelleft=axes in grid[::across])  # the rows are named once per line of panels
+        if annotate:
+            middle = (low + high) / 2
+            for (i, j), shown in np.ndenumerate(values.to_numpy(dtype=float)):
+                if not np.isnan(shown):
+                    dark = abs(shown) < 0.6 * high if diverging else shown > middle
+                    colour = "black" if dark else "white"
+                    axes.text(j, i, f"{shown:.2g}", ha="center", va="center", fontsize=7, color=colour)
+        axes.set_xlabel(_label(cols))
+        if panel is not None:
+            axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
+    for axes in grid[::across]:
+        axes.set_ylabel(_label(rows))
+    if image is not None:
+        label = _label(metric) if value == "value" else f"{value} of {_label(metric)}"
+        figure.colorbar(image, ax=list(grid[: len(panel_values)]), label=label, shrink=0.8)
+    figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where), fontsize=10)
+    return figure
+
+
+def distribution(
+    distributions: pd.DataFrame,
+    name: str = "damage",
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Distribution ``name`` (damage or hits of one attack), one line per value of ``by``."""
+    frame = select(distributions, where, distribution=name)
+    frame = select(frame, method=preferred_method(frame))
+    keys = _by(by)
+    labels = _line_labels(frame, keys)
+    figure = _figure(6.4, 4.0)
+    axes = figure.add_subplot()
+    lines = list(dict.fromkeys(labels))
+    bars = frame["outcome"].nunique() <= 12
+    for i, label in enumerate(lines):
+        part = frame[labels == label].sort_values("outcome")
+        style: dict[str, Any] = {"color": f"C{i % 10}", "label": label or name}
+        if bars:  # few outcomes: grouped bars
+            width = 0.8 / len(lines)
+            axes.bar(part["outcome"] + (i - (len(lines) - 1) / 2) * width, part["probability"], width=width, **style)
+        else:
+            axes.plot(part["outcome"], part["probability"], drawstyle="steps-mid", **style)
+    if bars:
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    elif len(frame):
+        axes.set_xlim(frame["outcome"].min() - 0.5, _quantile_end(frame, labels, 0.999) + 0.5)
+    axes.set_xlabel(_label(name) + ("" if bars else "\n(outcomes past the 99.9th percentile not shown)"))
+    axes.set_ylabel("probability")
+    axes.grid(alpha=0.3)
+    if keys:
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8)
+    axes.set_title(_title(title, f"Distribution of the {_label(name)}", where), fontsize=9)
+    return figure
+
+
+def _quantile_end(frame: pd.DataFrame, labels: pd.Series, level: float) -> float:
+    """The largest outcome any line needs to show ``level`` of its probability (hides far tails)."""
+    end = float(frame["outcome"].min())
+    for label in dict.fromkeys(labels):
+        part = frame[labels == label].sort_values("outcome")
+        reached = part["probability"].cumsum().to_numpy() >= level * part["probability"].sum()
+        end = max(end, float(part["outcome"].to_numpy()[reached.argmax()]))
+    return end
+
+
+def attacks_to_incapacitate(
+    curves: pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    attacks: int | None = None,
+) -> Figure:
+    """Chance that the target is incapacitated after n attacks, one line per value of ``by``."""
+    frame = select(curves, where)
+    if attacks is not None:
+        frame = frame[frame["attacks"] <= attacks]
+    keys = _by(by)
+    labels = _line_labels(frame, keys)
+    figure = _figure(6.4, 4.0)
+    axes = figure.add_subplot()
+    for i, label in enumerate(dict.fromkeys(labels)):
+        part = frame[labels == label]
+        axes.plot(
+            part["attacks"],
+            part["p_incapacitated"],
+            color=f"C{i % 10}",
+            marker=_MARKERS[i % len(_MARKERS)],
+            markersize=4,
+            label=label or "target",
+        )
+    axes.set_xlabel("attacks")
+    axes.set_ylabel("P(incapacitated by then)")
+    axes.set_ylim(-0.02, 1.02)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(alpha=0.3)
+    if keys:
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8)
+    axes.set_title(_title(title, "Attacks to incapacitate", where), fontsize=9)
+    return figure
+
+
+#: What k of a series ``PREFIXk`` is, by a part of the prefix: (axis label, name in titles).
+_SERIES_AXES = {
+    "_at_": ("hexes from the blast", "distance"),
+    "_day_": ("day", "day"),
+    "_margin_": ("margin (2d6 + DMs - 8)", "margin"),
+}
+
+
+def _series_axis(prefix: str) -> tuple[str, str]:
+    """The axis label and title word of a series' k."""
+    return next((axis for part, axis in _SERIES_AXES.items() if part in prefix), ("k", "k"))
+
+
+def series(
+    table: pd.DataFrame,
+    prefix: str,
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Metrics ``PREFIXk`` (``mean_damage_at_0``, ``_1``...) against k, one line per value of ``by``."""
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$")
+    frame = select(table, where)
+    frame = frame[frame["metric"].str.match(pattern)]
+    frame = frame.assign(k=frame["metric"].str.extract(pattern, expand=False).astype(int))
+    keys = _by(by)
+    figure = curve(frame.assign(metric="series"), "series", "k", keys or None, title=title)
+    axes = figure.axes[0]
+    axis, by_what = _series_axis(prefix)
+    axes.set_xlabel(axis + _methods_note(frame))
+    axes.set_ylabel(_label(prefix.rstrip("_").removesuffix("_at")))
+    axes.set_ylim(auto=True)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_title(_title(title, f"{_label(prefix.rstrip('_'))} by {by_what}", where), fontsize=9)
+    return figure
+
+
+def stacked(
+    table: pd.DataFrame,
+    metrics: Sequence[str],
+    rows: str,
+    panels: str | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Exclusive outcomes (``metrics`` summing to 1) as stacked bars per value of ``rows``.
+
+    Used for the wound outcome of an attack per weapon, one panel per armour.
+    """
+    frame = select(table, where)
+    frame = frame[frame["metric"].isin(list(metrics))]
+    frame = select(frame, method=preferred_method(frame))
+    panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
+    row_order = list(dict.fromkeys(frame[rows]))
+    across = max(1, min(len(panel_values), int((MAX_WIDTH_IN - 2.0) // 3.2)))
+    down = -(-len(panel_values) // across)
+    figure = _figure(min(max(2.0 + 3.2 * across, 6.4), MAX_WIDTH_IN), 1.6 + down * (0.6 + 0.28 * len(row_order)))
+    grid = figure.subplots(down, across, squeeze=False, sharey=True).ravel()
+    for axes in grid[len(panel_values) :]:
+        axes.set_visible(False)
+    colours = matplotlib.colormaps["RdYlGn_r"](np.linspace(0.05, 0.95, len(metrics)))
+    for axes, panel in zip(grid, panel_values, strict=False):
+        part = frame if panel is None else frame[frame[panels] == panel]
+        values = part.pivot_table(index=rows, columns="metric", values="value", aggfunc="first", sort=False)
+        values = values.reindex(index=row_order, columns=list(metrics)).fillna(0.0)
+        left = np.zeros(len(row_order))
+        for metric, colour in zip(metrics, colours, strict=True):
+            axes.barh(range(len(row_order)), values[metric], left=left, color=colour, label=_label(metric))
+            left += values[metric].to_numpy()
+        axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
+        axes.invert_yaxis()
+        axes.set_xlim(0, 1)
+        axes.set_xlabel("probability")
+        if panel is not None:
+            axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
+    for axes in grid[::across]:
+        axes.set_ylabel(_label(rows))
+    handles, labels = grid[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=min(len(metrics), 6), fontsize=8)
+    figure.suptitle(_title(title, f"Outcome of one attack by {_label(rows)}", where), fontsize=10)
+    return figure
+
+
+def distribution_heatmap(
+    distributions: pd.DataFrame,
+    prefix: str,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    labels: Sequence[str] | None = None,
+) -> Figure:
+    """The distributions named ``PREFIX<row>`` as one heatmap: a row per distribution, a column per outcome.
+
+    Used for the wound level at each hit location (``wounds_head``, ``wounds_chest``...).
+    """
+    frame = select(distributions, where)
+    frame = frame[frame["distribution"].str.startswith(prefix)]
+    frame = select(frame, method=preferred_method(frame))
+    rows = list(dict.fromkeys(frame["distribution"]))
+    values = frame.pivot_table(
+        index="distribution", columns="outcome", values="probability", aggfunc="mean", sort=False
+    )
+    values = values.reindex(index=rows).fillna(0.0)
+    figure = _figure(7.0, 1.6 + 0.35 * len(rows))
+    axes = figure.add_subplot()
+    image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap="magma_r", vmin=0.0, vmax=1.0)
+    outcomes = [int(o) for o in values.columns]
+    names = [labels[o] if labels and o < len(labels) else str(o) for o in outcomes]
+    axes.set_xticks(range(len(outcomes)), names, rotation=30, ha="right", fontsize=8)
+    axes.set_yticks(range(len(rows)), [r.removeprefix(prefix).replace("_", " ") for r in rows], fontsize=8)
+    for (i, j), p in np.ndenumerate(values.to_numpy(dtype=float)):
+        if p >= 0.0005:
+            axes.text(j, i, f"{p:.3f}", ha="center", va="center", fontsize=6.5, color="white" if p > 0.5 else "black")
+    axes.set_xlabel(_label(f"{prefix}outcome"))
+    axes.set_ylabel(_label(f"{prefix}rows"))
+    figure.colorbar(image, ax=axes, label="probability", shrink=0.8)
+    axes.set_title(_title(title, f"{prefix.rstrip('_')} by outcome", where), fontsize=9)
+    return figure
+
+
+def _numeric(values: Sequence[Any]) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartSpec]:
+    """Sensible charts for an experiment that names none.
+
+    * a curve of ``p_hit`` against ``dx`` (or ``skill``) when the grid varies it;
+    * range fall-off curves of ``mean_damage`` when the grid varies ``range_m``;
+    * weapon × armour heatmaps of ``mean_damage`` and ``p_incapacitated`` (a panel per range);
+    * ``PREFIXk`` series (blast damage by distance) when the metrics have them;
+    * for small grids, the damage distributions and attacks-to-incapacitate curves.
+    """
+    grid = experiment.dimensions
+    varying = [k for k, v in grid.items() if len(v) > 1]
+    few = [k for k in varying if len(grid[k]) <= 8]  # inputs that can be told apart as lines
+    charts: list[ChartSpec] = []
+
+    def others(*used: str) -> list[str]:
+        return [k for k in varying if k not in used]
+
+    def where_first(*keep: str) -> dict[str, Any]:
+        return {k: grid[k][0] for k in varying if k not in keep}
+
+    for x in ("dx", "skill"):
+        if x in varying and _numeric(grid[x]) and "p_hit" in metrics:
+            by = [k for k in few if k != x]
+            charts.append(
+                ChartSpec("curve", {"metric": "p_hit", "x": x, "by": by[:2], "where": where_first(x, *by[:2])})
+            )
+    if "range_m" in varying and _numeric(grid["range_m"]):
+        metric = "mean_damage" if "mean_damage" in metrics else "p_hit"
+        by = [k for k in few if k != "range_m"][:1]
+        charts.append(
+            ChartSpec("curve", {"metric": metric, "x": "range_m", "by": by, "where": where_first("range_m", *by)})
+        )
+    if "weapon" in varying and "armor" in varying:
+        panels = [k for k in others("weapon", "armor") if len(grid[k]) <= 6][:1]
+        for metric in ("mean_damage", "p_incapacitated"):
+            if metric in metrics:
+                options: dict[str, Any] = {"metric": metric, "rows": "weapon", "cols": "armor"}
+                if panels:
+                    options["panels"] = panels[0]
+                options["where"] = where_first("weapon", "armor", *panels)
+                charts.append(ChartSpec("heatmap", options))
+    prefixes = sorted({m[: m.rindex("_") + 1] for m in metrics if re.search(r"_at_\d+$", m) and "damage" in m})
+    for prefix in prefixes:
+        charts.append(ChartSpec("series", {"prefix": prefix, "by": few[:2], "where": where_first(*few[:2])}))
+    outcomes = [m for m in experiment.answering.outcome_metrics if m in metrics]
+    if outcomes and few:
+        rows = next((k for k in ("weapon", "a.weapon") if k in varying), few[0])
+        panels = [k for k in few if k != rows][:1]
+        options = {"metrics": outcomes, "rows": rows, "where": where_first(rows, *panels)}
+        charts.append(ChartSpec("stacked", {**options, **({"panels": panels[0]} if panels else {})}))
+    if "a.weapon" in varying and "b.weapon" in varying and "p_a_wins" in metrics:
+        where = where_first("a.weapon", "b.weapon")
+        charts.append(
+            ChartSpec("heatmap", {"metric": "p_a_wins", "rows": "a.weapon", "cols": "b.weapon", "where": where})
+        )
+    if experiment.n_cells <= 12 and experiment.kind == "attack":
+        charts.append(ChartSpec("distribution", {"distribution": "outcome" if outcomes else "damage", "by": varying}))
+        if not outcomes:  # systems with damage points: attacks until the target goes down
+            charts.append(ChartSpec("attacks_to_incapacitate", {"by": varying}))
+    return charts
+
+
+def _chart_options(spec: ChartSpec, run: Any) -> dict[str, Any]:
+    """A chart's options; with variants in the run, the base rules only unless the chart names ``variant``.
+
+    Without this, the rows of every rule set would meet in one line or one cell of the chart.
+    """
+    options = {k: v for k, v in spec.options.items() if k != "name"}
+    named = {options.get(k) for k in ("x", "rows", "cols", "panels")} | set(_by(options.get("by")))
+    where = dict(options.get("where") or {})
+    if run.experiment.variants and "variant" not in named and "variant" not in where:
+        where["variant"] = BASE
+        options["where"] = where
+    return options
+
+
+def draw(spec: ChartSpec, run: Any) -> Figure:
+    """Draw one chart of an :class:`~simlab.workflow.runner.ExperimentRun`."""
+    options = _chart_options(spec, run)
+    if spec.kind == "curve":
+        return curve(run.table, **options)
+    if spec.kind == "heatmap":
+        return heatmap(run.table, **options)
+    if spec.kind == "distribution":
+        return distribution(run.distributions, name=options.pop("distribution", "damage"), **options)
+    if spec.kind == "attacks_to_incapacitate":
+        return attacks_to_incapacitate(run.incapacitation, **options)
+    if spec.kind == "series":
+        return series(run.table, **options)
+    if spec.kind == "stacked":
+        return stacked(run.table, **options)
+    if spec.kind == "distribution_heatmap":
+        prefix = options["prefix"]
+        names = run.experiment.answering.distribution_labels.get(prefix)
+        return distribution_heatmap(run.distributions, labels=names, **options)
+    raise ValueError(f"unknown chart kind {spec.kind!r}")
+
+
+def chart_file_name(spec: ChartSpec, taken: set[str]) -> str:
+    """A file name (without extension) for a chart, unique among ``taken``."""
+    if spec.get("name"):
+        base = str(spec.get("name"))
+    else:
+        parts = [spec.kind] + [str(spec.get(k)) for k in ("metric", "prefix", "distribution", "x") if spec.get(k)]
+        base = "_".join(parts)
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", base).strip("_") or "chart"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def comparison_charts(comparison: Any) -> list[tuple[ChartSpec, Figure]]:
+    """Heatmaps of the differences a variant makes (a :class:`~simlab.workflow.compare.Comparison`)."""
+    experiment = comparison.experiment
+    table = comparison.table
+    grid = experiment.grid
+    varying = [k for k, v in grid.items() if len(v) > 1]
+    if "weapon" in varying and "armor" in varying:
+        rows, cols = "weapon", "armor"
+    else:
+        rows, cols = ([*varying, "variant", "variant"])[:2] if varying else ("variant", "method")
+    rest = [k for k in varying if k not in (rows, cols)]
+    panels = next((k for k in rest if len(grid[k]) <= 6), None)
+    fixed = {k: grid[k][0] for k in rest if k != panels}
+    metrics = list(dict.fromkeys(table["metric"]))
+    shown = [m for m in ("mean_damage", "p_incapacitated") if m in metrics] or metrics[:1]
+    charts = []
+    for variant in comparison.variants:
+        where = {**fixed, **({"variant": variant.name} if "variant" not in (rows, cols) else {})}
+        for metric in shown:
+            shown_where = {k: v for k, v in where.items() if k != "variant"}
+            title = _title(None, f"Change of {_label(metric)} under {variant.name}", shown_where)
+            figure = heatmap(table, metric, rows, cols, panels, where, title, value="delta", diverging=True)
+            options = {"metric": metric, "rows": rows, "cols": cols, "panels": panels, "where": where, "title": title}
+            charts.append((ChartSpec("heatmap", {**options, "name": f"delta_{metric}_{variant.name}"}), figure))
+    return charts

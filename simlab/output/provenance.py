@@ -1,0 +1,80 @@
+"""Provenance written beside every result (DESIGN.md principle 6)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import sys
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any
+
+from simlab import __version__
+from simlab.inputs.params import as_plain
+from simlab.workflow.experiments import Experiment
+
+__all__ = ["package_versions", "parameters_hash", "experiment_provenance"]
+
+_PACKAGES = ("numpy", "numba", "pandas", "scipy", "matplotlib", "click", "pyarrow")
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of simlab, Python and the packages results depend on."""
+    versions = {"simlab": __version__, "python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover - every one is a dependency
+            versions[name] = "not installed"
+    return versions
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def parameters_hash(experiment: Experiment) -> str:
+    """SHA-256 of everything that determines the results but the code: inputs, rules, tables."""
+    system = experiment.answering
+    payload = {
+        "system": experiment.system,
+        "method": experiment.method,
+        "trials": experiment.trials,
+        "seed": experiment.seed,
+        "precision": experiment.precision,
+        "fixed": dict(experiment.fixed),
+        "grid": {k: list(v) for k, v in experiment.grid.items()},
+        "metrics": experiment.metrics,
+        "rules": as_plain(system.rules_type()),
+        "tables": {name: table.digest for name, table in system.tables().items()},
+        "variants": [{k: v.describe()[k] for k in ("name", "rules", "tables")} for v in experiment.variants],
+    }
+    return hashlib.sha256(_canonical(payload).encode()).hexdigest()
+
+
+def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used: int, rows: int) -> dict[str, Any]:
+    """The ``provenance.json`` object of one experiment's results."""
+    system = experiment.answering
+    return {
+        "experiment": experiment.name,
+        "file": str(experiment.path),
+        "file_sha256": hashlib.sha256(experiment.path.read_bytes()).hexdigest(),
+        "system": experiment.system,
+        "method": experiment.method,
+        "seed": experiment.seed,
+        "trials": experiment.trials,
+        "trials_sampled": trials_used,
+        "precision": experiment.precision,
+        "cells": experiment.n_cells,
+        "rows": rows,
+        "rules": as_plain(system.rules_type()),
+        "tables": {name: {"file": t.source, "sha256": t.digest} for name, t in system.tables().items()},
+        "variants": [variant.describe() for variant in experiment.variants],
+        "parameters_hash": parameters_hash(experiment),
+        "versions": package_versions(),
+        "platform": platform.platform(),
+        "command": " ".join(sys.argv),
+        "seconds": round(seconds, 3),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }

@@ -1,0 +1,126 @@
+"""Writing one run's results directory: tables, charts, reports and provenance.
+
+Everything goes into a temporary directory beside the destination, which replaces
+``OUT/<name>/`` only once every file is written: a failed run leaves no partial results.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+import matplotlib as mpl
+import pandas as pd
+from matplotlib.figure import Figure
+
+from simlab.output import plots
+from simlab.output.atomic import staged_directory
+from simlab.output.document import Chart, Report, build_comparison_report, build_report, to_html, to_markdown
+from simlab.workflow.compare import Comparison
+from simlab.workflow.experiments import ChartSpec
+from simlab.workflow.runner import ExperimentRun
+
+__all__ = ["write_results", "write_comparison", "write_bundle", "save_charts", "RESULT_FILES"]
+
+#: Files every results directory has (besides one PNG and one SVG per chart).
+RESULT_FILES = ("table.csv", "table.parquet", "report.md", "report.html", "provenance.json")
+
+
+def _caption(figure: Figure, title: str | None) -> str:
+    if title:
+        return title
+    suptitle = figure.get_suptitle()
+    return suptitle or (figure.axes[0].get_title() if figure.axes else "chart")
+
+
+def _png(figure: Figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path) -> list[Chart]:
+    """Save each figure as PNG and SVG into ``directory`` under a unique name."""
+    taken: set[str] = set()
+    charts = []
+    # SVG text stays text (smaller, selectable, and far quicker to write than glyph paths).
+    with mpl.rc_context({"svg.hashsalt": "simlab", "font.size": 9, "svg.fonttype": "none"}):
+        for spec, figure in figures:
+            name = plots.chart_file_name(spec, taken)
+            png = _png(figure)
+            (directory / f"{name}.png").write_bytes(png)
+            figure.set_layout_engine("none")  # laid out once, for the PNG; the SVG keeps that layout
+            figure.savefig(directory / f"{name}.svg", format="svg", metadata={"Date": None})
+            charts.append(Chart(name, _caption(figure, spec.get("title")), png))
+    return charts
+
+
+def draw_charts(run: ExperimentRun, directory: Path) -> list[Chart]:
+    """Draw the experiment's charts (or the default choice) as PNG and SVG into ``directory``."""
+    experiment = run.experiment
+    specs = experiment.charts or tuple(plots.choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
+    return save_charts(((spec, plots.draw(spec, run)) for spec in specs), directory)
+
+
+def write_bundle(
+    destination: Path,
+    table: pd.DataFrame,
+    charts: Callable[[Path], list[Chart]],
+    report: Callable[[list[Chart]], Report],
+    provenance: Mapping[str, object],
+) -> Path:
+    """Write one results directory atomically: tables, charts, reports, provenance.
+
+    Args:
+        destination: The directory (replaced whole once everything is written).
+        table: The tidy table (``table.csv``, ``table.parquet``).
+        charts: Draws the charts into a directory and returns them.
+        report: Builds the report from the drawn charts.
+        provenance: The ``provenance.json`` object.
+    """
+    with staged_directory(destination) as stage:
+        table.to_csv(stage / "table.csv", index=False, lineterminator="\n")
+        _parquet_ready(table).to_parquet(stage / "table.parquet", index=False)
+        built = report(charts(stage))
+        (stage / "report.md").write_text(to_markdown(built), encoding="utf-8")
+        (stage / "report.html").write_text(to_html(built), encoding="utf-8")
+        (stage / "provenance.json").write_text(json.dumps(provenance, indent=2) + "\n", encoding="utf-8")
+    return destination
+
+
+def write_results(run: ExperimentRun, out: Path, provenance: Mapping[str, object]) -> Path:
+    """Write ``OUT/<name>/`` for one run of an experiment."""
+    return write_bundle(
+        out / run.experiment.name,
+        run.table,
+        lambda directory: draw_charts(run, directory),
+        lambda charts: build_report(run, charts),
+        provenance,
+    )
+
+
+def write_comparison(comparison: Comparison, out: Path, provenance: Mapping[str, object]) -> Path:
+    """Write ``OUT/compare_<name>/`` for a comparison of variants."""
+
+    def charts(directory: Path) -> list[Chart]:
+        return save_charts(plots.comparison_charts(comparison), directory)
+
+    return write_bundle(
+        out / f"compare_{comparison.experiment.name}",
+        comparison.table,
+        charts,
+        lambda drawn: build_comparison_report(comparison, drawn),
+        provenance,
+    )
+
+
+def _parquet_ready(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with each input column of mixed types (a blank and numbers) written as text for Parquet."""
+    mixed = [
+        column
+        for column in table.columns
+        if table[column].dtype == object and len({type(v) for v in table[column].dropna()}) > 1
+    ]
+    return table.astype({column: str for column in mixed}) if mixed else table

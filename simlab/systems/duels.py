@@ -1,0 +1,179 @@
+"""What every system's duels tally and report (STR-11.2, the Tyconian duel).
+
+A duel kernel adds, per trial, one count to the outcome (A wins, B wins, both down, neither)
+and the duel's length in turns and in seconds; :func:`duel_estimates` turns the summed
+tallies into the metrics, intervals and distributions of ``simlab duel``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from simlab.engine.blocks import Tallies
+from simlab.engine.intervals import Estimates, mean_interval, wilson
+from simlab.engine.results import AttackResult
+
+__all__ = [
+    "DUEL_DISTRIBUTIONS",
+    "record_duel",
+    "record_duel_compiled",
+    "numpy_duel_tallies",
+    "A_WINS",
+    "B_WINS",
+    "BOTH_DOWN",
+    "NEITHER",
+    "TURNS",
+    "TURNS_SQ",
+    "SECONDS",
+    "SECONDS_SQ",
+    "DUEL_DRAWS",
+    "N_DUEL_COUNTS",
+    "DUEL_METRICS",
+    "SampledDuel",
+    "duel_estimates",
+    "mean_interval",
+    "duel_result",
+]
+
+# Indices of a duel's ``counts`` tally.
+A_WINS, B_WINS, BOTH_DOWN, NEITHER, TURNS, TURNS_SQ, SECONDS, SECONDS_SQ, DUEL_DRAWS = range(9)
+N_DUEL_COUNTS = 9
+
+#: Metrics of a duel: name → description.
+DUEL_METRICS = {
+    "p_a_wins": "probability that only B is down when the duel ends",
+    "p_b_wins": "probability that only A is down when the duel ends",
+    "p_both_down": "probability that both go down at the same time",
+    "p_neither": "probability that the duel is undecided after max_turns turns",
+    "mean_turns": "expected number of turns",
+    "mean_seconds": "expected length in seconds",
+}
+
+#: Distributions of a duel: name → description.
+DUEL_DISTRIBUTIONS = {
+    "turns": "turns the duel lasted",
+    "seconds": "seconds the duel lasted",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class SampledDuel:
+    """Estimates, 95 % intervals, distributions and tallies of sampled duels."""
+
+    metrics: dict[str, float]
+    ci95: dict[str, tuple[float, float]]
+    distributions: dict[str, dict[int, float]]
+    trials: int
+    tallies: Tallies
+
+
+def duel_estimates(tallies: Tallies, trials: int, seconds_per_bin: int = 1) -> SampledDuel:
+    """Duel metrics, intervals and distributions from summed tallies ``(turns, seconds, counts)``.
+
+    Args:
+        tallies: Histogram of turns, histogram of seconds (in bins of ``seconds_per_bin``), counts.
+        trials: Duels behind them.
+        seconds_per_bin: Seconds in one bin of the seconds histogram.
+    """
+    turns, seconds, counts = tallies
+    metrics: dict[str, float] = {}
+    ci: dict[str, tuple[float, float]] = {}
+    for name, index in (("p_a_wins", A_WINS), ("p_b_wins", B_WINS), ("p_both_down", BOTH_DOWN), ("p_neither", NEITHER)):
+        metrics[name] = int(counts[index]) / trials
+        ci[name] = wilson(int(counts[index]), trials)
+    for name, total, square in (("mean_turns", TURNS, TURNS_SQ), ("mean_seconds", SECONDS, SECONDS_SQ)):
+        metrics[name] = int(counts[total]) / trials
+        ci[name] = mean_interval(int(counts[total]), int(counts[square]), trials)
+    distributions = {
+        "turns": {int(t): int(n) / trials for t, n in enumerate(turns) if n},
+        "seconds": {seconds_per_bin * int(t): int(n) / trials for t, n in enumerate(seconds) if n},
+    }
+    return SampledDuel(metrics, ci, distributions, trials, tallies)
+
+
+def record_duel(
+    counts: npt.NDArray[np.int64],
+    turns_hist: npt.NDArray[np.int64],
+    seconds_hist: npt.NDArray[np.int64],
+    a_down: bool,
+    b_down: bool,
+    turns: int,
+    seconds: int,
+    seconds_per_bin: int,
+    draws: int,
+) -> None:
+    """Add one duel's outcome, length and draws to the tallies (plain Python; compiled below)."""
+    if a_down and b_down:
+        counts[BOTH_DOWN] += 1
+    elif b_down:
+        counts[A_WINS] += 1
+    elif a_down:
+        counts[B_WINS] += 1
+    else:
+        counts[NEITHER] += 1
+    turns_hist[turns] += 1
+    seconds_hist[seconds // seconds_per_bin] += 1
+    counts[TURNS] += turns
+    counts[TURNS_SQ] += turns * turns
+    counts[SECONDS] += seconds
+    counts[SECONDS_SQ] += seconds * seconds
+    counts[DUEL_DRAWS] += draws
+
+
+#: :func:`record_duel` for the compiled duel kernels: one definition for both.
+record_duel_compiled = njit(inline="always")(record_duel)
+
+
+def numpy_duel_tallies(
+    down: npt.NDArray[np.bool_],
+    turns: npt.NDArray[np.int64],
+    seconds: npt.NDArray[np.int64],
+    seconds_per_bin: int,
+    max_turns: int,
+    seconds_bins: int,
+    draws: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The tallies of many duels at once (the numpy twins): ``down`` is ``(n, 2)``."""
+    counts = np.zeros(N_DUEL_COUNTS, np.int64)
+    counts[BOTH_DOWN] = np.count_nonzero(down[:, 0] & down[:, 1])
+    counts[A_WINS] = np.count_nonzero(down[:, 1] & ~down[:, 0])
+    counts[B_WINS] = np.count_nonzero(down[:, 0] & ~down[:, 1])
+    counts[NEITHER] = np.count_nonzero(~down[:, 0] & ~down[:, 1])
+    counts[TURNS] = turns.sum()
+    counts[TURNS_SQ] = (turns * turns).sum()
+    counts[SECONDS] = seconds.sum()
+    counts[SECONDS_SQ] = (seconds * seconds).sum()
+    counts[DUEL_DRAWS] = draws
+    turns_hist = np.bincount(turns, minlength=max_turns + 1).astype(np.int64)
+    seconds_hist = np.bincount(seconds // seconds_per_bin, minlength=seconds_bins).astype(np.int64)
+    return turns_hist, seconds_hist, counts
+
+
+def duel_result(
+    system: str,
+    sampled: SampledDuel | Estimates,
+    sides: tuple[dict[str, Any], dict[str, Any]],
+    names: tuple[str, str],
+    rules: dict[str, Any],
+    seed: int,
+    variant: str | None,
+) -> AttackResult:
+    """The result of ``simlab duel``: both sides under ``scenario``, the duel metrics and distributions."""
+    return AttackResult(
+        system=system,
+        method="monte_carlo",
+        trials=sampled.trials,
+        seed=seed,
+        scenario={"a": sides[0], "b": sides[1]},
+        rules=rules,
+        metrics=sampled.metrics,
+        ci95=sampled.ci95,
+        distributions=sampled.distributions,
+        details={"weapon": f"{names[0]} vs {names[1]}"},
+        variant=variant,
+    )

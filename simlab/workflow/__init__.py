@@ -1,0 +1,1 @@
+"""The workflow: experiments, running them (in parallel), comparisons, regression checks, benchmarks."""

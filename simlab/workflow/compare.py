@@ -1,0 +1,209 @@
+"""Paired comparisons of house-rule variants against the base rules, cell by cell.
+
+Exact metrics give exact differences. Sampled metrics use **common random numbers**: base
+and variant sample the same trials of the same streams (trial ``t`` of cell ``i`` draws the
+same numbers under both rules), so whatever the rules do not change cancels out of the
+difference. The trials are split into ``batches`` equal batches; the difference of each
+batch is one observation, and the interval of the mean difference is a Student-t interval
+over the batches. For reference each sampled row also carries the half-width that two
+independent runs of the same size would give (``independent_half_width``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simlab.inputs.variants import Variant
+from simlab.systems import System
+from simlab.workflow.experiments import Experiment, answer
+
+__all__ = ["Comparison", "compare_experiment", "DEFAULT_BATCHES", "comparison_units"]
+
+#: Batches the trials of a sampled cell are split into.
+DEFAULT_BATCHES = 40
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Base against each variant, for every cell, method and metric.
+
+    Attributes:
+        experiment: The experiment whose grid is compared.
+        variants: The variants.
+        table: ``cell``, ``variant``, the inputs, ``method``, ``metric``, ``base``, ``value``
+            (under the variant), ``delta``, ``delta_ci_low``, ``delta_ci_high`` (95 %, sampled
+            rows), ``independent_half_width`` and ``trials``.
+        batches: Batches per sampled cell.
+        seconds: Wall time.
+    """
+
+    experiment: Experiment
+    variants: tuple[Variant, ...]
+    table: pd.DataFrame
+    batches: int
+    seconds: float
+
+
+def comparison_units(experiment: Experiment, variants: Sequence[Variant]) -> int:
+    """Units of progress of a comparison: one per cell, method and variant."""
+    return experiment.n_cells * len(experiment.methods) * len(variants)
+
+
+def _sampled_batches(
+    system: System,
+    experiment: Experiment,
+    inputs: dict[str, Any],
+    cell: int,
+    variant: Variant | None,
+    batches: int,
+    per_batch: int,
+    threads: int | None,
+) -> pd.DataFrame:
+    """Metrics of each batch of trials: one row per batch, one column per metric."""
+    rows = []
+    for batch in range(batches):
+        result = answer(
+            system,
+            experiment.kind,
+            inputs,
+            variant,
+            method="monte_carlo",
+            trials=per_batch,
+            seed=experiment.seed,
+            cell=cell,
+            first_trial=batch * per_batch,
+            threads=threads,
+        )
+        rows.append(result.metrics)
+    return pd.DataFrame(rows)
+
+
+def _paired(base: pd.DataFrame, changed: pd.DataFrame) -> dict[str, tuple[float, float, float, float, float]]:
+    """Per metric: (base mean, variant mean, delta, half-width paired, half-width independent)."""
+    n = len(base)
+    t = float(stats.t.ppf(0.975, n - 1))
+    result = {}
+    for metric in changed.columns:
+        b = base[metric].to_numpy(dtype=float)
+        v = changed[metric].to_numpy(dtype=float)
+        d = v - b
+        paired = t * float(np.std(d, ddof=1)) / math.sqrt(n)
+        independent = t * math.sqrt((float(np.var(b, ddof=1)) + float(np.var(v, ddof=1))) / n)
+        result[metric] = (float(b.mean()), float(v.mean()), float(d.mean()), paired, independent)
+    return result
+
+
+def compare_experiment(
+    experiment: Experiment,
+    variants: Sequence[Variant],
+    *,
+    batches: int = DEFAULT_BATCHES,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Comparison:
+    """Compare each variant with the base rules on every cell of ``experiment``.
+
+    Args:
+        experiment: The experiment (its grid, methods, trials and seed).
+        variants: The variants.
+        batches: Batches of the sampled trials (at least 2); ``trials`` is rounded up to a
+            multiple of it.
+        threads: Worker threads for sampling.
+        progress: Called with 1 after each cell, method and variant.
+    """
+    if batches < 2:
+        raise ValueError("batches must be at least 2")
+    started = time.perf_counter()
+    system = experiment.answering
+    inputs_columns = list(experiment.inputs)
+    per_batch = -(-experiment.trials // batches)
+    rows: list[dict[str, Any]] = []
+    for cell, inputs in enumerate(experiment.cells()):
+        labels = {k: inputs[k] for k in inputs_columns}
+        base_exact = None
+        base_batches = None
+        for variant in variants:
+            head = {"cell": cell, "variant": variant.name, **labels}
+            for method in experiment.methods:
+                if method == "exact":
+                    if base_exact is None:
+                        base_exact = answer(system, experiment.kind, inputs, method="exact").metrics
+                    changed = answer(system, experiment.kind, inputs, variant, method="exact").metrics
+                    for metric, value in changed.items():
+                        if experiment.metrics is None or metric in experiment.metrics:
+                            rows.append(_row(head, method, metric, base_exact[metric], value, None, None, None))
+                else:
+                    if base_batches is None:
+                        base_batches = _sampled_batches(
+                            system, experiment, inputs, cell, None, batches, per_batch, threads
+                        )
+                    variant_batches = _sampled_batches(
+                        system, experiment, inputs, cell, variant, batches, per_batch, threads
+                    )
+                    for metric, (b, v, d, paired, independent) in _paired(base_batches, variant_batches).items():
+                        if experiment.metrics is None or metric in experiment.metrics:
+                            trials = per_batch * batches
+                            rows.append(_row(head, method, metric, b, v, paired, independent, trials, d))
+                if progress is not None:
+                    progress(1)
+    columns = [
+        "cell",
+        "variant",
+        *inputs_columns,
+        "method",
+        "metric",
+        "base",
+        "value",
+        "delta",
+        "delta_ci_low",
+        "delta_ci_high",
+        "independent_half_width",
+        "trials",
+    ]
+    table = pd.DataFrame(rows, columns=columns)
+    table["trials"] = table["trials"].astype("Int64")
+    return Comparison(experiment, tuple(variants), table, batches, time.perf_counter() - started)
+
+
+def _row(
+    head: dict[str, Any],
+    method: str,
+    metric: str,
+    base: float,
+    value: float,
+    paired: float | None,
+    independent: float | None,
+    trials: int | None,
+    delta: float | None = None,
+) -> dict[str, Any]:
+    delta = value - base if delta is None else delta
+    return {
+        **head,
+        "method": method,
+        "metric": metric,
+        "base": base,
+        "value": value,
+        "delta": delta,
+        "delta_ci_low": np.nan if paired is None else delta - paired,
+        "delta_ci_high": np.nan if paired is None else delta + paired,
+        "independent_half_width": np.nan if independent is None else independent,
+        "trials": trials,
+    }
+
+
+def describe_widths(table: pd.DataFrame) -> pd.DataFrame:
+    """Median 95 % half-width of sampled differences: common random numbers against independent runs."""
+    sampled = table[table["method"] == "monte_carlo"]
+    paired = (sampled["delta_ci_high"] - sampled["delta_ci_low"]) / 2
+    frame = sampled.assign(paired_half_width=paired)
+    summary = frame.groupby(["variant", "metric"], sort=False)[["paired_half_width", "independent_half_width"]].median()
+    summary["ratio"] = summary["paired_half_width"] / summary["independent_half_width"]
+    return summary

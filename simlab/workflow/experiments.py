@@ -1,0 +1,588 @@
+"""Experiment files: the questions ``simlab run`` answers (TOML, one file an experiment).
+
+An experiment names a system, a method and a grid of scenarios; the run covers the
+Cartesian product of the grid on top of the fixed inputs::
+
+    name = "tft_autofire_modes"
+    system = "hitech_tft"
+    description = "What each autofire mode buys against flak"
+    method = "both"            # exact, monte_carlo or both
+    trials = 200000
+    seed = 1
+    precision = 0.002          # optional: sample until every 95 % half-width is at most this
+    variants = ["variants/tft_extra_hit_every_2.toml"]   # optional: cover these rules too
+    metrics = ["p_hit", "mean_damage"]   # optional subset
+
+    [fixed]
+    armor = "flak jacket"
+
+    [grid]
+    weapon = ["assault rifle", "submachinegun"]
+    mode = ["single", "four", "half", "full"]
+
+    [[charts]]                 # optional; sensible charts are chosen when absent
+    kind = "curve"
+    x = "dx"
+    metric = "p_hit"
+    by = "mode"
+
+Every mistake is reported as ``FILE:LINE: KEY: what is wrong (what is valid)`` before
+anything runs or is written.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simlab.engine.blocks import check_seed, check_trials
+from simlab.engine.results import METHODS, in_series
+from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.files import FileError, read_toml
+from simlab.inputs.limits import Limits
+from simlab.inputs.params import NAME_RULE, coerce, field_specs, valid_name
+from simlab.inputs.variants import BASE, Variant, load_variant
+from simlab.systems import AttackRequest, DuelRequest, System, get_system, require_duels
+
+__all__ = [
+    "RUN_METHODS",
+    "CHART_KINDS",
+    "ChartSpec",
+    "Experiment",
+    "ExperimentError",
+    "load_experiment",
+    "find_experiments",
+    "request_for",
+    "duel_request_for",
+    "answer",
+]
+
+#: Values of ``method``.
+RUN_METHODS = (*METHODS, "both")
+#: Values of ``kind`` every system knows: what one cell asks (systems add their questions).
+KINDS = ("attack", "duel")
+#: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
+CHART_KINDS: dict[str, tuple[str, ...]] = {
+    "curve": ("metric", "x", "by"),
+    "heatmap": ("metric", "rows", "cols", "panels"),
+    "distribution": ("distribution", "by"),
+    "attacks_to_incapacitate": ("by", "attacks"),
+    "series": ("prefix", "by"),
+    "stacked": ("metrics", "rows", "panels"),
+    "distribution_heatmap": ("prefix",),
+}
+_CHART_COMMON = ("kind", "title", "name", "where")
+_TOP_KEYS = (
+    "name",
+    "system",
+    "kind",
+    "description",
+    "method",
+    "trials",
+    "seed",
+    "precision",
+    "variants",
+    "fixed",
+    "grid",
+    "metrics",
+    "charts",
+)
+_SCALARS = (str, int, float, bool)
+DEFAULT_TRIALS = 1_000_000
+#: Attacks covered by the attacks-to-incapacitate curves (and most an ``attacks`` chart shows).
+ATTACKS = 10
+
+
+class ExperimentError(SimlabError):
+    """A mistake in an experiment file, located by file, line and key."""
+
+    def __init__(self, path: Path, line: int | None, key: str, message: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
+        self.path, self.line, self.key = path, line, key
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """One chart of an experiment's report.
+
+    Attributes:
+        kind: One of :data:`CHART_KINDS`.
+        options: The chart's other keys (``metric``, ``x``, ``by``, ``where``...).
+    """
+
+    kind: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """An option, or ``default``."""
+        return self.options.get(key, default)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment file.
+
+    Attributes:
+        path: The file.
+        name: Name of the results directory.
+        system: System id.
+        kind: ``attack`` (one attack per cell), ``duel`` (inputs ``a.KEY`` and ``b.KEY``) or
+            one of the system's questions (``explosion``, ``healing``...).
+        description: One paragraph for the report.
+        method: ``exact``, ``monte_carlo`` or ``both``.
+        trials: Trials per cell when sampling (the first round, with ``precision``).
+        seed: Root seed; cell ``i`` of the grid samples stream ``(seed, i)``.
+        precision: Largest 95 % half-width allowed, or None.
+        variants: Variants whose cells the run covers too (the base rules always).
+        fixed: Scenario inputs common to every cell (``ROW.COLUMN`` overrides allowed).
+        grid: Scenario input → values; the run covers their Cartesian product.
+        metrics: Metrics to keep, or None for all.
+        charts: Charts to draw, or empty for the default choice.
+    """
+
+    path: Path
+    name: str
+    system: str
+    kind: str
+    description: str
+    method: str
+    trials: int
+    seed: int
+    precision: float | None
+    variants: tuple[Variant, ...]
+    fixed: Mapping[str, Any]
+    grid: Mapping[str, tuple[Any, ...]]
+    metrics: tuple[str, ...] | None
+    charts: tuple[ChartSpec, ...]
+
+    @property
+    def answering(self) -> System:
+        """The system, or the system's question, that answers each cell (``kind``)."""
+        return get_system(self.system).for_kind(self.kind)
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The methods each cell is computed with."""
+        return METHODS if self.method == "both" else (self.method,)
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """Scenario inputs that appear as table columns: the fixed ones, then the grid's."""
+        return (*self.fixed, *(k for k in self.grid if k not in self.fixed))
+
+    def cells(self) -> Iterator[dict[str, Any]]:
+        """The scenario inputs of every cell, in grid order (the last key varies fastest)."""
+        keys = list(self.grid)
+        for values in itertools.product(*(self.grid[k] for k in keys)):
+            yield {**self.fixed, **dict(zip(keys, values, strict=True))}
+
+    @property
+    def dimensions(self) -> dict[str, tuple[Any, ...]]:
+        """The grid, with ``variant`` (``base`` and each variant's name) first when there are variants."""
+        if not self.variants:
+            return dict(self.grid)
+        return {"variant": (BASE, *(v.name for v in self.variants)), **self.grid}
+
+    def keeps(self, metric: str) -> bool:
+        """Whether the run keeps ``metric``.
+
+        Every metric without a ``metrics`` list; else those it names and the members ``PREFIXk``
+        of the series prefixes it names (``mean_applied_margin_``).
+        """
+        if self.metrics is None:
+            return True
+        return metric in self.metrics or any(in_series(metric, prefix) for prefix in self.metrics)
+
+    @property
+    def sampled_trials(self) -> int | None:
+        """Trials per cell when the run samples, else None."""
+        return self.trials if "monte_carlo" in self.methods else None
+
+    @property
+    def n_cells(self) -> int:
+        """Number of grid cells."""
+        count = 1
+        for values in self.grid.values():
+            count *= len(values)
+        return count
+
+
+def _key_lines(text: str) -> dict[tuple[str, str], int]:
+    """Line of each ``key =`` by table (``""`` for the top level, ``charts.N`` for charts)."""
+    lines: dict[tuple[str, str], int] = {}
+    table = ""
+    charts = -1
+    header = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+    key = re.compile(r"""^\s*("([^"]*)"|'([^']*)'|[A-Za-z0-9_.\-]+)\s*=""")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if match := header.match(line):
+            name = match.group(2).strip().strip("\"'")
+            if match.group(1) == "[[":
+                charts += 1
+                name = f"{name}.{charts}"
+            table = name
+            lines.setdefault((table, ""), number)
+        elif match := key.match(line):
+            name = match.group(2) or match.group(3) or match.group(1)
+            lines.setdefault((table, name), number)
+    return lines
+
+
+class _Checker:
+    """Validates one file's values, raising :class:`ExperimentError` with its line."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = _key_lines(text)
+
+    def fail(self, table: str, key: str, message: str) -> ExperimentError:
+        line = self.lines.get((table, key)) or self.lines.get((table, ""))
+        label = f"[{table.split('.')[0]}] {key}" if table else key
+        return ExperimentError(self.path, line, label, message)
+
+    def unknown(self, table: str, key: str, kind: str, valid: Any, name: str | None = None) -> ExperimentError:
+        """An unknown-name error (with suggestions) located at ``table``/``key``."""
+        return self.fail(table, key, str(UnknownNameError(kind, key if name is None else name, valid)))
+
+    def typed(self, data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+        value = data[key]
+        if isinstance(value, bool) and kind in (int, float, (int, float)):
+            raise self.fail("", key, f"expected {what}, got {value!r}")
+        if not isinstance(value, kind):
+            raise self.fail("", key, f"expected {what}, got {_describe(value)}")
+        return value
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, list):
+        return f"a list {value!r}"
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)
+
+
+def load_experiment(path: Path | str, limits: Limits | None = None) -> Experiment:
+    """Read and validate an experiment file, every grid cell included.
+
+    Args:
+        path: The TOML file.
+        limits: Caps on its cells and trials (default: :class:`~simlab.inputs.limits.Limits`),
+            checked before any cell is.
+
+    Raises:
+        ExperimentError: For a malformed file, naming the file, line and key.
+        TooMuchWorkError: For a grid or a run above its caps.
+    """
+    limits = limits or Limits()
+    path = Path(path)
+    try:
+        data, text = read_toml(path, "experiment file")
+    except FileError as exc:
+        raise ExperimentError(path, exc.line, "", exc.reason) from None
+    check = _Checker(path, text)
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise check.unknown("", key, "key", _TOP_KEYS)
+    for key in ("name", "system"):
+        if key not in data:
+            raise ExperimentError(path, None, key, "missing (every experiment needs name and system)")
+    name = check.typed(data, "name", str, "text")
+    if not valid_name(name):
+        raise check.fail("", "name", f"{name[:60]!r} is not a valid directory name ({NAME_RULE})")
+    try:
+        system = get_system(check.typed(data, "system", str, "text"))
+    except UnknownNameError as exc:
+        raise check.fail("", "system", str(exc)) from None
+    kind = data.get("kind", "attack")
+    if kind == "duel":
+        try:
+            require_duels(system)
+        except SimlabError as exc:
+            raise check.fail("", "kind", str(exc)) from None
+    try:
+        asked = system.for_kind(kind)
+    except SimlabError as exc:
+        raise check.fail("", "kind", str(exc)) from None
+    sampled = kind == "duel" or asked.sampled_only
+    method = data.get("method", "monte_carlo" if sampled else "exact")
+    if method not in RUN_METHODS:
+        raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
+    if sampled and method != "monte_carlo":
+        what = "duels are" if kind == "duel" else f"{kind} questions are"
+        raise check.fail("", "method", f"{what} sampled: method must be monte_carlo")
+    trials = check.typed(data, "trials", int, "an integer") if "trials" in data else DEFAULT_TRIALS
+    try:
+        check_trials(trials)
+    except SimlabError as exc:
+        raise check.fail("", "trials", str(exc)) from None
+    seed = check.typed(data, "seed", int, "an integer >= 0") if "seed" in data else 0
+    try:
+        check_seed(seed, "seed")
+    except SimlabError as exc:
+        raise check.fail("", "seed", str(exc)) from None
+    precision = None
+    if "precision" in data:
+        precision = float(check.typed(data, "precision", (int, float), "a number > 0"))
+        if not precision > 0:
+            raise check.fail("", "precision", f"expected a number > 0, got {precision}")
+    variants = []
+    for variant_file in _strings(check, data, "variants"):
+        try:
+            variants.append(load_variant(path.parent / variant_file, system.name))
+        except SimlabError as exc:
+            raise check.fail("", "variants", str(exc)) from None
+    if len({v.name for v in variants}) != len(variants):
+        raise check.fail("", "variants", "two variants have the same name")
+    fixed = _table(check, data, "fixed")
+    grid = _table(check, data, "grid")
+    for key, value in fixed.items():
+        if not isinstance(value, _SCALARS):
+            raise check.fail("fixed", key, f"expected a single value, got {_describe(value)} (lists belong in [grid])")
+    grid_values: dict[str, tuple[Any, ...]] = {}
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise check.fail("grid", key, f"expected a non-empty list of values, got {_describe(values)}")
+        for value in values:
+            if not isinstance(value, _SCALARS):
+                raise check.fail("grid", key, f"expected a list of single values, got {_describe(value)} in it")
+        if key in fixed:
+            raise check.fail("grid", key, "is also in [fixed]; give it in one place")
+        grid_values[key] = tuple(values)
+    metrics = tuple(_strings(check, data, "metrics")) or None
+    known_metrics = {**asked.metrics, **asked.extra_metrics}
+    for metric in metrics or ():
+        if metric not in known_metrics:
+            raise check.unknown("", "metrics", "metric", known_metrics, metric)
+    experiment = Experiment(
+        path=path,
+        name=name,
+        system=system.name,
+        kind=kind,
+        description=str(data.get("description", "")),
+        method=method,
+        trials=trials,
+        seed=seed,
+        precision=precision,
+        variants=tuple(variants),
+        fixed=fixed,
+        grid=grid_values,
+        metrics=metrics,
+        charts=(),
+    )
+    charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
+    experiment = Experiment(**{**experiment.__dict__, "charts": charts})
+    limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), experiment.sampled_trials, str(path))
+    _check_cells(check, system, experiment)
+    return experiment
+
+
+def _strings(check: _Checker, data: Mapping[str, Any], key: str) -> list[str]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise check.fail("", key, f"expected a list of text values, got {_describe(value)}")
+    return value
+
+
+def _table(check: _Checker, data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise check.fail("", key, f"expected a table [{key}], got {_describe(value)}")
+    return dict(value)
+
+
+def _charts(check: _Checker, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    value = data.get("charts", [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise check.fail("", "charts", "expected [[charts]] tables")
+    return value
+
+
+def _chart(
+    check: _Checker, experiment: Experiment, metrics: Mapping[str, str], index: int, data: Mapping[str, Any]
+) -> ChartSpec:
+    table = f"charts.{index}"
+    kind = data.get("kind")
+    if kind not in CHART_KINDS:
+        raise check.fail(table, "kind", f"unknown chart kind {kind!r} (valid: {', '.join(CHART_KINDS)})")
+    allowed = (*_CHART_COMMON, *CHART_KINDS[kind])
+    for key in data:
+        if key not in allowed:
+            raise check.unknown(table, key, f"key of a {kind} chart", allowed)
+    for key in ("title", "name", "metric", "x", "rows", "cols", "panels", "prefix", "distribution"):
+        if key in data and not isinstance(data[key], str):
+            raise check.fail(table, key, f"expected text, got {_describe(data[key])}")
+    if "name" in data and not valid_name(data["name"]):
+        raise check.fail(table, "name", f"{data['name'][:60]!r} is not a valid file name ({NAME_RULE})")
+    if "attacks" in data:
+        attacks = data["attacks"]
+        if isinstance(attacks, bool) or not isinstance(attacks, int) or not 1 <= attacks <= ATTACKS:
+            raise check.fail(table, "attacks", f"expected an integer from 1 to {ATTACKS}, got {attacks!r}")
+    if "by" in data and not isinstance(data["by"], str | list):
+        raise check.fail(table, "by", f"expected a grid input or a list of them, got {_describe(data['by'])}")
+    if "metrics" in data and not isinstance(data["metrics"], list):
+        raise check.fail(table, "metrics", f"expected a list of metrics, got {_describe(data['metrics'])}")
+    used = [data[k] for k in ("x", "rows", "cols", "panels") if k in data]
+    by = data.get("by", [])
+    used += [by] if isinstance(by, str) else by
+    twice = sorted({str(name) for name in used if used.count(name) > 1})
+    if twice:
+        raise check.fail(table, "kind", f"{', '.join(twice)} is given to two of x, rows, cols, panels and by")
+    inputs = experiment.dimensions
+    for key in ("x", "by", "rows", "cols", "panels"):
+        named = data.get(key, [])
+        for name in named if key == "by" and isinstance(named, list) else [named] if key in data else []:
+            if not isinstance(name, str) or name not in inputs:
+                raise check.unknown(table, key, "grid input", inputs, str(name))
+    if "metric" in data and data["metric"] not in (experiment.metrics or metrics):
+        raise check.unknown(table, "metric", "metric", experiment.metrics or metrics, str(data["metric"]))
+    where = data.get("where", {})
+    if not isinstance(where, dict):
+        raise check.fail(table, "where", f"expected a table of grid input = value, got {_describe(where)}")
+    for key, value in where.items():
+        if key not in inputs:
+            raise check.unknown(table, "where", "grid input", inputs, key)
+        for one in value if isinstance(value, list) else [value]:
+            if one not in inputs[key]:
+                raise check.fail(table, "where", f"{key} = {one!r} is not in the grid (grid values: {inputs[key]})")
+    for metric in data.get("metrics", []) if isinstance(data.get("metrics", []), list) else [None]:
+        if metric not in (experiment.metrics or metrics):
+            raise check.unknown(table, "metrics", "metric", experiment.metrics or metrics, str(metric))
+    for key in CHART_KINDS[kind]:
+        if key not in data and key in ("metric", "x", "rows", "cols", "prefix", "metrics"):
+            raise check.fail(table, "kind", f"a {kind} chart needs {key}")
+    asked = get_system(experiment.system).for_kind("attack" if experiment.kind == "duel" else experiment.kind)
+    distributions = asked.distributions
+    if kind == "distribution" and data.get("distribution", "damage") not in distributions:
+        raise check.unknown(
+            table, "distribution", "distribution", distributions, str(data.get("distribution", "damage"))
+        )
+    if kind == "distribution_heatmap" and not any(name.startswith(data["prefix"]) for name in distributions):
+        raise check.fail(
+            table,
+            "prefix",
+            f"no distribution starts with {data['prefix']!r} (distributions: {', '.join(distributions) or 'none'})",
+        )
+    if kind == "series" and not any(m == data["prefix"] or in_series(m, data["prefix"]) for m in metrics):
+        series = sorted(m for m in metrics if m.endswith("_")) + sorted(
+            {m.rstrip("0123456789") for m in metrics if m[-1:].isdigit()}
+        )
+        raise check.fail(table, "prefix", f"no series {data['prefix']!r} (series: {', '.join(series) or 'none'})")
+    return ChartSpec(kind=kind, options={k: v for k, v in data.items() if k != "kind"})
+
+
+def _check_value(system: System, kind: str, key: str, value: Any) -> None:
+    """Check one input on its own: its name, its type, and the table row it names."""
+    if kind == "duel":
+        side, dot, key = key.partition(".")
+        if not dot or side not in ("a", "b"):
+            raise SimlabError(f"duel inputs are a.KEY or b.KEY (side a or b), not {side!r}")
+    system = system.for_kind(kind)
+    prefix, dot, column = key.partition(".")
+    if dot:
+        if prefix not in system.row_inputs:
+            raise UnknownNameError("row input", prefix, system.row_inputs)
+        specs = field_specs(system.tables()[system.row_inputs[prefix]].row_type)
+        if column not in specs:
+            raise UnknownNameError(f"{prefix} column", column, specs)
+        coerce(specs[column], value, "")
+        return
+    specs = field_specs(system.duel_side_type if kind == "duel" and system.duel_side_type else system.scenario_type)
+    if key not in specs:
+        raise UnknownNameError("duel side input" if kind == "duel" else "scenario input", key, specs)
+    value = coerce(specs[key], value, "")
+    if key in system.row_inputs and value:
+        system.tables()[system.row_inputs[key]].row(value)
+
+
+def _check_cells(check: _Checker, system: System, experiment: Experiment) -> None:
+    """Validate every input on its own, then every cell (for combinations the rules forbid)."""
+    first = next(experiment.cells())
+    for table, values in (("fixed", {k: [v] for k, v in experiment.fixed.items()}), ("grid", experiment.grid)):
+        for key, options in values.items():
+            for value in options:
+                try:
+                    _check_value(system, experiment.kind, key, value)
+                except UnknownNameError as exc:
+                    if _allowed(system, experiment.kind, {**first, key: value}):
+                        continue  # a name that only exists with other inputs (weapon + ammo)
+                    raise check.fail(table, key, str(exc)) from None
+                except SimlabError as exc:
+                    raise check.fail(table, key, str(exc)) from None
+    for variant in (None, *experiment.variants):
+        for cell in experiment.cells():
+            try:
+                _check_request(system, experiment.kind, cell, variant)
+            except SimlabError as exc:
+                shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
+                under = f" under variant {variant.name}" if variant else ""
+                raise check.fail("grid", "", f"cell {shown}{under}: {exc}") from None
+
+
+def _allowed(system: System, kind: str, inputs: Mapping[str, Any]) -> bool:
+    try:
+        _check_request(system, kind, inputs, None)
+    except SimlabError:
+        return False
+    return True
+
+
+def _check_request(system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None) -> None:
+    if kind == "duel":
+        assert system.duel_check is not None
+        system.duel_check(duel_request_for(system, inputs, variant))
+    else:
+        asked = system.for_kind(kind)
+        asked.check(request_for(asked, inputs, variant))
+
+
+def request_for(
+    system: System, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
+) -> AttackRequest:
+    """The attack request of one cell (under a variant): ``ROW.COLUMN`` keys become row overrides."""
+    scenario, rows = system.split_inputs(inputs)
+    request = AttackRequest(scenario=scenario, row_overrides=rows, source="experiment", **options)
+    return variant.apply(request) if variant is not None else request
+
+
+def duel_request_for(
+    system: System, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
+) -> DuelRequest:
+    """The duel request of one cell: ``a.KEY`` and ``b.KEY`` inputs (``a.weapon.COLUMN`` overrides)."""
+    sides: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
+    for key, value in inputs.items():
+        side, _, name = key.partition(".")
+        sides[side][name] = value
+    a, a_rows = system.split_inputs(sides["a"])
+    b, b_rows = system.split_inputs(sides["b"])
+    options.pop("method", None)
+    request = DuelRequest(a=a, b=b, a_rows=a_rows, b_rows=b_rows, **options)
+    return variant.apply(request) if variant is not None else request
+
+
+def answer(system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any) -> Any:
+    """The :class:`~simlab.engine.results.AttackResult` of one cell: an attack or a duel."""
+    if kind == "duel":
+        assert system.duel is not None
+        return system.duel(duel_request_for(system, inputs, variant, **options))
+    asked = system.for_kind(kind)
+    return asked.attack(request_for(asked, inputs, variant, **options))
+
+
+def find_experiments(directory: Path | str = "experiments") -> list[Path]:
+    """The experiment files of a directory (not its subdirectories), in name order.
+
+    Raises:
+        SimlabError: When the directory does not exist or holds no experiment.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise SimlabError(f"no experiment directory {str(directory)!r}: give experiment files or run from a project")
+    found = sorted(directory.glob("*.toml"))
+    if not found:
+        raise SimlabError(f"no experiment files (*.toml) in {str(directory)!r}")
+    return found

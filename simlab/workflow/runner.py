@@ -1,0 +1,223 @@
+"""Running an experiment: every grid cell by every method, into tidy pandas tables.
+
+The tables are *tidy* (one row per cell, method and metric), so reports and charts select
+and pivot them with plain pandas. Cell ``i`` of the grid samples the random stream
+``(seed, i)``; a run is therefore reproducible to the bit for any thread count.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlab.engine.results import AttackResult
+from simlab.engine.rng import MAX_TRIALS_PER_CELL
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.variants import BASE, Variant
+from simlab.systems import System
+from simlab.workflow.experiments import ATTACKS, Experiment, answer, request_for
+
+__all__ = ["ExperimentRun", "run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
+
+#: Most trials a cell may grow to while meeting ``precision``.
+PRECISION_TRIAL_CAP = 1 << 32
+
+
+@dataclass(frozen=True, eq=False)
+class ExperimentRun:
+    """Everything one run of an experiment produced.
+
+    Attributes:
+        experiment: The experiment.
+        table: One row per cell, rule set, method and metric: ``cell``, ``variant`` (``base``
+            or a variant's name), the inputs, ``method``, ``metric``, ``value``, ``ci_low``,
+            ``ci_high``, ``trials``. The other tables have ``cell`` and ``variant`` too.
+        distributions: One row per cell, method, distribution and outcome: ``probability``.
+        incapacitation: One row per cell and number of attacks: ``p_incapacitated`` after
+            that many attacks (from the exact damage distribution where there is one).
+        marginals: One row per cell, change (``+1 DX``...) and metric: ``delta``, the
+            exact change of the metric (empty for sampled-only runs).
+        seconds: Wall time of the run.
+    """
+
+    experiment: Experiment
+    table: pd.DataFrame
+    distributions: pd.DataFrame
+    incapacitation: pd.DataFrame
+    marginals: pd.DataFrame
+    seconds: float
+
+
+def work_units(experiment: Experiment) -> int:
+    """Units of progress of a run: one per cell, method and rule set."""
+    return experiment.n_cells * len(experiment.methods) * (1 + len(experiment.variants))
+
+
+def rule_sets(experiment: Experiment, base: Variant | None = None) -> list[tuple[str, Variant | None]]:
+    """The base rules (or ``base`` in their place), then each variant, with their names."""
+    return [(BASE, base), *((v.name, v) for v in experiment.variants)]
+
+
+def _half_width(result: AttackResult) -> float:
+    return max(((high - low) / 2 for low, high in result.ci95.values()), default=0.0)
+
+
+def _sampled(
+    system: System,
+    experiment: Experiment,
+    inputs: dict[str, Any],
+    cell: int,
+    variant: Variant | None,
+    threads: int | None,
+) -> AttackResult:
+    trials = experiment.trials
+    while True:
+        result: AttackResult = answer(
+            system,
+            experiment.kind,
+            inputs,
+            variant,
+            method="monte_carlo",
+            trials=trials,
+            seed=experiment.seed,
+            cell=cell,
+            threads=threads,
+        )
+        width = _half_width(result)
+        if experiment.precision is None or width <= experiment.precision or trials >= PRECISION_TRIAL_CAP:
+            return result
+        # Half-widths shrink as 1/sqrt(trials): aim 10 % past the estimate, at least double.
+        needed = int(trials * (width / experiment.precision) ** 2 * 1.1) + 1
+        trials = min(max(needed, 2 * trials), PRECISION_TRIAL_CAP, MAX_TRIALS_PER_CELL)
+
+
+def incapacitation_curve(damage: dict[int, float], threshold: int, attacks: int = ATTACKS) -> list[float]:
+    """Chance that the damage of ``n`` independent attacks reaches ``threshold``, n = 1..attacks.
+
+    Args:
+        damage: Damage of one attack → probability.
+        threshold: Total damage that incapacitates.
+        attacks: Largest number of attacks.
+    """
+    if threshold <= 0:
+        return [1.0] * attacks
+    one = np.zeros(threshold + 1)
+    for value, p in damage.items():
+        one[min(max(int(value), 0), threshold)] += p
+    state = np.zeros(threshold + 1)
+    state[0] = 1.0
+    curve = []
+    for _ in range(attacks):
+        grown = np.convolve(state[:threshold], one)
+        nxt = grown[: threshold + 1].copy()
+        nxt[threshold] += grown[threshold + 1 :].sum() + state[threshold]
+        state = nxt
+        curve.append(float(min(state[threshold], 1.0)))
+    return curve
+
+
+def run_experiment(
+    experiment: Experiment,
+    *,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    base_variant: Variant | None = None,
+) -> ExperimentRun:
+    """Compute every cell of ``experiment`` by each of its methods.
+
+    Args:
+        experiment: A validated experiment.
+        threads: Worker threads for sampling (None: all CPUs).
+        progress: Called with 1 after each cell and method.
+        base_variant: A variant that takes the place of the base rules (rows still say
+            ``base``; ``simlab regress --variant`` compares them with a baseline).
+
+    Returns:
+        The run's tidy tables.
+    """
+    started = time.perf_counter()
+    system = experiment.answering
+    inputs_columns = list(experiment.inputs)
+    rows: list[dict[str, Any]] = []
+    dist_rows: list[dict[str, Any]] = []
+    curve_rows: list[dict[str, Any]] = []
+    marginal_rows: list[dict[str, Any]] = []
+    for (variant_name, variant), (cell, inputs) in itertools.product(
+        rule_sets(experiment, base_variant), enumerate(experiment.cells())
+    ):
+        labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}
+        results: dict[str, AttackResult] = {}
+        for method in experiment.methods:
+            if method == "exact":
+                results[method] = answer(system, experiment.kind, inputs, variant, method="exact")
+            else:
+                results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
+            if progress is not None:
+                progress(1)
+        for method, result in results.items():
+            for metric, value in result.metrics.items():
+                if not experiment.keeps(metric):
+                    continue
+                low, high = result.ci95.get(metric, (np.nan, np.nan))
+                rows.append(
+                    {
+                        **labels,
+                        "method": method,
+                        "metric": metric,
+                        "value": value,
+                        "ci_low": low,
+                        "ci_high": high,
+                        "trials": result.trials,
+                    }
+                )
+            for name, dist in result.distributions.items():
+                for outcome, p in sorted(dist.items()):
+                    dist_rows.append(
+                        {**labels, "method": method, "distribution": name, "outcome": outcome, "probability": p}
+                    )
+        best = results.get("exact") or results["monte_carlo"]
+        threshold = best.details.get("incapacitated_at")  # damage that incapacitates, if the system has one
+        if threshold is not None and "damage" in best.distributions:
+            for n, p in enumerate(incapacitation_curve(best.distributions["damage"], int(threshold)), start=1):
+                curve_rows.append({**labels, "method": best.method, "attacks": n, "p_incapacitated": p})
+        if "exact" in results:
+            marginal_rows += _marginals(system, experiment, inputs, variant, labels, results["exact"])
+    keys = ["cell", "variant", *inputs_columns]
+    table = pd.DataFrame(rows, columns=[*keys, "method", "metric", "value", "ci_low", "ci_high", "trials"])
+    table["trials"] = table["trials"].astype("Int64")
+    return ExperimentRun(
+        experiment=experiment,
+        table=table,
+        distributions=pd.DataFrame(dist_rows, columns=[*keys, "method", "distribution", "outcome", "probability"]),
+        incapacitation=pd.DataFrame(curve_rows, columns=[*keys, "method", "attacks", "p_incapacitated"]),
+        marginals=pd.DataFrame(marginal_rows, columns=[*keys, "change", "metric", "delta"]),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _marginals(
+    system: System,
+    experiment: Experiment,
+    inputs: dict[str, Any],
+    variant: Variant | None,
+    labels: dict[str, Any],
+    base: AttackResult,
+) -> list[dict[str, Any]]:
+    """Exact change of every metric under each of the system's marginal changes."""
+    rows = []
+    request = request_for(system, inputs, variant, method="exact")
+    for change, apply in system.marginals.items():
+        try:
+            changed = system.attack(apply(request))
+        except SimlabError:
+            continue  # the change leaves the rules (a DX beyond the tables...): no marginal value
+        for metric, value in base.metrics.items():
+            if experiment.keeps(metric):
+                rows.append({**labels, "change": change, "metric": metric, "delta": changed.metrics[metric] - value})
+    return rows

@@ -15,12 +15,17 @@ Public API::
 
 from __future__ import annotations
 
+import time
+
+#: When simlab was first imported: the whole job's time that commands print counts from here.
+STARTED = time.perf_counter()
+
 __version__ = "0.1.0"
 
-from simlab.api import attack, duel, run
-from simlab.engine.results import AttackResult
-from simlab.inputs.errors import SimlabError
-from simlab.systems import AttackRequest, System, get_system
+from simlab.api import attack, duel, run  # noqa: E402 (after STARTED)
+from simlab.engine.results import AttackResult  # noqa: E402 (after STARTED)
+from simlab.inputs.errors import SimlabError  # noqa: E402 (after STARTED)
+from simlab.systems import AttackRequest, System, get_system  # noqa: E402 (after STARTED)
 
 __all__ = [
     "__version__",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,16 @@ def _max_trials_option(command: Callable[..., Any]) -> Callable[..., Any]:
         default=DEFAULT_MAX_TRIALS,
         show_default=True,
         help="Refuse a job that would sample more trials than this.",
+    )(command)
+
+
+def _jobs_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--jobs``: experiments run side by side in worker processes."""
+    return click.option(
+        "--jobs",
+        type=int,
+        default=None,
+        help="Experiments run side by side, each in a worker process [default: one per CPU]; 1: one after another.",
     )(command)
 
 
@@ -150,19 +161,17 @@ def _cell(value: Any) -> str:
 
 
 class _Progress:
-    """A one-line progress display on a terminal's stderr (silent elsewhere)."""
+    """Sampling progress as a tqdm bar on a terminal's stderr (the engine reports trials done so far)."""
 
     def __init__(self, total: int) -> None:
-        self.total = total
-        self.shown = -1
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, desc="sampling", unit=" trials", unit_scale=True, file=sys.stderr, leave=False)
 
     def __call__(self, done: int) -> None:
-        percent = int(100 * done / self.total)
-        if percent != self.shown:
-            self.shown = percent
-            click.echo(f"\rsampling {done:,}/{self.total:,} trials ({percent}%)", err=True, nl=False)
-            if done >= self.total:
-                click.echo(err=True)
+        self.bar.update(done - self.bar.n)
+        if done >= (self.bar.total or 0):
+            self.bar.close()
 
 
 @cli.command()
@@ -233,28 +242,75 @@ def attack(
     "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
 )
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@click.option("--svg", is_flag=True, help="Write every chart as SVG too (for print), besides the PNG.")
+@_jobs_option
 @_limit_options
-def run(experiment_files: tuple[Path, ...], out: Path, threads: int | None, max_cells: int, max_trials: int) -> None:
+def run(
+    experiment_files: tuple[Path, ...],
+    out: Path,
+    threads: int | None,
+    svg: bool,
+    jobs: int | None,
+    max_cells: int,
+    max_trials: int,
+) -> None:
     """Run experiments (default: every experiments/*.toml) into OUT/<name>/."""
     from simlab.output.atomic import check_writable
-    from simlab.output.provenance import experiment_provenance
-    from simlab.output.publish import write_results
-    from simlab.workflow.runner import run_experiment, work_units
+    from simlab.workflow.tasks import Options, run_and_write
 
     check_threads(threads)
-    experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
+    limits = Limits(max_cells, max_trials)
+    experiments = _load_experiments(experiment_files, limits)
     check_writable(out)
-    for experiment in experiments:
-        with _progress_bar(work_units(experiment), experiment.name) as progress:
-            result = run_experiment(experiment, threads=threads, progress=progress)
-        sampled = result.table["trials"].dropna()
-        most = int(sampled.max()) if len(sampled) else 0
-        provenance = experiment_provenance(experiment, seconds=result.seconds, trials_used=most, rows=len(result.table))
-        destination = write_results(result, out, provenance)
-        click.echo(
-            f"{experiment.name}: {experiment.n_cells} cells, {len(result.table)} rows, "
-            f"{result.seconds:.1f} s -> {destination}/"
-        )
+    done, processes = _each_experiment(
+        "run",
+        experiments,
+        run_and_write,
+        Options(limits, threads, out, svg=svg),
+        jobs,
+        lambda task, done: (
+            f"{task.name}: {task.cells} cells, {done.result.rows} rows, {done.seconds:.1f} s -> "
+            f"{done.result.destination}/"
+        ),
+        previous=out,
+    )
+    rows = sum(d.result.rows for d in done)
+    _close(f"{len(done)} experiment(s), {rows:,} rows", processes)
+
+
+def _each_experiment(
+    verb: str,
+    experiments: Sequence[Any],
+    work: Callable[..., Any],
+    options: Any,
+    jobs: int | None,
+    describe: Callable[[Any, Any], str | None],
+    *,
+    quiet_start: bool = False,
+    previous: Path | None = None,
+) -> tuple[list[Any], int]:
+    """Do ``work`` for every experiment with one progress display: (results, processes used)."""
+    from simlab.workflow.jobs import JobDisplay, default_processes, run_tasks
+    from simlab.workflow.tasks import task_of
+
+    if jobs is not None and not 1 <= jobs <= 256:
+        raise SimlabError(f"invalid value {jobs} for --jobs: expected a whole number from 1 to 256")
+    tasks = [task_of(experiment, previous) for experiment in experiments]
+    processes = min(jobs, len(tasks)) if jobs is not None else default_processes(len(tasks))
+    display = JobDisplay(verb, tasks, quiet_start=quiet_start)
+    try:
+        done = run_tasks(tasks, work, options, processes=max(processes, 1), display=display, describe=describe)
+    finally:
+        display.close()
+    return done, max(processes, 1)
+
+
+def _close(what: str, processes: int) -> None:
+    """The closing line of a job: what it did and its whole time, start-up included."""
+    from simlab.workflow.jobs import since_start
+
+    side = f", {processes} experiments at a time" if processes > 1 else ""
+    click.echo(f"{what} in {since_start():.1f} s{side}")
 
 
 def _check_sampling(trials: int, seed: int, threads: int | None) -> int:
@@ -280,11 +336,13 @@ def _load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
 
 @contextlib.contextmanager
 def _progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar on a terminal's stderr; nothing elsewhere."""
+    """A tqdm progress bar on a terminal's stderr; nothing elsewhere."""
     if not sys.stderr.isatty():
         yield None
         return
-    with click.progressbar(length=length, label=label, file=sys.stderr, show_pos=True) as bar:
+    from tqdm import tqdm
+
+    with tqdm(total=length, desc=label, unit="cell", file=sys.stderr, leave=False) as bar:
         yield bar.update
 
 
@@ -298,6 +356,7 @@ def _progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | N
 )
 @click.option("--batches", type=int, default=None, help="Batches for the intervals of sampled differences [40].")
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@click.option("--svg", is_flag=True, help="Write every chart as SVG too (for print), besides the PNG.")
 @_limit_options
 def compare(
     experiment_file: Path,
@@ -305,6 +364,7 @@ def compare(
     out: Path,
     batches: int | None,
     threads: int | None,
+    svg: bool,
     max_cells: int,
     max_trials: int,
 ) -> None:
@@ -330,6 +390,7 @@ def compare(
     limits.check_experiment(experiment.n_cells, 1 + len(variants), experiment.sampled_trials, str(experiment_file))
     check_writable(out)
     label = f"compare {experiment.name}"
+    started = time.perf_counter()
     with _progress_bar(comparison_units(experiment, variants), label) as progress:
         comparison = compare_experiment(experiment, variants, batches=batches, threads=threads, progress=progress)
     sampled = comparison.table["trials"].dropna()
@@ -341,11 +402,11 @@ def compare(
     )
     provenance["variants"] = [v.describe() for v in variants]
     provenance["batches"] = batches
-    destination = write_comparison(comparison, out, provenance)
+    destination = write_comparison(comparison, out, provenance, svg)
     changed = int((comparison.table["delta"].abs() > 1e-12).sum())
     click.echo(
         f"{experiment.name}: {len(variants)} variant(s), {changed} of {len(comparison.table)} rows changed, "
-        f"{comparison.seconds:.1f} s -> {destination}/"
+        f"{time.perf_counter() - started:.1f} s -> {destination}/"
     )
 
 
@@ -355,23 +416,35 @@ def compare(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@_jobs_option
 @_limit_options
 def baseline(
-    experiment_files: tuple[Path, ...], directory: Path | None, threads: int | None, max_cells: int, max_trials: int
+    experiment_files: tuple[Path, ...],
+    directory: Path | None,
+    threads: int | None,
+    jobs: int | None,
+    max_cells: int,
+    max_trials: int,
 ) -> None:
     """Store the current results of experiments as their baselines."""
     from simlab.output.atomic import check_writable
-    from simlab.workflow.regress import BASELINES, write_baseline
-    from simlab.workflow.runner import run_experiment, work_units
+    from simlab.workflow.regress import BASELINES
+    from simlab.workflow.tasks import Options, run_and_keep
 
     check_threads(threads)
-    experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
+    limits = Limits(max_cells, max_trials)
+    experiments = _load_experiments(experiment_files, limits)
     check_writable(directory or BASELINES)
-    for experiment in experiments:
-        with _progress_bar(work_units(experiment), experiment.name) as progress:
-            run = run_experiment(experiment, threads=threads, progress=progress)
-        path = write_baseline(run, directory or BASELINES)
-        click.echo(f"{experiment.name}: {len(run.table)} rows -> {path}")
+    done, processes = _each_experiment(
+        "baseline",
+        experiments,
+        run_and_keep,
+        Options(limits, threads, directory or BASELINES),
+        jobs,
+        lambda task, done: f"{task.name}: {done.result.rows} rows, {done.seconds:.1f} s -> {done.result.destination}",
+        previous=directory or BASELINES,
+    )
+    _close(f"{len(done)} baseline(s)", processes)
 
 
 @cli.command()
@@ -382,6 +455,7 @@ def baseline(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@_jobs_option
 @_limit_options
 def regress(
     experiment_files: tuple[Path, ...],
@@ -389,6 +463,7 @@ def regress(
     margin: float,
     directory: Path | None,
     threads: int | None,
+    jobs: int | None,
     max_cells: int,
     max_trials: int,
 ) -> None:
@@ -396,19 +471,33 @@ def regress(
     import pandas as pd
 
     from simlab.inputs.variants import load_variant
-    from simlab.workflow.regress import BASELINES
+    from simlab.workflow.regress import BASELINES, load_baseline
     from simlab.workflow.regress import regress as check
+    from simlab.workflow.tasks import Options, run_for_regress
 
     check_threads(threads)
-    experiments = _load_experiments(experiment_files, Limits(max_cells, max_trials))
+    limits = Limits(max_cells, max_trials)
+    experiments = _load_experiments(experiment_files, limits)
     variant = None
     if variant_file is not None:
         systems = {e.system for e in experiments}
         variant = load_variant(variant_file, systems.pop() if len(systems) == 1 else None)
         experiments = [e for e in experiments if e.system == variant.system]
-    say = (lambda name: click.echo(f"regress: {name}", err=True)) if sys.stderr.isatty() else None
+    for experiment in experiments:  # a missing or broken baseline fails before anything runs
+        load_baseline(experiment, directory or BASELINES)
+    done, _ = _each_experiment(
+        "regress",
+        experiments,
+        run_for_regress,
+        Options(limits, threads, variant=variant_file if variant is not None else None),
+        jobs,
+        lambda task, done: None,
+        quiet_start=not sys.stderr.isatty(),
+        previous=directory or BASELINES,
+    )
+    current = {e.name: d.result for e, d in zip(experiments, done, strict=True)}
     result = check(
-        experiments, variant=variant, margin=margin, directory=directory or BASELINES, threads=threads, progress=say
+        experiments, variant=variant, margin=margin, directory=directory or BASELINES, threads=threads, current=current
     )
     for note in result.notes:
         click.echo(f"note: {note}")

@@ -37,10 +37,13 @@ def project(tmp_path, monkeypatch):
 
 
 def test_run_without_arguments_writes_every_file(project, capsys):
-    code, out, err = run_cli(capsys, "run")
+    code, out, err = run_cli(capsys, "run", "--svg")
     assert code == 0, err
     assert err == ""  # no progress bar when stderr is not a terminal
-    assert out.startswith("one: 12 cells")
+    lines = out.splitlines()
+    assert lines[0] == "one: started, 12 cells"  # a line when it starts and when it ends, for logs
+    assert lines[1].startswith("one: 12 cells")
+    assert lines[-1].startswith("1 experiment(s), ") and " rows in " in lines[-1]
     results = project / "results" / "one"
     for name in publish.RESULT_FILES:
         assert (results / name).stat().st_size > 0, name

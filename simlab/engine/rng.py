@@ -186,7 +186,7 @@ def die_py(x: int, sides: int) -> int:
     return (((x >> 32) * sides) >> 32) + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def raw_draws(offset: np.uint64, gamma: np.uint64, count: int) -> np.uint64:  # pragma: no cover
     """Generate ``count`` consecutive draws of a stream and fold them together.
 

@@ -235,7 +235,9 @@ def heatmap(
         part = frame if panel is None else frame[frame[panels] == panel]
         values = part.pivot_table(index=rows, columns=cols, values="value", aggfunc="first", sort=False)
         values = values.reindex(index=row_order, columns=col_order)
-        image = axes.imshow(values.to_numpy(dtype=float), aspect="auto", cmap=cmap, vmin=low, vmax=high)
+        image = axes.imshow(
+            values.to_numpy(dtype=float), aspect="auto", cmap=cmap, vmin=low, vmax=high, interpolation="nearest"
+        )
         axes.set_xticks(range(len(col_order)), [str(c) for c in col_order], rotation=60, ha="right", fontsize=7)
         axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
         axes.tick_params(axis="y", labelleft=axes in grid[::across])  # the rows are named once per line of panels

@@ -24,7 +24,7 @@ from simlab.workflow.runner import ExperimentRun
 
 __all__ = ["write_results", "write_comparison", "write_bundle", "save_charts", "RESULT_FILES"]
 
-#: Files every results directory has (besides one PNG and one SVG per chart).
+#: Files every results directory has (besides one PNG per chart, and one SVG with ``svg``).
 RESULT_FILES = ("table.csv", "table.parquet", "report.md", "report.html", "provenance.json")
 
 
@@ -41,8 +41,12 @@ def _png(figure: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path) -> list[Chart]:
-    """Save each figure as PNG and SVG into ``directory`` under a unique name."""
+def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, svg: bool = False) -> list[Chart]:
+    """Save each figure as PNG (and SVG with ``svg``) into ``directory`` under a unique name.
+
+    The PNG is what reports embed; the SVG, for print, costs about as much again to write,
+    so it is made only when asked for (``simlab run --svg``).
+    """
     taken: set[str] = set()
     charts = []
     # SVG text stays text (smaller, selectable, and far quicker to write than glyph paths).
@@ -51,17 +55,18 @@ def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path) ->
             name = plots.chart_file_name(spec, taken)
             png = _png(figure)
             (directory / f"{name}.png").write_bytes(png)
-            figure.set_layout_engine("none")  # laid out once, for the PNG; the SVG keeps that layout
-            figure.savefig(directory / f"{name}.svg", format="svg", metadata={"Date": None})
+            if svg:
+                figure.set_layout_engine("none")  # laid out once, for the PNG; the SVG keeps that layout
+                figure.savefig(directory / f"{name}.svg", format="svg", metadata={"Date": None})
             charts.append(Chart(name, _caption(figure, spec.get("title")), png))
     return charts
 
 
-def draw_charts(run: ExperimentRun, directory: Path) -> list[Chart]:
-    """Draw the experiment's charts (or the default choice) as PNG and SVG into ``directory``."""
+def draw_charts(run: ExperimentRun, directory: Path, svg: bool = False) -> list[Chart]:
+    """Draw the experiment's charts (or the default choice) as PNG (and SVG) into ``directory``."""
     experiment = run.experiment
     specs = experiment.charts or tuple(plots.choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
-    return save_charts(((spec, plots.draw(spec, run)) for spec in specs), directory)
+    return save_charts(((spec, plots.draw(spec, run)) for spec in specs), directory, svg)
 
 
 def write_bundle(
@@ -90,22 +95,22 @@ def write_bundle(
     return destination
 
 
-def write_results(run: ExperimentRun, out: Path, provenance: Mapping[str, object]) -> Path:
-    """Write ``OUT/<name>/`` for one run of an experiment."""
+def write_results(run: ExperimentRun, out: Path, provenance: Mapping[str, object], svg: bool = False) -> Path:
+    """Write ``OUT/<name>/`` for one run of an experiment (charts as SVG too with ``svg``)."""
     return write_bundle(
         out / run.experiment.name,
         run.table,
-        lambda directory: draw_charts(run, directory),
+        lambda directory: draw_charts(run, directory, svg),
         lambda charts: build_report(run, charts),
         provenance,
     )
 
 
-def write_comparison(comparison: Comparison, out: Path, provenance: Mapping[str, object]) -> Path:
+def write_comparison(comparison: Comparison, out: Path, provenance: Mapping[str, object], svg: bool = False) -> Path:
     """Write ``OUT/compare_<name>/`` for a comparison of variants."""
 
     def charts(directory: Path) -> list[Chart]:
-        return save_charts(plots.comparison_charts(comparison), directory)
+        return save_charts(plots.comparison_charts(comparison), directory, svg)
 
     return write_bundle(
         out / f"compare_{comparison.experiment.name}",

@@ -25,7 +25,7 @@ import dataclasses
 import hashlib
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -264,6 +264,7 @@ def regress(
     directory: Path = BASELINES,
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
+    current: Mapping[str, pd.DataFrame] | None = None,
 ) -> Regression:
     """Run the experiments again and compare them with their baselines.
 
@@ -276,6 +277,8 @@ def regress(
         directory: Where the baselines are.
         threads: Worker threads for sampling.
         progress: Called with each experiment's name as it starts.
+        current: Each experiment's table of the current run, when it was run already
+            (``simlab regress`` runs them in parallel first); else they run here.
     """
     if margin < 0 or not math.isfinite(margin):
         raise SimlabError(f"invalid value {margin} for --margin: expected a number >= 0")
@@ -297,11 +300,15 @@ def regress(
         if progress is not None:
             progress(experiment.name)
         if variant is not None:
-            run = run_experiment(dataclasses.replace(experiment, variants=()), threads=threads, base_variant=variant)
             table = table[table["variant"] == "base"].reset_index(drop=True)
+        if current is not None:
+            now_table = current[experiment.name]
+        elif variant is not None:
+            bare = dataclasses.replace(experiment, variants=())
+            now_table = run_experiment(bare, threads=threads, base_variant=variant).table
         else:
-            run = run_experiment(experiment, threads=threads)
-        rows[experiment.name] = compare_rows(table, run.table, margin=margin, cross_version=cross_version)
+            now_table = run_experiment(experiment, threads=threads).table
+        rows[experiment.name] = compare_rows(table, now_table, margin=margin, cross_version=cross_version)
     if variant is not None:
         notes.append(f"rules: variant {variant.name} ({variant.path}) against the baselines of the base rules")
     sampled = [(name, frame.index[frame["method"] != "exact"]) for name, frame in rows.items()]

@@ -77,7 +77,7 @@ def _die_through(x: np.uint64, protection: np.int64) -> np.int64:  # pragma: no 
     return (face << 32) + (through if through > 0 else 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def direct_fire_block(
     offset: np.uint64,
     gamma: np.uint64,
@@ -223,7 +223,7 @@ def _armoured_dice(
     return w, taken, raw
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def blast_block(
     offset: np.uint64,
     gamma: np.uint64,

@@ -129,7 +129,7 @@ def fire_group(
     return w, max(0, hits - reduction), n - survivors, draws, margin
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def attack_block(
     offset: np.uint64,
     gamma: np.uint64,
@@ -203,7 +203,7 @@ def _skill(w: np.uint64, gamma: np.uint64, skill: int, target: int) -> tuple[np.
     return w, roll + skill >= target
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def duel_block(
     offset: np.uint64,
     gamma: np.uint64,

@@ -41,7 +41,7 @@ DM, PER_ATTACK, MAGAZINE, SPARE, ROLL_DM, MIN_ROUNDS, SUPPRESSIVE, SUPPRESS_FIRS
 LANES = 4
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def attack_block(
     offset: np.uint64,
     gamma: np.uint64,
@@ -202,7 +202,7 @@ def _fire(
     return w, made
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def duel_block(
     offset: np.uint64,
     gamma: np.uint64,

@@ -98,7 +98,7 @@ def wound_outcome(
     return w, made, killed, killed or unconscious or dex_left <= 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def attack_block(
     offset: np.uint64,
     gamma: np.uint64,
@@ -285,7 +285,7 @@ def _hit_on(
     return w, location, damage, stunned, made
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def duel_block(
     offset: np.uint64,
     gamma: np.uint64,

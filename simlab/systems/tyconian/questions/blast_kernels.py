@@ -30,7 +30,7 @@ FIXED, ARTILLERY, LOBBED = range(3)
 DIRECTIONS = np.array([[np.cos(k * np.pi / 5), np.sin(k * np.pi / 5)] for k in range(10)])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def blast_block(
     offset: np.uint64,
     gamma: np.uint64,

@@ -24,7 +24,7 @@ STUN, INCAPACITATED, KILLED, BURNING, LOCATION_HITS, LOCATION_HITS_SQ, DRAWS = r
 N_FLAME_COUNTS = 7
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def flame_block(
     offset: np.uint64,
     gamma: np.uint64,

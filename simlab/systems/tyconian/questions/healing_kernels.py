@@ -52,7 +52,7 @@ def _recovered(damage: np.ndarray, infected: np.ndarray, maimed: bool) -> bool: 
     return clean
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def healing_block(
     offset: np.uint64,
     gamma: np.uint64,
@@ -87,6 +87,7 @@ def healing_block(
     damage = np.zeros(N_LOCATIONS, np.int64)
     infected = np.zeros(N_LOCATIONS, np.bool_)
     at_risk = np.zeros(N_LOCATIONS, np.bool_)
+    levels = np.zeros(N_LOCATIONS, np.int64)
     days = ints[DAYS]
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
@@ -136,6 +137,8 @@ def healing_block(
             recovered = _recovered(damage, infected, maimed)
             recovered_hist[0] += recovered
         next_surgery = 1
+        for i in range(N_LOCATIONS):  # wound levels, kept up to date as damage changes
+            levels[i] = _level(damage[i], capacity[i], limb[i] == 1, i == head)
         for day in range(1, days + 1):
             if dead:
                 break
@@ -143,7 +146,7 @@ def healing_block(
             critical_count = 0
             for i in range(N_LOCATIONS):
                 infection = infection or infected[i]
-                if _level(damage[i], capacity[i], limb[i] == 1, i == head) >= CRITICAL:
+                if levels[i] >= CRITICAL:
                     critical_count += 1
             # Surgery: up to three critical locations, then a wait (TYC-9).
             if ints[SURGERY] == 1 and critical_count > 0 and day >= next_surgery:
@@ -151,7 +154,7 @@ def healing_block(
                 for i in range(N_LOCATIONS):
                     if operated >= ints[SURGERY_LOCATIONS] or dead:
                         break
-                    if _level(damage[i], capacity[i], limb[i] == 1, i == head) < CRITICAL:
+                    if levels[i] < CRITICAL:
                         continue
                     operated += 1
                     w, success, critical, fumble = _skill(w, gamma, ints)
@@ -165,6 +168,7 @@ def healing_block(
                             made += 1
                             repaired += extra
                         damage[i] = max(0, damage[i] - repaired)
+                        levels[i] = _level(damage[i], capacity[i], limb[i] == 1, i == head)
                     elif fumble:
                         if limb[i] == 1:
                             maimed = True
@@ -174,7 +178,7 @@ def healing_block(
                 next_surgery = day + ints[SURGERY_WAIT]
                 critical_count = 0
                 for i in range(N_LOCATIONS):
-                    if _level(damage[i], capacity[i], limb[i] == 1, i == head) >= CRITICAL:
+                    if levels[i] >= CRITICAL:
                         critical_count += 1
             if dead:
                 break
@@ -183,13 +187,14 @@ def healing_block(
                 for i in range(N_LOCATIONS):
                     if damage[i] <= 0:
                         continue
-                    level = _level(damage[i], capacity[i], limb[i] == 1, i == head)
+                    level = levels[i]
                     if level >= CRITICAL and limb[i] == 0 and 4 * damage[i] > 5 * capacity[i]:
                         continue  # chest or abdomen beyond 1.25 C heals only by surgery
                     w, face = draw_die(w, gamma, 6)
                     made += 1
                     penalty = ints[CRITICAL_PENALTY] + critical_count - 1 if level >= CRITICAL else 0
                     damage[i] = max(0, damage[i] - max(0, face + ints[BONUS] - penalty))
+                    levels[i] = _level(damage[i], capacity[i], limb[i] == 1, i == head)
             # Weekly: infections are treated or worsen; without care, new infections.
             if day % 7 == 0:
                 for i in range(N_LOCATIONS):
@@ -205,6 +210,7 @@ def healing_block(
                         w, worse = draw_die(w, gamma, 6)
                         made += 1
                         damage[i] += worse
+                        levels[i] = _level(damage[i], capacity[i], limb[i] == 1, i == head)
                 if ints[WEEKLY_CHECKS] == 1:
                     for i in range(N_LOCATIONS):
                         if damage[i] > 0 and not infected[i]:
@@ -215,8 +221,7 @@ def healing_block(
                                 any_infection = True
             # Deaths: a killing wound at any time; any critical wound from the death day on.
             for i in range(N_LOCATIONS):
-                level = _level(damage[i], capacity[i], limb[i] == 1, i == head)
-                if level == 6 or (day >= ints[DEATH_DAY] and level >= CRITICAL):
+                if levels[i] == 6 or (day >= ints[DEATH_DAY] and levels[i] >= CRITICAL):
                     dead = True
             if dead:
                 break

@@ -59,7 +59,7 @@ def _d4s(w: np.uint64, gamma: np.uint64, count: np.int64) -> tuple[np.uint64, np
     return w, total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def melee_block(
     offset: np.uint64,
     gamma: np.uint64,

@@ -1,0 +1,258 @@
+"""One task for each of several experiments, on every core, with one progress display.
+
+``simlab run``, ``simlab baseline`` and ``simlab regress`` do the same work for each
+experiment they are given (run it; write, keep or check its table). The experiments are
+independent, so :func:`run_tasks` gives them to worker processes (``processes`` at a time,
+largest first so that the last one to finish is a short one) or, with one process, does
+them here. Results do not depend on the number of processes: every cell's randomness is a
+pure function of the experiment's seed and the cell (DESIGN.md principle 2).
+
+Workers report to the parent through a queue: an experiment started, so many units of it
+done, it ended. :class:`JobDisplay` shows them as one tqdm bar for the whole job on a
+terminal, or as a line when each experiment starts and ends elsewhere (logs), and closes
+with the whole job's time. Every time printed is wall-clock time of everything the step
+did, writing included.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing.context import BaseContext
+from typing import Any, Generic, TypeVar
+
+import click
+from tqdm import tqdm
+
+import simlab
+
+__all__ = ["Task", "JobDisplay", "run_tasks", "default_processes", "since_start"]
+
+R = TypeVar("R")
+
+#: A worker's channel to the parent (set in each worker process).
+_CHANNEL: Any = None
+
+
+@dataclass(frozen=True)
+class Task:
+    """One experiment's share of a job: what a worker needs to do it (picklable).
+
+    Attributes:
+        name: The experiment's name.
+        path: Its file.
+        units: Its units of progress (cells × methods × rule sets).
+        cells: Its grid cells.
+        weight: How long it is expected to take (its last time, when known): tasks start
+            heaviest first.
+    """
+
+    name: str
+    path: Any
+    units: int
+    cells: int
+    weight: float = 0.0
+
+
+@dataclass(frozen=True)
+class Done(Generic[R]):
+    """A task's result and the wall time it took in its worker, writing included."""
+
+    result: R
+    seconds: float
+
+
+#: A task's work: (task, options, progress callback) → a picklable result.
+Work = Callable[[Task, Any, Callable[[int], None]], R]
+
+
+def since_start() -> float:
+    """Seconds since simlab was imported: the whole job's time, start-up included."""
+    return time.perf_counter() - simlab.STARTED
+
+
+def default_processes(tasks: int) -> int:
+    """One process per CPU, never more than there are tasks."""
+    cpus = multiprocessing.cpu_count()
+    return max(1, min(cpus, tasks))
+
+
+class JobDisplay:
+    """The progress of a whole job: a bar on a terminal, a line per start and end elsewhere.
+
+    Args:
+        verb: What the job does, for the bar (``run``, ``baseline``, ``regress``).
+        tasks: The job's tasks.
+        interactive: A terminal (default: whether stderr is one).
+        quiet_start: No start lines (for jobs that print nothing per experiment).
+    """
+
+    def __init__(
+        self, verb: str, tasks: Sequence[Task], *, interactive: bool | None = None, quiet_start: bool = False
+    ) -> None:
+        self.interactive = sys.stderr.isatty() if interactive is None else interactive
+        self.quiet_start = quiet_start
+        self.cells = {task.name: task.cells for task in tasks}
+        self.running: list[str] = []
+        self.bar: tqdm[Any] | None = None
+        if self.interactive:
+            self.bar = tqdm(
+                total=sum(task.units for task in tasks),
+                desc=f"simlab {verb}",
+                unit="cell",
+                file=sys.stderr,
+                dynamic_ncols=True,
+                leave=False,
+            )
+
+    def start(self, name: str) -> None:
+        """An experiment began."""
+        self.running.append(name)
+        if self.bar is not None:
+            self.bar.set_postfix_str(", ".join(self.running), refresh=True)
+        elif not self.quiet_start:
+            click.echo(f"{name}: started, {self.cells.get(name, 0):,} cells")
+
+    def advance(self, units: int) -> None:
+        """Some units of work were done."""
+        if self.bar is not None:
+            self.bar.update(units)
+
+    def finish(self, name: str, line: str | None) -> None:
+        """An experiment ended; ``line`` says what it did."""
+        if name in self.running:
+            self.running.remove(name)
+        if self.bar is not None:
+            self.bar.set_postfix_str(", ".join(self.running), refresh=False)
+            if line:
+                self.bar.write(line, file=sys.stdout)
+        elif line:
+            click.echo(line)
+
+    def close(self, line: str | None = None) -> None:
+        """The job ended: the closing line (with the whole job's time)."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+        if line:
+            click.echo(line)
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    work: Work[R],
+    options: Any,
+    *,
+    processes: int,
+    display: JobDisplay,
+    describe: Callable[[Task, Done[R]], str | None],
+) -> list[Done[R]]:
+    """Do ``work`` for every task, in worker processes when ``processes`` > 1.
+
+    Args:
+        tasks: The tasks, in the order of the results.
+        work: A module-level function (it must pickle): ``work(task, options, progress)``.
+        options: Passed to every call (picklable).
+        processes: Worker processes; 1 does the work in this process.
+        display: Where progress goes.
+        describe: The line that tells a task's end (None: no line).
+
+    Returns:
+        Each task's result and time, in the order of ``tasks``.
+
+    Raises:
+        Exception: The first error of a task; the tasks not yet started are cancelled.
+    """
+    if processes <= 1 or len(tasks) <= 1:
+        return [_here(task, work, options, display, describe) for task in tasks]
+    context = _context()
+    channel = context.Queue()
+    done: dict[int, Done[R]] = {}
+    order = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)  # heaviest first
+    with ProcessPoolExecutor(
+        max_workers=processes, mp_context=context, initializer=_init_worker, initargs=(channel,)
+    ) as pool:
+        futures: dict[Future[Done[R]], int] = {pool.submit(_in_worker, work, tasks[i], options): i for i in order}
+        pending = set(futures)
+        try:
+            while pending:
+                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                _drain(channel, display)
+                for future in finished:
+                    index = futures[future]
+                    done[index] = future.result()
+                    _drain(channel, display)
+                    display.finish(tasks[index].name, describe(tasks[index], done[index]))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return [done[i] for i in range(len(tasks))]
+
+
+def _here(
+    task: Task, work: Work[R], options: Any, display: JobDisplay, describe: Callable[[Task, Done[R]], str | None]
+) -> Done[R]:
+    display.start(task.name)
+    started = time.perf_counter()
+    result = Done(work(task, options, display.advance), time.perf_counter() - started)
+    display.finish(task.name, describe(task, result))
+    return result
+
+
+def _context() -> BaseContext:
+    """``fork`` from a single-threaded parent (start-up for free); ``forkserver`` otherwise (safe with threads)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["simlab.workflow.tasks"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _init_worker(channel: Any) -> None:
+    global _CHANNEL
+    _CHANNEL = channel
+
+
+def _in_worker(work: Work[R], task: Task, options: Any) -> Done[R]:
+    """A task in a worker process: its start, progress and time go to the parent."""
+    channel = _CHANNEL
+    channel.put(("start", task.name, 0))
+    started = time.perf_counter()
+    pending = [0]
+    last = [started]
+
+    def progress(units: int) -> None:  # batched: a message at most every 0.1 s
+        pending[0] += units
+        now = time.perf_counter()
+        if now - last[0] >= 0.1:
+            channel.put(("units", task.name, pending[0]))
+            pending[0] = 0
+            last[0] = now
+
+    result = work(task, options, progress)
+    if pending[0]:
+        channel.put(("units", task.name, pending[0]))
+    return Done(result, time.perf_counter() - started)
+
+
+def _drain(channel: Any, display: JobDisplay) -> None:
+    """Show every message the workers have sent."""
+    while True:
+        try:
+            kind, name, units = channel.get_nowait()
+        except queue.Empty:
+            return
+        if kind == "start":
+            display.start(name)
+        else:
+            display.advance(units)

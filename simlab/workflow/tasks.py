@@ -1,0 +1,103 @@
+"""What ``simlab run``, ``baseline`` and ``regress`` do for one experiment, as worker tasks.
+
+Each function is the work of :func:`simlab.workflow.jobs.run_tasks` for one
+:class:`~simlab.workflow.jobs.Task`: it loads the experiment from its file (checked by the
+parent already), runs it and writes, keeps or returns what the command needs. They live at
+module level so that worker processes can import them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pandas as pd
+
+from simlab.inputs.limits import Limits
+from simlab.inputs.variants import load_variant
+from simlab.workflow.experiments import Experiment, load_experiment
+from simlab.workflow.jobs import Task
+from simlab.workflow.runner import ExperimentRun, run_experiment
+
+__all__ = ["Options", "Written", "run_and_write", "run_and_keep", "run_for_regress", "task_of"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """What every task of a job shares.
+
+    Attributes:
+        limits: The limits the experiments were checked against.
+        threads: Sampling threads (None: every CPU).
+        out: Results root (``run``) or baselines directory (``baseline``).
+        variant: A variant file whose rules replace the base rules (``regress --variant``).
+        svg: Charts as SVG too (``run --svg``).
+    """
+
+    limits: Limits
+    threads: int | None = None
+    out: Path | None = None
+    variant: Path | None = None
+    svg: bool = False
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a task wrote: its rows and where."""
+
+    rows: int
+    destination: Path
+
+
+def task_of(experiment: Experiment, previous: Path | None = None) -> Task:
+    """The task of one experiment, weighed by the time of its last run in ``previous`` if there is one."""
+    from simlab.workflow.runner import work_units
+
+    units = work_units(experiment)
+    weight = units / 1000  # about a millisecond a unit, when nothing better is known
+    if previous is not None:
+        try:
+            recorded = json.loads((previous / experiment.name / "provenance.json").read_text(encoding="utf-8"))
+            weight = float(recorded["seconds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    return Task(experiment.name, experiment.path, units, experiment.n_cells, weight)
+
+
+def _run(task: Task, options: Options, progress: Callable[[int], None]) -> ExperimentRun:
+    experiment = load_experiment(task.path, options.limits)
+    return run_experiment(experiment, threads=options.threads, progress=progress)
+
+
+def run_and_write(task: Task, options: Options, progress: Callable[[int], None]) -> Written:
+    """``simlab run``: the experiment's results directory, ``OUT/<name>/``."""
+    from simlab.output.provenance import experiment_provenance
+    from simlab.output.publish import write_results
+
+    assert options.out is not None
+    run = _run(task, options, progress)
+    sampled = run.table["trials"].dropna()
+    most = int(sampled.max()) if len(sampled) else 0
+    provenance = experiment_provenance(run.experiment, seconds=run.seconds, trials_used=most, rows=len(run.table))
+    return Written(len(run.table), write_results(run, options.out, provenance, options.svg))
+
+
+def run_and_keep(task: Task, options: Options, progress: Callable[[int], None]) -> Written:
+    """``simlab baseline``: the experiment's table and provenance as its baseline."""
+    from simlab.workflow.regress import write_baseline
+
+    assert options.out is not None
+    run = _run(task, options, progress)
+    return Written(len(run.table), write_baseline(run, options.out))
+
+
+def run_for_regress(task: Task, options: Options, progress: Callable[[int], None]) -> pd.DataFrame:
+    """``simlab regress``: the experiment's table now (under ``options.variant``'s rules if given)."""
+    experiment = load_experiment(task.path, options.limits)
+    if options.variant is None:
+        return run_experiment(experiment, threads=options.threads, progress=progress).table
+    variant = load_variant(options.variant, experiment.system)
+    bare = replace(experiment, variants=())
+    return run_experiment(bare, threads=options.threads, progress=progress, base_variant=variant).table

@@ -7,7 +7,9 @@ are printed as one line ``error: ...`` on stderr with exit status 2, never a tra
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -297,6 +299,10 @@ def _each_experiment(
         raise SimlabError(f"invalid value {jobs} for --jobs: expected a whole number from 1 to 256")
     tasks = [task_of(experiment, previous) for experiment in experiments]
     processes = min(jobs, len(tasks)) if jobs is not None else default_processes(len(tasks))
+    if processes > 1 and options.threads is None:
+        # Each worker samples with its share of the CPUs: threads beyond the cores only wait
+        # for each other at the end of every cell.
+        options = dataclasses.replace(options, threads=max(1, multiprocessing.cpu_count() // processes))
     display = JobDisplay(verb, tasks, quiet_start=quiet_start)
     try:
         done = run_tasks(tasks, work, options, processes=max(processes, 1), display=display, describe=describe)

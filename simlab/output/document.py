@@ -1,38 +1,74 @@
-"""The report of a run: its summary, tables and charts, rendered as Markdown and as HTML.
+"""The report of a run: what it says first, then its charts and tables, as Markdown and as HTML.
 
-:func:`build_report` decides what a designer sees (pivot tables weapon × armour, rankings,
-marginal values, or one row per cell for other grids); :func:`to_markdown` and
-:func:`to_html` only render it. The HTML is one self-contained file: styles inline and
-charts embedded as PNG.
+:func:`build_report` decides what a designer sees: a headline computed from the data
+(:mod:`simlab.output.headline`), the key chart, then pivot tables weapon × armour, rankings,
+marginal values, or one row per cell for other grids. :func:`to_markdown` and
+:func:`to_html` only render it; the HTML comes from the Jinja2 templates of
+:mod:`simlab.output.rendering` and is one self-contained file: styles inline, charts
+embedded as PNG, large tables collapsed, colour-scaled and scrollable.
 """
 
 from __future__ import annotations
 
-import base64
 import html
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
+from markupsafe import Markup
 
 from simlab.output import pivots as reports
+from simlab.output.headline import headline
+from simlab.output.rendering import render
 from simlab.workflow.compare import Comparison, describe_widths
 from simlab.workflow.runner import ExperimentRun
 
-__all__ = ["Chart", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
+__all__ = ["Chart", "Table", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
 
 #: Metrics shown as weapon × armour tables, in order of preference.
 _PIVOT_METRICS = ("mean_damage", "p_incapacitated", "p_hit")
+#: Tables up to this many rows are shown open; longer ones collapsed.
+OPEN_ROWS = 20
+#: Tables up to this many cells are colour-scaled (beyond, the page would grow heavy).
+SHADED_CELLS = 6000
+#: The variant label of a row that is the same under every rule set.
+EVERY_VARIANT = "every variant"
 
 
 @dataclass(frozen=True)
 class Chart:
-    """A drawn chart: its file stem, caption and PNG bytes."""
+    """A drawn chart: its file stem, caption, PNG bytes and size in inches."""
 
     name: str
     caption: str
     png: bytes
+    width_in: float = 6.4
+    height_in: float = 4.0
+
+
+def key_chart(charts: list[Chart]) -> Chart | None:
+    """The chart of the first screen: the first one that is legible there (not taller than wide)."""
+    fitting = [chart for chart in charts if chart.height_in <= 0.8 * chart.width_in]
+    return fitting[0] if fitting else (charts[0] if charts else None)
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """A table of a report.
+
+    Attributes:
+        caption: What it shows.
+        frame: The values as shown.
+        shading: Numbers of the same shape that the cells' colours follow (None: the frame's
+            own numbers, if any).
+        note: A line under the caption (rows folded together, say).
+    """
+
+    caption: str
+    frame: pd.DataFrame
+    shading: pd.DataFrame | None = None
+    note: str = ""
 
 
 @dataclass
@@ -42,8 +78,9 @@ class Report:
     title: str
     description: str
     summary: list[tuple[str, str]]
-    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
     charts: list[Chart] = field(default_factory=list)
+    headline: list[str] = field(default_factory=list)
 
 
 def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
@@ -65,26 +102,72 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
         if experiment.precision is not None:
             summary.append(("precision", f"every 95 % half-width at most {experiment.precision:g}"))
     summary.append(("run time", f"{run.seconds:.1f} s"))
-    report = Report(experiment.name, experiment.description, summary, charts=list(charts))
     grid = experiment.dimensions
+    variants = [v.name for v in experiment.variants]
+    said = headline(run.table, [k for k in grid if k != "variant"], variants)
+    report = Report(experiment.name, experiment.description, summary, charts=list(charts), headline=said)
     metrics = list(dict.fromkeys(run.table["metric"]))
     if "weapon" in grid and "armor" in grid and len(grid["weapon"]) > 1 and len(grid["armor"]) > 1:
         _weapon_armour_tables(report, run, metrics)
     else:
         inputs = list(grid)
         plain, series = reports.split_series(metrics)
-        title = "Every cell (exact values; sampled ones as value ± 95 % half-width)"
+        title = f"Every cell: {_what_values(run.table)}"
         if series:
             title += f"; the series {', '.join(p + 'k' for p in series)} are in table.csv and the charts"
-        report.tables.append((title, reports.cell_table(run.table, inputs, plain if series else None)))
+        chosen = plain if series else None
+        shown = reports.cell_table(run.table, inputs, chosen)
+        shading = reports.cell_values(run.table, inputs, chosen)
+        shown, shading, note = _fold_variants(shown, shading)
+        report.tables.append(Table(title, shown, shading, note))
         if len(run.marginals) and "weapon" in grid and "mean_damage" in metrics:
             report.tables.append(
-                (
+                Table(
                     "Marginal value: change of expected damage",
                     reports.marginal_value(run.marginals, "mean_damage", "weapon"),
                 )
             )
     return report
+
+
+def _what_values(table: pd.DataFrame) -> str:
+    """What the values of a cell table are: exact, sampled with intervals, or both."""
+    methods = set(table["method"])
+    if methods == {"exact"}:
+        return "exact values"
+    if "exact" not in methods:
+        return "sampled values ± 95 % half-width"
+    return "exact values, and sampled ones as value ± 95 % half-width"
+
+
+def _fold_variants(shown: pd.DataFrame, shading: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """Rows that are the same under every rule set, shown once (variant: every variant)."""
+    if "variant" not in (shown.index.names or []) or shown.index.get_level_values("variant").nunique() < 2:
+        return shown, shading, ""
+    others = [name for name in shown.index.names if name != "variant"]
+    keep: list[int] = []
+    labels: list[Any] = []
+    folded = 0
+    positions = pd.Series(range(len(shown)), index=shown.index)
+    for _, group in positions.groupby(level=others, sort=False):
+        rows = shown.iloc[group.to_numpy()]
+        if len(rows) > 1 and (rows.nunique(dropna=False) <= 1).all():
+            keep.append(int(group.iloc[0]))
+            labels.append(EVERY_VARIANT)
+            folded += 1
+        else:
+            keep += [int(i) for i in group]
+            labels += list(rows.index.get_level_values("variant"))
+    if not folded:
+        return shown, shading, ""
+
+    def relabel(frame: pd.DataFrame) -> pd.DataFrame:
+        picked = frame.iloc[keep].reset_index()
+        picked["variant"] = labels
+        return picked.set_index(list(shown.index.names))
+
+    note = f"{folded} cell(s) have the same values under every rule set; each is shown once, as '{EVERY_VARIANT}'."
+    return relabel(shown), relabel(shading), note
 
 
 def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str]) -> None:
@@ -99,24 +182,25 @@ def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str]
         where = {**first, **({panel: value} if panel else {})}
         suffix = _where_text(where)
         report.tables.append(
-            (f"{main} by weapon and armour{suffix}", reports.pivot(run.table, main, "weapon", "armor", where))
+            Table(f"{main} by weapon and armour{suffix}", reports.pivot(run.table, main, "weapon", "armor", where))
         )
     for metric in shown[1:2]:
         report.tables.append(
-            (
+            Table(
                 f"{metric} by weapon and armour{_where_text(first)}",
                 reports.pivot(run.table, metric, "weapon", "armor", first),
             )
         )
-    report.tables.append(
-        (
+    report.tables.insert(
+        0,
+        Table(
             f"Best weapons by {main} against each armour{_where_text(first)}",
             reports.ranking(run.table, main, "weapon", "armor", first),
-        )
+        ),
     )
     if len(run.marginals):
         report.tables.append(
-            (
+            Table(
                 f"Marginal value: change of {main} per weapon, averaged over armour{_where_text(first)}",
                 reports.marginal_value(run.marginals, main, "weapon", first),
             )
@@ -148,7 +232,13 @@ def build_comparison_report(comparison: Comparison, charts: list[Chart]) -> Repo
         )
     summary.append(("run time", f"{comparison.seconds:.1f} s"))
     description = f"What each variant changes against the base rules, cell by cell. {experiment.description}".strip()
-    report = Report(f"{experiment.name}: variants compared", description, summary, charts=list(charts))
+    report = Report(
+        f"{experiment.name}: variants compared",
+        description,
+        summary,
+        charts=list(charts),
+        headline=_comparison_headline(comparison),
+    )
     inputs = list(experiment.grid)
     changed = table[table["delta"].abs() > 1e-12]
     largest = changed.reindex(changed["delta"].abs().sort_values(ascending=False, kind="stable").index).head(25)
@@ -158,7 +248,7 @@ def build_comparison_report(comparison: Comparison, charts: list[Chart]) -> Repo
         independent=[_half_width_text(r.independent_half_width) for r in largest.itertuples()],
     )
     report.tables.append(
-        (
+        Table(
             f"Largest changes ({len(changed):,} of {len(table):,} rows changed; sampled rows with the 95 % "
             "interval of the difference and the half-width two independent runs would give)",
             shown.set_index("variant"),
@@ -167,9 +257,28 @@ def build_comparison_report(comparison: Comparison, charts: list[Chart]) -> Repo
     widths = describe_widths(table)
     if len(widths):
         report.tables.append(
-            ("Interval half-widths of sampled differences: common random numbers against independent runs", widths)
+            Table("Interval half-widths of sampled differences: common random numbers against independent runs", widths)
         )
     return report
+
+
+def _comparison_headline(comparison: Comparison) -> list[str]:
+    """The largest change of each variant, and how many rows it changes."""
+    table = comparison.table
+    sentences = []
+    for variant in comparison.variants:
+        rows = table[table["variant"] == variant.name]
+        moved = rows[rows["delta"].abs() > 1e-12]
+        if not len(moved):
+            sentences.append(f"Variant {variant.name} changes nothing.")
+            continue
+        top = moved.loc[moved["delta"].abs().idxmax()]
+        inputs = ", ".join(f"{k} = {top[k]}" for k in comparison.experiment.grid if k in top)
+        sentences.append(
+            f"Variant {variant.name} changes {len(moved):,} of {len(rows):,} rows; most {top['metric']} at "
+            f"{inputs}: {reports.format_value(float(top['base']))} → {reports.format_value(float(top['value']))}."
+        )
+    return sentences
 
 
 def _interval_text(low: float, high: float) -> str:
@@ -218,60 +327,67 @@ def to_markdown(report: Report) -> str:
     parts = [f"# {esc(report.title)}", ""]
     if report.description:
         parts += [esc(report.description), ""]
+    if report.headline:
+        parts += ["## What this says", ""] + [f"- {esc(sentence)}" for sentence in report.headline] + [""]
+    first = key_chart(report.charts)
+    if first is not None:
+        parts += [f"![{esc(first.caption)}]({first.name}.png)", ""]
     parts += ["## Summary", ""]
     parts += [f"- **{esc(key)}**: {esc(value)}" for key, value in report.summary]
-    for caption, frame in report.tables:
-        parts += ["", f"## {esc(caption)}", "", _markdown_table(frame)]
-    if report.charts:
-        parts += ["", "## Charts"]
-        for chart in report.charts:
+    more = [chart for chart in report.charts if chart is not first]
+    if more:
+        parts += ["", "## More charts"]
+        for chart in more:
             parts += ["", f"### {esc(chart.caption)}", "", f"![{esc(chart.caption)}]({chart.name}.png)"]
+    for table in report.tables:
+        parts += ["", f"## {esc(table.caption)}", ""]
+        if table.note:
+            parts += [esc(table.note), ""]
+        parts.append(_markdown_table(table.frame))
     return "\n".join(parts) + "\n"
 
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; padding: 0 1em; }
-h1 { border-bottom: 2px solid #444; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; white-space: nowrap; }
-th { background: #f0f0f0; }
-td:first-child, th:first-child { text-align: left; }
-dl.summary { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
-dl.summary dt { font-weight: bold; }
-figure { margin: 1em 0 2em; }
-figure img { max-width: 100%; border: 1px solid #ddd; }
-figcaption { font-style: italic; color: #555; }
-.scroll { overflow-x: auto; }
-"""
-
-
 def to_html(report: Report) -> str:
-    """The report as one self-contained HTML page."""
-    esc = html.escape
-    body = [f"<h1>{esc(report.title)}</h1>"]
-    if report.description:
-        body.append(f"<p>{esc(report.description)}</p>")
-    body.append('<section id="summary"><h2>Summary</h2><dl class="summary">')
-    body += [f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in report.summary]
-    body.append("</dl></section>")
-    body.append('<section id="tables">')
-    for caption, frame in report.tables:
-        table = frame.to_html(classes="report-table", border=0, na_rep="", float_format=reports.format_value)
-        body.append(f'<h2>{esc(caption)}</h2><div class="scroll">{table}</div>')
-    body.append("</section>")
-    if report.charts:
-        body.append('<section id="charts"><h2>Charts</h2>')
-        for chart in report.charts:
-            data = base64.b64encode(chart.png).decode("ascii")
-            body.append(
-                f'<figure><img class="chart" data-chart="{esc(chart.name)}" alt="{esc(chart.caption)}" '
-                f'onload="this.dataset.loaded=\'yes\'" src="data:image/png;base64,{data}">'
-                f"<figcaption>{esc(chart.caption)}</figcaption></figure>"
-            )
-        body.append("</section>")
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{esc(report.title)} · simlab</title><style>{_CSS}</style></head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
+    """The report as one self-contained HTML page (templates ``report.html.j2`` and ``base.html.j2``)."""
+    tables = [
+        {"caption": t.caption, "note": t.note, "rows": len(t.frame), "html": Markup(_table_html(t))}
+        for t in report.tables
+    ]
+    first = key_chart(report.charts)
+    return render(
+        "report.html.j2",
+        report=report,
+        key_chart=first,
+        more_charts=[chart for chart in report.charts if chart is not first],
+        tables=tables,
+        open_rows=OPEN_ROWS,
     )
+
+
+def _table_html(table: Table) -> str:
+    """A table as HTML, its numbers colour-scaled by column when it is not too large."""
+    frame = table.frame
+    shading = table.shading
+    if not frame.index.is_unique or not frame.columns.is_unique:  # Styler needs unique labels
+        frame = frame.reset_index()
+        shading = None
+    if shading is None:
+        numeric = frame.select_dtypes("number")
+        shading = numeric if len(numeric.columns) else None
+    styler = frame.style.format(_display, na_rep="")
+    if shading is not None and frame.size <= SHADED_CELLS and len(frame) > 1:
+        aligned = shading.reindex(index=frame.index, columns=frame.columns).astype(float)
+        for column in frame.columns:  # each column on its own scale: metrics differ in range
+            values = aligned[column]
+            if values.notna().sum() > 1 and values.max() > values.min():
+                styler = styler.background_gradient(
+                    cmap="Blues", subset=[column], gmap=values.to_numpy(), low=0.05, high=0.35
+                )
+    styler = styler.set_table_attributes('class="report-table"')
+    return styler.to_html()
+
+
+def _display(value: Any) -> str:
+    if isinstance(value, float):
+        return "" if pd.isna(value) else reports.format_value(value)
+    return str(value)

@@ -15,7 +15,16 @@ import pandas as pd
 
 from simlab.engine.results import in_series
 
-__all__ = ["select", "preferred_method", "pivot", "ranking", "marginal_value", "cell_table", "format_value"]
+__all__ = [
+    "select",
+    "preferred_method",
+    "pivot",
+    "ranking",
+    "marginal_value",
+    "cell_table",
+    "cell_values",
+    "format_value",
+]
 
 
 def select(frame: pd.DataFrame, where: Mapping[str, Any] | None = None, **more: Any) -> pd.DataFrame:
@@ -105,6 +114,14 @@ def cell_table(table: pd.DataFrame, inputs: list[str], metrics: list[str] | None
     frame = table if metrics is None else table[table["metric"].isin(metrics)]
     text = frame.assign(shown=[_shown(r.value, r.ci_low, r.ci_high) for r in frame.itertuples()])
     wide = text.pivot_table(index=["cell", *inputs, "method"], columns="metric", values="shown", aggfunc="first")
+    wide = wide.reindex(columns=list(dict.fromkeys(frame["metric"])))
+    return wide.reset_index(level="cell", drop=True)
+
+
+def cell_values(table: pd.DataFrame, inputs: list[str], metrics: list[str] | None = None) -> pd.DataFrame:
+    """The numbers behind :func:`cell_table`, in the same shape (for colour scales)."""
+    frame = table if metrics is None else table[table["metric"].isin(metrics)]
+    wide = frame.pivot_table(index=["cell", *inputs, "method"], columns="metric", values="value", aggfunc="first")
     wide = wide.reindex(columns=list(dict.fromkeys(frame["metric"])))
     return wide.reset_index(level="cell", drop=True)
 

@@ -139,7 +139,7 @@ def curve(
         frame = frame.sort_values(x, kind="stable")  # else the grid's order (care: none, medic, doctor...)
     keys = _by(by)
     labels = _line_labels(frame, keys)
-    figure = _figure(6.4, 4.0)
+    figure = _figure(7.6 if keys else 6.4, 4.0)
     axes = figure.add_subplot()
     colours = {}
     for i, label in enumerate(dict.fromkeys(labels)):
@@ -171,7 +171,7 @@ def curve(
         axes.set_ylim(-0.02, 1.02)
     axes.grid(alpha=0.3)
     if keys:
-        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="best")
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes.set_title(_title(title, f"{_label(metric)} against {_label(x)}", where), fontsize=9)
     return figure
 
@@ -272,7 +272,7 @@ def distribution(
     frame = select(frame, method=preferred_method(frame))
     keys = _by(by)
     labels = _line_labels(frame, keys)
-    figure = _figure(6.4, 4.0)
+    figure = _figure(7.6 if keys else 6.4, 4.0)
     axes = figure.add_subplot()
     lines = list(dict.fromkeys(labels))
     bars = frame["outcome"].nunique() <= 12
@@ -292,7 +292,7 @@ def distribution(
     axes.set_ylabel("probability")
     axes.grid(alpha=0.3)
     if keys:
-        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8)
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes.set_title(_title(title, f"Distribution of the {_label(name)}", where), fontsize=9)
     return figure
 
@@ -320,7 +320,7 @@ def attacks_to_incapacitate(
         frame = frame[frame["attacks"] <= attacks]
     keys = _by(by)
     labels = _line_labels(frame, keys)
-    figure = _figure(6.4, 4.0)
+    figure = _figure(7.6 if keys else 6.4, 4.0)
     axes = figure.add_subplot()
     for i, label in enumerate(dict.fromkeys(labels)):
         part = frame[labels == label]
@@ -338,7 +338,7 @@ def attacks_to_incapacitate(
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(alpha=0.3)
     if keys:
-        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8)
+        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes.set_title(_title(title, "Attacks to incapacitate", where), fontsize=9)
     return figure
 

@@ -58,7 +58,8 @@ def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, sv
             if svg:
                 figure.set_layout_engine("none")  # laid out once, for the PNG; the SVG keeps that layout
                 figure.savefig(directory / f"{name}.svg", format="svg", metadata={"Date": None})
-            charts.append(Chart(name, _caption(figure, spec.get("title")), png))
+            width, height = (float(v) for v in figure.get_size_inches())
+            charts.append(Chart(name, _caption(figure, spec.get("title")), png, width, height))
     return charts
 
 

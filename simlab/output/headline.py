@@ -1,0 +1,151 @@
+"""What a run says, in a few sentences computed from its table: the first thing a report shows.
+
+Each function looks for one kind of answer and returns sentences, or nothing when the run
+does not ask that question: the best weapon against each armour, the duel pairings that
+are most one-sided, the largest effect of each variant, and otherwise where the main
+metric is highest and lowest. :func:`headline` takes the ones that apply, most specific
+first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from simlab.output.pivots import format_value, preferred_method, select
+
+__all__ = ["headline", "MAIN_METRICS"]
+
+#: Metrics a headline is about, in order of preference.
+MAIN_METRICS = (
+    "p_a_wins",
+    "mean_damage",
+    "p_incapacitated",
+    "p_survival",
+    "p_hit",
+    "mean_hits",
+    "p_kill",
+    "p_killed",
+)
+#: Most sentences of one kind.
+_MOST = 4
+
+
+def headline(table: pd.DataFrame, inputs: Sequence[str], variants: Sequence[str] = ()) -> list[str]:
+    """The sentences that lead a run's report.
+
+    Args:
+        table: The run's tidy table.
+        inputs: The inputs the grid varies.
+        variants: The names of the run's variants (besides ``base``).
+    """
+    base = table[table["variant"] == "base"] if "variant" in table else table
+    metric = main_metric(base)
+    if metric is None:
+        return []
+    sentences = _variant_effects(table, metric, inputs, variants)
+    if "a.ship" in inputs or any(name.startswith("a.") for name in inputs):
+        sentences += _one_sided_duels(base, inputs)
+    elif "weapon" in inputs and ("armor" in inputs or "target_armor" in inputs):
+        sentences += _best_weapons(base, metric, inputs)
+    if len(sentences) <= len(variants):
+        sentences += _range_of(base, metric, inputs)
+    return sentences
+
+
+def main_metric(table: pd.DataFrame) -> str | None:
+    """The metric a run is mostly about: the first of :data:`MAIN_METRICS` it has, else its first."""
+    metrics = list(dict.fromkeys(table["metric"]))
+    return next((m for m in MAIN_METRICS if m in metrics), metrics[0] if metrics else None)
+
+
+def _values(table: pd.DataFrame, metric: str) -> pd.DataFrame:
+    chosen = select(table, metric=metric)
+    return select(chosen, method=preferred_method(chosen))
+
+
+def _best_weapons(table: pd.DataFrame, metric: str, inputs: Sequence[str]) -> list[str]:
+    armour = "armor" if "armor" in inputs else "target_armor"
+    values = _values(table, metric)
+    others = [name for name in inputs if name not in ("weapon", armour)]
+    if others:  # the first value of every other input, as the tables show
+        first = {name: values[name].iloc[0] for name in others}
+        values = select(values, first)
+        where = " (" + ", ".join(f"{k} = {v}" for k, v in first.items()) + ")"
+    else:
+        where = ""
+    sentences = []
+    armours = list(dict.fromkeys(values[armour]))
+    for name in armours[:_MOST]:
+        part = values[values[armour] == name].sort_values("value", ascending=False, kind="stable")
+        if len(part) > 1:
+            best, second = part.iloc[0], part.iloc[1]
+            sentences.append(
+                f"Against {name}{where}: {best['weapon']} has the highest {metric}, {format_value(best['value'])}"
+                f" (next {second['weapon']}, {format_value(second['value'])})."
+            )
+    if len(armours) > _MOST:
+        sentences.append(f"… and {len(armours) - _MOST} more armours in the tables below.")
+    return sentences
+
+
+def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str]) -> list[str]:
+    if not {"p_a_wins", "p_b_wins"} <= set(table["metric"]):
+        return []
+    wide = table[table["metric"].isin(["p_a_wins", "p_b_wins"])].pivot_table(
+        index=["cell", *inputs], columns="metric", values="value", aggfunc="first"
+    )
+    wide = wide.assign(edge=(wide["p_a_wins"] - wide["p_b_wins"]).abs()).reset_index()
+    sides = [name for name in inputs if name.startswith(("a.", "b."))] or list(inputs)
+
+    def said(row: dict[str, Any]) -> str:
+        described = ", ".join(f"{name} = {row[name]}" for name in sides)
+        return f"{described}: A wins {format_value(row['p_a_wins'])}, B wins {format_value(row['p_b_wins'])}"
+
+    ordered = wide.sort_values("edge", ascending=False, kind="stable").to_dict("records")
+    sentences = [f"Most one-sided: {said(row)}." for row in ordered[:3]]
+    if len(ordered) > 3:
+        sentences.append(f"Most even: {said(ordered[-1])}.")
+    return sentences
+
+
+def _variant_effects(table: pd.DataFrame, metric: str, inputs: Sequence[str], variants: Sequence[str]) -> list[str]:
+    if not variants or "variant" not in table:
+        return []
+    values = _values(table, metric)
+    keys = ["cell", *[name for name in inputs if name != "variant"]]
+    base = values[values["variant"] == "base"].set_index(keys)["value"]
+    sentences = []
+    for name in variants:
+        other = values[values["variant"] == name].set_index(keys)["value"]
+        delta = (other - base).dropna()
+        if not len(delta) or float(delta.abs().max()) < 1e-12:
+            sentences.append(f"Variant {name} changes no {metric} at all.")
+            continue
+        where = delta.abs().idxmax()
+        labels = dict(zip(keys, where if isinstance(where, tuple) else (where,), strict=True))
+        labels.pop("cell")
+        described = ", ".join(f"{k} = {v}" for k, v in labels.items())
+        changed = int((delta.abs() > 1e-12).sum())
+        sentences.append(
+            f"Variant {name} moves {metric} most at {described}: {format_value(float(base[where]))} → "
+            f"{format_value(float(other[where]))}; it changes {changed} of {len(delta)} cells."
+        )
+    return sentences
+
+
+def _range_of(table: pd.DataFrame, metric: str, inputs: Sequence[str]) -> list[str]:
+    values = _values(table, metric)
+    if len(values) < 2 or not inputs:
+        return []
+    ordered = values.sort_values("value", ascending=False, kind="stable")
+    top, bottom = ordered.iloc[0], ordered.iloc[-1]
+    shown = [name for name in inputs if values[name].nunique() > 1] or list(inputs)
+    high = ", ".join(f"{name} = {top[name]}" for name in shown)
+    low = ", ".join(f"{name} = {bottom[name]}" for name in shown)
+    return [
+        f"{metric} is highest, {format_value(float(top['value']))}, at {high}; "
+        f"lowest, {format_value(float(bottom['value']))}, at {low}."
+    ]

@@ -1,0 +1,35 @@
+"""The Jinja2 templates of every HTML page simlab writes or serves (``simlab/output/templates/``).
+
+One environment, autoescaping everything a template is given (experiment descriptions,
+variant names and table values come from files a user wrote), with the filters the
+templates share: ``b64`` for embedded PNG charts.
+"""
+
+from __future__ import annotations
+
+import base64
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+
+__all__ = ["environment", "render"]
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The templates, loaded from the package (so they work installed and offline)."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("simlab.output", "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "j2"), default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["b64"] = lambda data: base64.b64encode(data).decode("ascii")
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    """One template rendered with ``context``."""
+    return environment().get_template(template).render(**context)

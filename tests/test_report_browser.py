@@ -80,7 +80,7 @@ def test_the_first_screen_shows_title_headline_and_key_chart(browser, reports, n
     for part, box in boxes.items():
         assert box is not None, f"{name}: no {part}"
         top, bottom, width = box
-        assert 0 <= top and bottom <= height and width > 0, f"{name}: the {part} is not on the first screen: {box}"
+        assert top >= 0 and bottom <= height and width > 0, f"{name}: the {part} is not on the first screen: {box}"
     assert boxes["chart"][2] >= 500, f"{name}: the key chart is too small to read"
 
 

@@ -1,4 +1,4 @@
-"""The notebooks run top to bottom (executed by a Jupyter kernel, as a designer would)."""
+"""The notebooks run top to bottom (executed by a Jupyter kernel, as a designer would) and show their charts."""
 
 from pathlib import Path
 
@@ -20,3 +20,8 @@ def test_notebook_runs_top_to_bottom(path):
     client.execute()
     errors = [o for cell in notebook.cells for o in cell.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    drawing = [cell for cell in notebook.cells if cell.cell_type == "code" and "plots." in cell.source]
+    assert drawing, f"{path.name} draws no chart"
+    for cell in drawing:
+        images = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        assert images, f"{path.name}: a cell that draws a chart shows no image:\n{cell.source[:200]}"

@@ -8,6 +8,7 @@ that names none, and :func:`draw` draws a :class:`~simlab.workflow.experiments.C
 
 from __future__ import annotations
 
+import io
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -94,9 +95,21 @@ def _label(name: str) -> str:
     return AXIS_LABELS.get(name, name.replace("_", " "))
 
 
+class ChartFigure(Figure):
+    """A matplotlib figure that shows itself as an image in notebooks (IPython's ``_repr_png_``).
+
+    simlab draws without pyplot, so no backend registers a notebook display for its figures;
+    this one renders itself, the same PNG a results directory gets.
+    """
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png")
+        return buffer.getvalue()
+
+
 def _figure(width: float, height: float) -> Figure:
-    figure = Figure(figsize=(width, height), dpi=110, layout="constrained")
-    return figure
+    return ChartFigure(figsize=(width, height), dpi=110, layout="constrained")
 
 
 def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:

@@ -1,4 +1,4 @@
-"""The ``simlab`` command line (DESIGN.md, "The command line"): parsing and printing only.
+"""The ``simlab`` command line (README, "Two commands"): parsing and printing only.
 
 Every user error is a :class:`~simlab.inputs.errors.SimlabError` (or a click usage error); both
 are printed as one line ``error: ...`` on stderr with exit status 2, never a traceback.
@@ -23,8 +23,8 @@ from simlab.engine.blocks import check_seed, check_threads, check_trials
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
-from simlab.inputs.params import describe, parse_assignments, range_text
-from simlab.systems import AttackRequest, System, all_systems, get_system, require_duels
+from simlab.inputs.params import parse_assignments, range_text
+from simlab.systems import SYSTEM_NAMES, AttackRequest, all_systems, get_system, require_duels
 
 __all__ = ["main", "cli"]
 
@@ -65,35 +65,35 @@ def _limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+#: Examples under ``simlab attack --help`` (\b keeps click from rewrapping them).
+ATTACK_EXAMPLES = f"""\b
+Systems: {", ".join(SYSTEM_NAMES)} (simlab systems lists their inputs).
+\b
+Examples:
+  simlab attack hitech_tft --set "weapon=assault rifle" --set mode=four --exact
+  simlab attack striker --set weapon=rifle --set armor=cloth --trials 200000
+  simlab attack tyconian --kind explosion --set "explosive=hand grenade" --set distance_m=2 --exact
+  simlab attack space_v4 --set weapon=missile --set attacker=frigate --set "defender=patrol cruiser" --exact
+"""
+
+
 def _print_json(payload: Any) -> None:
     click.echo(json.dumps(payload, indent=2))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})
 @click.version_option(__version__, prog_name="simlab")
 def cli() -> None:
     """simlab: measure combat rules of Traveller-family games, exactly and by sampling."""
 
 
-@cli.command()
+@cli.command(short_help="The rule systems, their inputs and rule parameters.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def systems(as_json: bool) -> None:
     """List the rule systems, their scenario inputs and rule parameters."""
-    payload: list[dict[str, Any]] = [
-        {
-            "name": s.name,
-            "title": s.title,
-            "spec": s.spec,
-            "scenario": describe(s.scenario_type),
-            "rules": describe(s.rules_type),
-            "tables": list(s.tables()),
-            "metrics": dict(s.metrics),
-            "distributions": dict(s.distributions),
-            **({"duel_side": describe(s.duel_side_type)} if s.duel_side_type is not None else {}),
-            **({"questions": {name: _question(q) for name, q in s.questions.items()}} if s.questions else {}),
-        }
-        for s in all_systems()
-    ]
+    from simlab.systems.catalogue import describe_system
+
+    payload = [describe_system(s) for s in all_systems()]
     if as_json:
         _print_json(payload)
         return
@@ -122,19 +122,26 @@ def _field_line(entry: Mapping[str, Any]) -> str:
     return f"    {entry['name']:<22} {entry['type']:<6} {default:<22} {valid:<18} {entry['doc']}"
 
 
-def _question(question: System) -> dict[str, Any]:
-    """The description of one of a system's further questions."""
-    return {
-        "title": question.title,
-        "spec": question.spec,
-        "scenario": describe(question.scenario_type),
-        "metrics": dict(question.metrics),
-        "distributions": dict(question.distributions),
-        "sampled_only": question.sampled_only,
-    }
+@cli.command(short_help="Regenerate docs/systems/ from the registry.")
+@click.option("--check", is_flag=True, help="Exit 1 if a page differs from what it would be now; write nothing.")
+@click.option("--root", type=click.Path(path_type=Path), default=Path("."), show_default=True, help="The repository.")
+def docs(check: bool, root: Path) -> None:
+    """Regenerate the registry half of each system's reference, docs/systems/SYSTEM.md."""
+    from simlab.output.reference import stale_references, write_references
+
+    if check:
+        stale = stale_references(root)
+        for page in stale:
+            click.echo(f"{page}: out of date with the registry; run simlab docs")
+        if stale:
+            sys.exit(1)
+        click.echo("docs/systems: every page matches the registry")
+        return
+    changed = write_references(root)
+    click.echo(f"{len(changed)} page(s) regenerated" + (f": {', '.join(map(str, changed))}" if changed else ""))
 
 
-@cli.command()
+@cli.command(short_help="The data tables of a system.")
 @click.argument("system")
 @click.argument("table", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -176,7 +183,10 @@ class _Progress:
             self.bar.close()
 
 
-@cli.command()
+@cli.command(
+    short_help="One attack (or other question) of a system.",
+    epilog=ATTACK_EXAMPLES,
+)
 @click.argument("system")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Scenario input (or ROW.COLUMN).")
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
@@ -238,7 +248,7 @@ def attack(
         _print_result(result)
 
 
-@cli.command()
+@cli.command(short_help="Run experiments into results/<name>/ (the main job).")
 @click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
 @click.option(
     "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
@@ -352,7 +362,7 @@ def _progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | N
         yield bar.update
 
 
-@cli.command()
+@cli.command(short_help="Variants against the base rules, cell by cell.")
 @click.argument("experiment_file", type=click.Path(path_type=Path), metavar="EXPERIMENT.toml")
 @click.option(
     "--variant", "variant_files", multiple=True, type=click.Path(path_type=Path), help="Variant (TOML); repeatable."
@@ -416,7 +426,7 @@ def compare(
     )
 
 
-@cli.command()
+@cli.command(short_help="Store experiments' results as their baselines.")
 @click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
 @click.option(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
@@ -453,7 +463,7 @@ def baseline(
     _close(f"{len(done)} baseline(s)", processes)
 
 
-@cli.command()
+@cli.command(short_help="Check experiments against their baselines.")
 @click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
 @click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="Check a variant's rules instead.")
 @click.option("--margin", type=float, default=0.0, show_default=True, help="Practical margin of sampled metrics.")
@@ -526,7 +536,7 @@ def regress(
     sys.exit(1)
 
 
-@cli.command()
+@cli.command(short_help="Duels of two figures or ships of a system.")
 @click.argument("system")
 @click.option("--a", "a_items", multiple=True, metavar="KEY=VALUE", help="Side A's input (or ROW.COLUMN).")
 @click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="Side B's input (or ROW.COLUMN).")
@@ -581,7 +591,7 @@ def duel(
         _print_result(result)
 
 
-@cli.command()
+@cli.command(short_help="Measure the samplers, references and exact engines.")
 @click.option("--trials", type=int, default=20_000_000, show_default=True, help="Trials per timed run.")
 @click.option("--repeat", type=int, default=3, show_default=True, help="Timed runs per figure (fastest counts).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -618,9 +628,12 @@ def bench(trials: int, repeat: int, as_json: bool) -> None:
             f" kernel uses {share:.0%} of it"
         )
     for e in report["exact"]:
-        icepool = (
-            "icepool not installed" if e["icepool_seconds"] is None else f"icepool {e['icepool_seconds'] * 1e3:.2f} ms"
-        )
+        if e.get("oracle") is None:
+            icepool = "no icepool oracle for this workload"
+        elif e["icepool_seconds"] is None:
+            icepool = "icepool not installed"
+        else:
+            icepool = f"icepool {e['icepool_seconds'] * 1e3:.2f} ms"
         click.echo(f"exact {e['name']}: {e['seconds'] * 1e3:.2f} ms ({icepool})")
     click.echo(f"peak memory {report['peak_rss_mb']:.0f} MB")
 

@@ -1,4 +1,4 @@
-"""Sampling in fixed-size blocks of trials across threads (DESIGN.md principle 2).
+"""Sampling in fixed-size blocks of trials across threads (docs/architecture.md, principle 2).
 
 A *block function* ``fn(start, stop)`` runs trials ``start .. stop - 1`` of one cell and
 returns a tuple of int64 tally arrays. Because every trial's randomness depends only on

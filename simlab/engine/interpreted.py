@@ -1,4 +1,4 @@
-"""Kernels run by the interpreter: the plain reference of a compiled sampler (DESIGN.md principle 3).
+"""Kernels run by the interpreter: the plain reference of a compiled sampler (docs/architecture.md, principle 3).
 
 :func:`interpreted` gives the pure-Python function of a numba kernel in which every compiled
 function it calls (dice, the stream's mixer, wound levels) is itself interpreted, so the

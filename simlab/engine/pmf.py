@@ -1,4 +1,4 @@
-"""Exact distributions of small integer random variables (DESIGN.md principle 1).
+"""Exact distributions of small integer random variables (docs/architecture.md, principle 1).
 
 A :class:`PMF` is an immutable probability mass function on the integers
 ``offset, offset + 1, ..., offset + len(probs) - 1``. The algebra here (sums of

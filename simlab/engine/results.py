@@ -1,4 +1,4 @@
-"""The result of one attack question, as every system returns it (DESIGN.md, "--json")."""
+"""The result of one attack question, as every system returns it (its JSON is that of `simlab attack --json`)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class AttackResult:
     variant: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``simlab attack --json`` (DESIGN.md)."""
+        """The JSON object of ``simlab attack --json``."""
         payload: dict[str, Any] = {
             "system": self.system,
             "method": self.method,

@@ -1,4 +1,4 @@
-"""Counter-based random streams (DESIGN.md principle 2).
+"""Counter-based random streams (docs/architecture.md, principle 2).
 
 Every random number simlab uses is a pure function of ``(root seed, cell, trial, draw)``:
 

@@ -1,4 +1,4 @@
-"""Errors that simlab reports to its users (DESIGN.md principle 7).
+"""Errors that simlab reports to its users (docs/architecture.md, principle 7).
 
 Every error a user can cause is a :class:`SimlabError`: the command line prints its
 message as one line, ``error: ...``, and exits with status 2. Anything else is a bug.

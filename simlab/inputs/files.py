@@ -1,4 +1,4 @@
-"""Reading the files simlab is given: every failure is one line naming the file (DESIGN.md principle 7).
+"""Reading the files simlab is given: every failure is one line naming the file (docs/architecture.md, principle 7).
 
 Experiments, variants, tables, baselines and provenance records are all read through these
 functions, so each kind of trouble (a missing or unreadable file, a directory, a binary or

@@ -1,4 +1,4 @@
-"""Caps on the size of one job, checked before any work starts (DESIGN.md principle 7).
+"""Caps on the size of one job, checked before any work starts (docs/architecture.md, principle 7).
 
 A grid of a million cells or a request for 10^13 trials is almost always a typing mistake,
 and would otherwise run for hours with nothing to show. Each job's size is estimated from

@@ -3,7 +3,7 @@
 Rule systems describe their inputs as frozen dataclasses whose fields carry a type hint, a
 default from the spec and optional metadata (``choices``, ``doc``, ``minimum``, ``maximum``).
 This module turns user text (``--set dx=12``) or already-typed values (from TOML) into such
-dataclasses, with one clear error for an unknown name or a bad value (DESIGN.md principles 4
+dataclasses, with one clear error for an unknown name or a bad value (docs/architecture.md, principles 4
 and 7). It is the one place where text becomes typed values, so it is where every number is
 checked against its valid range.
 

@@ -1,4 +1,4 @@
-"""Data tables of the rule systems (DESIGN.md principle 4: rules are data).
+"""Data tables of the rule systems (docs/architecture.md, principle 4: rules are data).
 
 A table is a CSV file under ``simlab/data/<system>/`` whose rows become frozen row
 dataclasses (one per table, declared by the system). Rows are looked up by their exact

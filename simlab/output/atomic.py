@@ -1,4 +1,4 @@
-"""Writing results without ever leaving a partial directory (DESIGN.md principle 5).
+"""Writing results without ever leaving a partial directory (docs/architecture.md, principle 5).
 
 A results directory (or a baseline) is filled under a temporary name (``.NAME.PID.<random>.tmp``)
 and swapped in whole:

@@ -1,4 +1,4 @@
-"""Provenance written beside every result (DESIGN.md principle 6)."""
+"""Provenance written beside every result (docs/architecture.md, principle 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The benchmark suite behind ``simlab bench`` (DESIGN.md, "Performance").
+"""The benchmark suite behind ``simlab bench`` (README, "Performance").
 
 Every figure is measured in the run that reports it: the compiled samplers with one thread
 and with all threads, their numpy and pure-Python twins on the same workload, the random
@@ -120,7 +120,7 @@ def _tft_exact(scenario: Scenario) -> Callable[[], dict[str, Any]]:
                     die.denominator()
 
             icepool_seconds = _best_seconds(with_icepool, 1)
-        return {"seconds": seconds, "icepool_seconds": icepool_seconds}
+        return {"seconds": seconds, "icepool_seconds": icepool_seconds, "oracle": "icepool"}
 
     return timing
 
@@ -138,7 +138,7 @@ def _striker_burst() -> Samplers:
 
 def _striker_burst_exact() -> dict[str, Any]:
     seconds = _best_seconds(lambda: striker_exact(striker_resolve(STRIKER_BURST, striker_rules.Rules())), 5)
-    return {"seconds": seconds, "icepool_seconds": None}
+    return {"seconds": seconds, "icepool_seconds": None, "oracle": None}
 
 
 def _striker_duel() -> Samplers:
@@ -191,7 +191,7 @@ def _tyconian_question(
 
 def _tyconian_full_auto_exact() -> dict[str, Any]:
     seconds = _best_seconds(lambda: tyconian_exact(tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())), 5)
-    return {"seconds": seconds, "icepool_seconds": None}
+    return {"seconds": seconds, "icepool_seconds": None, "oracle": None}
 
 
 def _space_attack(scenario: space_rules.Scenario) -> Callable[[], Samplers]:
@@ -217,7 +217,7 @@ def _space_attack_exact(scenario: space_rules.Scenario) -> Callable[[], dict[str
         if icepool_available():
             attack = space_resolve(scenario, rules)
             icepool_seconds = _best_seconds(lambda: icepool_applied(attack).denominator(), 1)
-        return {"seconds": seconds, "icepool_seconds": icepool_seconds}
+        return {"seconds": seconds, "icepool_seconds": icepool_seconds, "oracle": "icepool"}
 
     return timing
 

@@ -5,7 +5,7 @@ experiment they are given (run it; write, keep or check its table). The experime
 independent, so :func:`run_tasks` gives them to worker processes (``processes`` at a time,
 largest first so that the last one to finish is a short one) or, with one process, does
 them here. Results do not depend on the number of processes: every cell's randomness is a
-pure function of the experiment's seed and the cell (DESIGN.md principle 2).
+pure function of the experiment's seed and the cell (docs/architecture.md, principle 2).
 
 Workers report to the parent through a queue: an experiment started, so many units of it
 done, it ended. :class:`JobDisplay` shows them as one tqdm bar for the whole job on a

@@ -1,6 +1,6 @@
 """Revised HiTech TFT (system id ``hitech_tft``): 3d6 roll-under DX, autofire, per-die armour.
 
-Implements ``rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is silent:
+Implements ``docs/rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spec is silent:
 
 * Quickdraw (TFT-6.3) is a plain ``3d6 <= DX`` roll, without criticals; only pistols and
   submachineguns (range class ``pistol``, not blast) can be quickdrawn.
@@ -128,7 +128,7 @@ def plus_one_armour(request: AttackRequest) -> AttackRequest:
 SYSTEM = System(
     name=NAME,
     title="Revised HiTech TFT",
-    spec="rules/hitech_tft.md",
+    spec="docs/rules/hitech_tft.md",
     scenario_type=Scenario,
     rules_type=Rules,
     row_inputs={"weapon": "weapons", "armor": "armor"},

@@ -1,4 +1,4 @@
-"""Compiled samplers of HiTech TFT attacks (DESIGN.md principle 3).
+"""Compiled samplers of HiTech TFT attacks (docs/architecture.md, principle 3).
 
 Private ``@njit(cache=True, nogil=True)`` kernels that run trials ``[start, stop)`` of one
 cell and add int64 tallies into the arrays they are given. They know nothing of tables,

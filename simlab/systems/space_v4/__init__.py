@@ -1,6 +1,6 @@
 """Traveller Space Combat, version 4 (system id ``space_v4``): 2d6 8+, damage fractions, missiles, duels.
 
-Implements ``rules/space_v4.md`` (SPC-1 to SPC-8). One attack (SPC-8) is exact for every
+Implements ``docs/rules/space_v4.md`` (SPC-1 to SPC-8). One attack (SPC-8) is exact for every
 output and sampled by a compiled kernel; duels of two ships (SPC-7) are sampled. Choices
 where the spec is silent are written in the docstrings of :mod:`.resolve` (one attack),
 :mod:`.duel` (the turn sequence) and :mod:`.ships` (illustrative ship data).
@@ -117,7 +117,7 @@ def _filled(request: AttackRequest) -> tuple[Scenario]:
 SYSTEM = System(
     name=NAME,
     title="Traveller Space Combat V4",
-    spec="rules/space_v4.md",
+    spec="docs/rules/space_v4.md",
     scenario_type=Scenario,
     rules_type=Rules,
     row_inputs={"attacker": "ships", "defender": "ships", "ship": "ships"},

@@ -1,6 +1,6 @@
 """Striker-derived combat (system id ``striker``): 2d6 8+, extra hits, penetration, wound levels.
 
-Implements ``rules/striker.md`` (STR-1 to STR-12). Choices where the spec is silent:
+Implements ``docs/rules/striker.md`` (STR-1 to STR-12). Choices where the spec is silent:
 
 * Outputs of suppressive fire: ``p_hit`` and ``hits`` count the suppressive hits; the
   wound outcome comes from the one hit a natural 12 scores (STR-3.3). Suppressive fire
@@ -124,7 +124,7 @@ def plus_one_armour(request: AttackRequest) -> AttackRequest:
 SYSTEM = System(
     name=NAME,
     title="Striker-derived combat",
-    spec="rules/striker.md",
+    spec="docs/rules/striker.md",
     scenario_type=Scenario,
     rules_type=Rules,
     row_inputs={

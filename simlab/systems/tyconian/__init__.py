@@ -1,6 +1,6 @@
 """Tyconian Traveller combat (system id ``tyconian``): d20 skills, recoil, full auto, locations, wounds.
 
-Implements ``rules/tyconian.md`` TYC-0 to TYC-6 and TYC-10 for one attack, and TYC-7 to
+Implements ``docs/rules/tyconian.md`` TYC-0 to TYC-6 and TYC-10 for one attack, and TYC-7 to
 TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``, ``flame``,
 ``melee``, ``healing``; their choices are in the docstrings of :mod:`.blast`, :mod:`.flame`,
 :mod:`.melee` and :mod:`.healing`). Choices where the spec is silent:
@@ -144,7 +144,7 @@ def plus_one_armour(request: AttackRequest) -> AttackRequest:
 SYSTEM = System(
     name=NAME,
     title="Tyconian Traveller combat",
-    spec="rules/tyconian.md",
+    spec="docs/rules/tyconian.md",
     scenario_type=Scenario,
     rules_type=Rules,
     row_inputs={"weapon": "weapons", "armor": "armor"},

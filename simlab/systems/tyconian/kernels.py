@@ -1,4 +1,4 @@
-"""Compiled sampler of Tyconian attacks (DESIGN.md principle 3).
+"""Compiled sampler of Tyconian attacks (docs/architecture.md, principle 3).
 
 A private ``@njit(cache=True, nogil=True)`` kernel that runs trials ``[start, stop)`` of
 one cell and adds int64 tallies; :mod:`.sample` prepares its inputs and :mod:`.reference`

@@ -135,7 +135,7 @@ def question(
     return System(
         name=NAME,
         title=title,
-        spec="rules/tyconian.md",
+        spec="docs/rules/tyconian.md",
         scenario_type=scenario_type,
         rules_type=Rules,
         row_inputs=row_inputs,

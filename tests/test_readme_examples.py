@@ -1,0 +1,92 @@
+"""The README's console examples run, and print what the README shows.
+
+Each ``console`` block of the README is a session: every ``$ simlab ...`` line (with its
+``\\`` continuations, a trailing ``# comment`` left out) runs in a copy of the project's
+experiments and baselines, in order, and each line shown under it must appear in what it
+prints. Times are compared as times (``0.8 s`` matches any time), ``...`` ends a shown line
+early. A command shown with an ``error:`` line must exit with status 2, one whose comment
+says ``exit 1`` with 1, every other one with 0.
+"""
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+
+
+@dataclass
+class Example:
+    command: str
+    comment: str = ""
+    shown: list[str] = field(default_factory=list)
+
+
+def sessions() -> list[list[Example]]:
+    """The console blocks of the README, each a list of commands with the lines shown under them."""
+    found = []
+    for block in re.findall(r"```console\n(.*?)```", README, flags=re.S):
+        examples: list[Example] = []
+        lines = block.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if line.startswith("$ "):
+                text = line[2:]
+                while text.rstrip().endswith("\\") and i + 1 < len(lines):
+                    i += 1
+                    text = text.rstrip()[:-1] + " " + lines[i].strip()
+                command, _, comment = text.partition("  #")
+                examples.append(Example(command.strip(), comment.strip()))
+            elif examples and line.strip():
+                examples[-1].shown.append(line)
+            i += 1
+        found.append(examples)
+    return found
+
+
+SESSIONS = sessions()
+
+
+def _pattern(shown: str) -> re.Pattern[str]:
+    """A shown line as a pattern: times match any time, ``...`` ends the line early."""
+    text = shown.split("...")[0].rstrip() if "..." in shown else shown.rstrip()
+    parts = re.split(r"\d+(?:\.\d+)? s\b", text)
+    return re.compile(r"\d+(?:\.\d+)? s\b".join(re.escape(p) for p in parts).replace(r"\ ", " "))
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "experiments", tmp_path / "experiments")
+    shutil.copytree(ROOT / "results" / "baselines", tmp_path / "results" / "baselines")
+    return tmp_path
+
+
+def test_the_readme_has_console_examples():
+    assert len(SESSIONS) >= 3 and sum(len(s) for s in SESSIONS) >= 20
+
+
+@pytest.mark.parametrize("session", range(len(SESSIONS)))
+def test_readme_session(project, session):
+    for example in SESSIONS[session]:
+        words = shlex.split(example.command)
+        assert words[0] == "simlab", example.command
+        done = subprocess.run(
+            [sys.executable, "-m", "simlab", *words[1:]],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        printed = done.stdout + done.stderr
+        expected = 2 if any(s.startswith("error:") for s in example.shown) else 1 if "exit 1" in example.comment else 0
+        assert done.returncode == expected, f"{example.command}: exit {done.returncode}\n{printed[-2000:]}"
+        for shown in example.shown:
+            assert _pattern(shown).search(printed), f"{example.command}: no line like {shown!r} in\n{printed[-3000:]}"

@@ -12,7 +12,7 @@ import io
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import matplotlib
 import numpy as np
@@ -108,8 +108,9 @@ class ChartFigure(Figure):
         return buffer.getvalue()
 
 
-def _figure(width: float, height: float) -> Figure:
-    return ChartFigure(figsize=(width, height), dpi=110, layout="constrained")
+def _figure(width: float, height: float, layout: Literal["constrained"] | None = "constrained") -> Figure:
+    """A chart's figure; one-axes charts pass ``layout=None`` and end with :func:`fixed_layout`."""
+    return ChartFigure(figsize=(width, height), dpi=110, layout=layout)
 
 
 def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
@@ -152,7 +153,7 @@ def curve(
         frame = frame.sort_values(x, kind="stable")  # else the grid's order (care: none, medic, doctor...)
     keys = _by(by)
     labels = _line_labels(frame, keys)
-    figure = _figure(7.6 if keys else 6.4, 4.0)
+    figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
     colours = {}
     for i, label in enumerate(dict.fromkeys(labels)):
@@ -186,7 +187,7 @@ def curve(
     if keys:
         axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes.set_title(_title(title, f"{_label(metric)} against {_label(x)}", where), fontsize=9)
-    return figure
+    return fixed_layout(figure)
 
 
 def _methods_note(frame: pd.DataFrame) -> str:
@@ -285,7 +286,7 @@ def distribution(
     frame = select(frame, method=preferred_method(frame))
     keys = _by(by)
     labels = _line_labels(frame, keys)
-    figure = _figure(7.6 if keys else 6.4, 4.0)
+    figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
     lines = list(dict.fromkeys(labels))
     bars = frame["outcome"].nunique() <= 12
@@ -307,7 +308,7 @@ def distribution(
     if keys:
         axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes.set_title(_title(title, f"Distribution of the {_label(name)}", where), fontsize=9)
-    return figure
+    return fixed_layout(figure)
 
 
 def _quantile_end(frame: pd.DataFrame, labels: pd.Series, level: float) -> float:
@@ -333,7 +334,7 @@ def attacks_to_incapacitate(
         frame = frame[frame["attacks"] <= attacks]
     keys = _by(by)
     labels = _line_labels(frame, keys)
-    figure = _figure(7.6 if keys else 6.4, 4.0)
+    figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
     for i, label in enumerate(dict.fromkeys(labels)):
         part = frame[labels == label]
@@ -353,7 +354,7 @@ def attacks_to_incapacitate(
     if keys:
         axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes.set_title(_title(title, "Attacks to incapacitate", where), fontsize=9)
-    return figure
+    return fixed_layout(figure)
 
 
 #: What k of a series ``PREFIXk`` is, by a part of the prefix: (axis label, name in titles).
@@ -390,7 +391,7 @@ def series(
     axes.set_ylim(auto=True)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_title(_title(title, f"{_label(prefix.rstrip('_'))} by {by_what}", where), fontsize=9)
-    return figure
+    return fixed_layout(figure)
 
 
 def stacked(
@@ -553,6 +554,34 @@ def _chart_options(spec: ChartSpec, run: Any) -> dict[str, Any]:
         where["variant"] = BASE
         options["where"] = where
     return options
+
+
+def fixed_layout(figure: Figure) -> Figure:
+    """Margins of a one-axes chart worked out from its texts, instead of a layout engine.
+
+    A layout engine measures every text in an extra drawing pass; for a chart with one axes,
+    a title, axis labels and a legend beside it the room each needs follows from the number
+    of lines and the longest label, at a fifth of the cost of the whole chart.
+    """
+    axes = figure.axes[0]
+    width, height = (float(v) for v in figure.get_size_inches())
+    char = 0.075  # inches per character at the 8-9 pt of labels, generously
+    legend = axes.get_legend()
+    right = 0.25
+    if legend is not None:
+        texts = [t.get_text() for t in legend.get_texts()] + [legend.get_title().get_text()]
+        right = 0.75 + char * max((len(t) for t in texts), default=0)
+    title_lines = axes.get_title().count("\n") + 1 if axes.get_title() else 0
+    xlabel_lines = axes.get_xlabel().count("\n") + 1 if axes.get_xlabel() else 0
+    ticks = [t.get_text() for t in axes.get_yticklabels()] or ["0.00"]
+    left = 0.45 + char * max(4, max(len(t) for t in ticks))
+    bottom = 0.35 + 0.17 * xlabel_lines
+    top = 0.12 + 0.17 * title_lines
+    figure.subplots_adjust(
+        left=min(left / width, 0.4), right=max(1 - right / width, 0.5),
+        bottom=min(bottom / height, 0.4), top=max(1 - top / height, 0.6),
+    )  # fmt: skip
+    return figure
 
 
 def draw(spec: ChartSpec, run: Any) -> Figure:

@@ -64,9 +64,13 @@ class PMF:
         return float(np.dot(centred * centred, self.probs))
 
     def p_at_least(self, threshold: int) -> float:
-        """``P(X >= threshold)``."""
-        start = max(0, threshold - self.offset)
-        return float(self.probs[start:].sum())
+        """``P(X >= threshold)`` (remembered per threshold: shared PMFs are asked again and again)."""
+        tails: dict[int, float] = self.__dict__.setdefault("_tails", {})
+        found = tails.get(threshold)
+        if found is None:
+            start = max(0, threshold - self.offset)
+            found = tails[threshold] = float(self.probs[start:].sum())
+        return found
 
     def p_equal(self, value: int) -> float:
         """``P(X == value)``."""

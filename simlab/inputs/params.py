@@ -396,6 +396,21 @@ def build(cls: type[T], values: Mapping[str, Any], *, what: str, owner: str = ""
         InvalidValueError: For a value that does not fit.
         SimlabError: When a required field is missing.
     """
+    try:  # the same values give the same (frozen) dataclass: build each once
+        key = (cls, tuple((name, type(value), value) for name, value in values.items()), what, owner)
+        hash(key)
+    except TypeError:  # a list among the values: nothing to share
+        return _build(cls, values, what, owner)
+    return _cached_build(key)
+
+
+@functools.lru_cache(maxsize=65536)
+def _cached_build(key: tuple[Any, ...]) -> Any:
+    cls, items, what, owner = key
+    return _build(cls, {name: value for name, _, value in items}, what, owner)
+
+
+def _build(cls: type[T], values: Mapping[str, Any], what: str, owner: str) -> T:
     specs = field_specs(cls)
     for name in values:
         if name not in specs:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -170,12 +171,20 @@ def pd_needs(rules: Rules, defender_better: bool) -> tuple[int, int]:
 
 
 def applied_table(rules: Rules, fractions: Iterable[FractionRow], max_optimal: int, max_margin: int) -> np.ndarray:
-    """Applied hits by optimal hits (rows) and margin (columns), 0 for no optimal hits (SPC-4.2)."""
-    rows = list(fractions)
+    """Applied hits by optimal hits (rows) and margin (columns), 0 for no optimal hits (SPC-4.2).
+
+    A pure function of the rounding and the fraction rows: each table is worked out once
+    and shared (read-only) by every cell that needs it.
+    """
+    return _applied_table(rules.fraction_rounding, tuple(fractions), max_optimal, max_margin)
+
+
+@lru_cache(maxsize=1024)
+def _applied_table(rounding: str, rows: tuple[FractionRow, ...], max_optimal: int, max_margin: int) -> np.ndarray:
     table = np.zeros((max_optimal + 1, max_margin + 1), np.int64)
     for optimal in range(1, max_optimal + 1):
         for margin in range(max_margin + 1):
-            table[optimal, margin] = applied_hits(optimal, margin, rules.fraction_rounding, rows)
+            table[optimal, margin] = applied_hits(optimal, margin, rounding, rows)
     table.setflags(write=False)
     return table
 

@@ -25,6 +25,7 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
 from simlab.inputs.params import parse_assignments, range_text
 from simlab.systems import SYSTEM_NAMES, AttackRequest, all_systems, get_system, require_duels
+from simlab.workflow.jobs import seconds_text
 
 __all__ = ["main", "cli"]
 
@@ -281,7 +282,7 @@ def run(
         Options(limits, threads, out, svg=svg),
         jobs,
         lambda task, done: (
-            f"{task.name}: {task.cells} cells, {done.result.rows} rows, {done.seconds:.1f} s -> "
+            f"{task.name}: {task.cells} cells, {done.result.rows} rows, {seconds_text(done.seconds)} -> "
             f"{done.result.destination}/"
         ),
         previous=out,
@@ -326,7 +327,7 @@ def _close(what: str, processes: int) -> None:
     from simlab.workflow.jobs import since_start
 
     side = f", {processes} experiments at a time" if processes > 1 else ""
-    click.echo(f"{what} in {since_start():.1f} s{side}")
+    click.echo(f"{what} in {seconds_text(since_start())}{side}")
 
 
 def _check_sampling(trials: int, seed: int, threads: int | None) -> int:
@@ -422,7 +423,7 @@ def compare(
     changed = int((comparison.table["delta"].abs() > 1e-12).sum())
     click.echo(
         f"{experiment.name}: {len(variants)} variant(s), {changed} of {len(comparison.table)} rows changed, "
-        f"{time.perf_counter() - started:.1f} s -> {destination}/"
+        f"{seconds_text(time.perf_counter() - started)} -> {destination}/"
     )
 
 
@@ -457,7 +458,9 @@ def baseline(
         run_and_keep,
         Options(limits, threads, directory or BASELINES),
         jobs,
-        lambda task, done: f"{task.name}: {done.result.rows} rows, {done.seconds:.1f} s -> {done.result.destination}",
+        lambda task, done: (
+            f"{task.name}: {done.result.rows} rows, {seconds_text(done.seconds)} -> {done.result.destination}"
+        ),
         previous=directory or BASELINES,
     )
     _close(f"{len(done)} baseline(s)", processes)

@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 import simlab
 
-__all__ = ["Task", "JobDisplay", "run_tasks", "default_processes", "since_start"]
+__all__ = ["Task", "JobDisplay", "run_tasks", "default_processes", "since_start", "seconds_text"]
 
 R = TypeVar("R")
 
@@ -75,6 +75,11 @@ Work = Callable[[Task, Any, Callable[[int], None]], R]
 def since_start() -> float:
     """Seconds since simlab was imported: the whole job's time, start-up included."""
     return time.perf_counter() - simlab.STARTED
+
+
+def seconds_text(seconds: float) -> str:
+    """A time as printed: hundredths below 10 s (so short steps are not off by a rounding), tenths above."""
+    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def default_processes(tasks: int) -> int:
@@ -182,7 +187,7 @@ def run_tasks(
         pending = set(futures)
         try:
             while pending:
-                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                finished, pending = wait(pending, timeout=0.02, return_when=FIRST_COMPLETED)
                 _drain(channel, display)
                 for future in finished:
                     index = futures[future]

@@ -19,7 +19,7 @@ from simlab.inputs.limits import Limits
 from simlab.inputs.variants import load_variant
 from simlab.workflow.experiments import Experiment, load_experiment
 from simlab.workflow.jobs import Task
-from simlab.workflow.runner import ExperimentRun, run_experiment
+from simlab.workflow.runner import ExperimentRun, run_experiment, work_units
 
 __all__ = ["Options", "Written", "run_and_write", "run_and_keep", "run_for_regress", "task_of"]
 
@@ -53,8 +53,6 @@ class Written:
 
 def task_of(experiment: Experiment, previous: Path | None = None) -> Task:
     """The task of one experiment, weighed by the time of its last run in ``previous`` if there is one."""
-    from simlab.workflow.runner import work_units
-
     units = work_units(experiment)
     weight = units / 1000  # about a millisecond a unit, when nothing better is known
     if previous is not None:

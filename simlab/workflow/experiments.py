@@ -266,13 +266,15 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
-def load_experiment(path: Path | str, limits: Limits | None = None) -> Experiment:
+def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cells: bool = True) -> Experiment:
     """Read and validate an experiment file, every grid cell included.
 
     Args:
         path: The TOML file.
         limits: Caps on its cells and trials (default: :class:`~simlab.inputs.limits.Limits`),
             checked before any cell is.
+        check_cells: Resolve every cell to check it; a worker given a file its parent has
+            checked already leaves this off.
 
     Raises:
         ExperimentError: For a malformed file, naming the file, line and key.
@@ -377,7 +379,8 @@ def load_experiment(path: Path | str, limits: Limits | None = None) -> Experimen
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
     experiment = Experiment(**{**experiment.__dict__, "charts": charts})
     limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), experiment.sampled_trials, str(path))
-    _check_cells(check, system, experiment)
+    if check_cells:
+        _check_cells(check, system, experiment)
     return experiment
 
 

@@ -64,8 +64,13 @@ def task_of(experiment: Experiment, previous: Path | None = None) -> Task:
     return Task(experiment.name, experiment.path, units, experiment.n_cells, weight)
 
 
+def _load(task: Task, options: Options) -> Experiment:
+    """The task's experiment, as the parent checked it (its cells are not checked again)."""
+    return load_experiment(task.path, options.limits, check_cells=False)
+
+
 def _run(task: Task, options: Options, progress: Callable[[int], None]) -> ExperimentRun:
-    experiment = load_experiment(task.path, options.limits)
+    experiment = _load(task, options)
     return run_experiment(experiment, threads=options.threads, progress=progress)
 
 
@@ -93,7 +98,7 @@ def run_and_keep(task: Task, options: Options, progress: Callable[[int], None]) 
 
 def run_for_regress(task: Task, options: Options, progress: Callable[[int], None]) -> pd.DataFrame:
     """``simlab regress``: the experiment's table now (under ``options.variant``'s rules if given)."""
-    experiment = load_experiment(task.path, options.limits)
+    experiment = _load(task, options)
     if options.variant is None:
         return run_experiment(experiment, threads=options.threads, progress=progress).table
     variant = load_variant(options.variant, experiment.system)

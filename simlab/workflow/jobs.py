@@ -105,6 +105,7 @@ class JobDisplay:
         self.quiet_start = quiet_start
         self.cells = {task.name: task.cells for task in tasks}
         self.running: list[str] = []
+        self.ended: set[str] = set()
         self.bar: tqdm[Any] | None = None
         if self.interactive:
             self.bar = tqdm(
@@ -117,7 +118,9 @@ class JobDisplay:
             )
 
     def start(self, name: str) -> None:
-        """An experiment began."""
+        """An experiment began (a start that arrives after its end, from a very short task, is dropped)."""
+        if name in self.ended:
+            return
         self.running.append(name)
         if self.bar is not None:
             self.bar.set_postfix_str(", ".join(self.running), refresh=True)
@@ -130,7 +133,10 @@ class JobDisplay:
             self.bar.update(units)
 
     def finish(self, name: str, line: str | None) -> None:
-        """An experiment ended; ``line`` says what it did."""
+        """An experiment ended; ``line`` says what it did (its start is shown first if its message is late)."""
+        if name not in self.running and name not in self.ended:
+            self.start(name)
+        self.ended.add(name)
         if name in self.running:
             self.running.remove(name)
         if self.bar is not None:

@@ -1,0 +1,33 @@
+"""Experiments side by side in worker processes: the same files as one after another, and a display that logs."""
+
+from pathlib import Path
+
+from conftest import run_cli
+
+from simlab.workflow.jobs import JobDisplay, Task
+
+EXPERIMENTS = ["experiments/tyconian_duels.toml", "experiments/tft_hit_probability.toml"]
+
+
+def test_worker_processes_write_the_same_tables_as_one_process(tmp_path, capsys):
+    one, two = tmp_path / "one", tmp_path / "two"
+    code, out_one, _ = run_cli(capsys, "run", *EXPERIMENTS, "--out", str(one), "--jobs", "1")
+    assert code == 0 and "at a time" not in out_one
+    code, out_two, _ = run_cli(capsys, "run", *EXPERIMENTS, "--out", str(two), "--jobs", "2")
+    assert code == 0 and out_two.splitlines()[-1].endswith("2 experiments at a time")
+    for name in ("tyconian_duels", "tft_hit_probability"):
+        assert (one / name / "table.csv").read_bytes() == (two / name / "table.csv").read_bytes()
+        assert f"{name}: started" in out_two  # a start and an end line for each, for logs
+
+
+def test_a_late_start_message_is_shown_before_the_end(capsys):
+    display = JobDisplay("run", [Task("quick", Path("q.toml"), 1, 3)], interactive=False)
+    display.finish("quick", "quick: done")
+    display.start("quick")  # the worker's start message arrives after its result
+    display.close("all done")
+    assert capsys.readouterr().out.splitlines() == ["quick: started, 3 cells", "quick: done", "all done"]
+
+
+def test_jobs_must_be_a_sensible_number(capsys):
+    code, _, err = run_cli(capsys, "run", EXPERIMENTS[0], "--jobs", "0")
+    assert code == 2 and err.startswith("error: invalid value 0 for --jobs")

@@ -2,9 +2,10 @@
 
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
-from simlab.workflow.jobs import JobDisplay, Task
+from simlab.workflow.jobs import JobDisplay, Task, Workers
 
 EXPERIMENTS = ["experiments/tyconian_duels.toml", "experiments/tft_hit_probability.toml"]
 
@@ -31,3 +32,15 @@ def test_a_late_start_message_is_shown_before_the_end(capsys):
 def test_jobs_must_be_a_sensible_number(capsys):
     code, _, err = run_cli(capsys, "run", EXPERIMENTS[0], "--jobs", "0")
     assert code == 2 and err.startswith("error: invalid value 0 for --jobs")
+
+
+def test_workers_started_before_a_check_that_fails_are_stopped_at_once(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\nsystem = "nope"\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "run", EXPERIMENTS[0], str(bad), "--out", str(tmp_path / "out"), "--jobs", "2")
+    assert code == 2 and err.startswith(f"error: {bad}:2: system: unknown system 'nope'")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(RuntimeError), Workers(2) as workers:
+        processes = workers.pool._processes  # the executor's own record of its processes
+        raise RuntimeError("a check failed while the workers were starting")
+    assert processes and not any(process.is_alive() for process in processes.values())

@@ -16,6 +16,8 @@ did, writing included.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import multiprocessing
 import queue
 import sys
@@ -32,7 +34,7 @@ from tqdm import tqdm
 
 import simlab
 
-__all__ = ["Task", "JobDisplay", "run_tasks", "default_processes", "since_start", "seconds_text"]
+__all__ = ["Task", "JobDisplay", "Workers", "run_tasks", "default_processes", "since_start", "seconds_text"]
 
 R = TypeVar("R")
 
@@ -155,6 +157,43 @@ class JobDisplay:
             click.echo(line)
 
 
+class Workers:
+    """The worker processes of a job, started as soon as their number is known.
+
+    A worker's start-up (simlab's writers imported, numba's and matplotlib's first use:
+    a second or two) happens once per process. Started before the parent checks the
+    experiments, the workers spend that time while the parent checks, not after it. Use
+    as a context manager: leaving it on an error stops the workers at once.
+
+    Args:
+        processes: Worker processes (at least 2).
+        warm_up: ``"module:function"`` each worker calls once when it starts (None: nothing).
+    """
+
+    def __init__(self, processes: int, warm_up: str | None = "simlab.workflow.tasks:warm_up") -> None:
+        self.processes = processes
+        context = _context()
+        self.channel = context.Queue()
+        self.pool = ProcessPoolExecutor(
+            max_workers=processes, mp_context=context, initializer=_init_worker, initargs=(self.channel, warm_up)
+        )
+        self.pool.submit(_nothing)  # the pool starts its processes with its first task
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self.close(abort=kind is not None)
+
+    def close(self, abort: bool = False) -> None:
+        """Stop the workers: after their tasks, or (``abort``) at once."""
+        if abort:
+            # The executor has no public way to stop a worker in the middle of its start-up.
+            for process in list(getattr(self.pool, "_processes", {}).values()):
+                process.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=abort)
+
+
 def run_tasks(
     tasks: Sequence[Task],
     work: Work[R],
@@ -163,6 +202,7 @@ def run_tasks(
     processes: int,
     display: JobDisplay,
     describe: Callable[[Task, Done[R]], str | None],
+    workers: Workers | None = None,
 ) -> list[Done[R]]:
     """Do ``work`` for every task, in worker processes when ``processes`` > 1.
 
@@ -173,6 +213,7 @@ def run_tasks(
         processes: Worker processes; 1 does the work in this process.
         display: Where progress goes.
         describe: The line that tells a task's end (None: no line).
+        workers: Workers started already (see :class:`Workers`); default: started here.
 
     Returns:
         Each task's result and time, in the order of ``tasks``.
@@ -182,28 +223,28 @@ def run_tasks(
     """
     if processes <= 1 or len(tasks) <= 1:
         return [_here(task, work, options, display, describe) for task in tasks]
-    context = _context()
-    channel = context.Queue()
+    if workers is None:
+        with Workers(processes) as started:
+            return run_tasks(
+                tasks, work, options, processes=processes, display=display, describe=describe, workers=started
+            )
     done: dict[int, Done[R]] = {}
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i].weight)  # heaviest first
-    with ProcessPoolExecutor(
-        max_workers=processes, mp_context=context, initializer=_init_worker, initargs=(channel,)
-    ) as pool:
-        futures: dict[Future[Done[R]], int] = {pool.submit(_in_worker, work, tasks[i], options): i for i in order}
-        pending = set(futures)
-        try:
-            while pending:
-                finished, pending = wait(pending, timeout=0.02, return_when=FIRST_COMPLETED)
-                _drain(channel, display)
-                for future in finished:
-                    index = futures[future]
-                    done[index] = future.result()
-                    _drain(channel, display)
-                    display.finish(tasks[index].name, describe(tasks[index], done[index]))
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    futures: dict[Future[Done[R]], int] = {workers.pool.submit(_in_worker, work, tasks[i], options): i for i in order}
+    pending = set(futures)
+    try:
+        while pending:
+            finished, pending = wait(pending, timeout=0.02, return_when=FIRST_COMPLETED)
+            _drain(workers.channel, display)
+            for future in finished:
+                index = futures[future]
+                done[index] = future.result()
+                _drain(workers.channel, display)
+                display.finish(tasks[index].name, describe(tasks[index], done[index]))
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
     return [done[i] for i in range(len(tasks))]
 
 
@@ -229,9 +270,17 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _init_worker(channel: Any) -> None:
+def _init_worker(channel: Any, warm_up: str | None) -> None:
     global _CHANNEL
     _CHANNEL = channel
+    if warm_up:
+        module, _, function = warm_up.partition(":")
+        with contextlib.suppress(Exception):  # only a head start: a real failure shows in the task that meets it
+            getattr(importlib.import_module(module), function)()
+
+
+def _nothing() -> None:
+    """The first task of a pool, which makes it start its processes."""
 
 
 def _in_worker(work: Work[R], task: Task, options: Any) -> Done[R]:

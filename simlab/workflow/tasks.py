@@ -21,7 +21,7 @@ from simlab.workflow.experiments import Experiment, load_experiment
 from simlab.workflow.jobs import Task
 from simlab.workflow.runner import ExperimentRun, run_experiment, work_units
 
-__all__ = ["Options", "Written", "run_and_write", "run_and_keep", "run_for_regress", "task_of"]
+__all__ = ["Options", "Written", "run_and_write", "run_and_keep", "run_for_regress", "task_of", "warm_up"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,31 @@ def task_of(experiment: Experiment, previous: Path | None = None) -> Task:
         except (OSError, ValueError, KeyError, TypeError):
             pass
     return Task(experiment.name, experiment.path, units, experiment.n_cells, weight)
+
+
+def warm_up() -> None:
+    """What a worker does once when it starts, while the parent still checks the experiments.
+
+    Every task would pay for these on its first use in the process: the systems and the
+    writers imported, numba's first kernel (its compiler's start-up, about half a second),
+    matplotlib's fonts and the report templates.
+    """
+    import io
+
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from simlab.engine.rng import raw_draws
+    from simlab.output import publish  # noqa: F401 - imported for its import time
+    from simlab.output.rendering import environment
+    from simlab.systems import all_systems
+
+    all_systems()
+    raw_draws(np.uint64(1), np.uint64(1), 1)
+    figure = Figure(figsize=(1, 1), dpi=20)
+    figure.add_subplot().set_title("simlab")
+    figure.savefig(io.BytesIO(), format="png")
+    environment().get_template("report.html.j2")
 
 
 def _load(task: Task, options: Options) -> Experiment:

@@ -273,43 +273,22 @@ def run(
 
     check_threads(threads)
     limits = Limits(max_cells, max_trials)
-    files = _experiment_files(experiment_files)
-    with _workers(len(files), jobs) as workers:
-        experiments = _load_experiments(files, limits)
-        check_writable(out)
-        done, processes = _each_experiment(
-            "run",
-            experiments,
-            run_and_write,
-            Options(limits, threads, out, svg=svg),
-            workers,
-            lambda task, done: (
-                f"{task.name}: {task.cells} cells, {done.result.rows} rows, {seconds_text(done.seconds)} -> "
-                f"{done.result.destination}/"
-            ),
-            previous=out,
-        )
+    experiments = _load_experiments(experiment_files, limits)
+    check_writable(out)
+    done, processes = _each_experiment(
+        "run",
+        experiments,
+        run_and_write,
+        Options(limits, threads, out, svg=svg),
+        jobs,
+        lambda task, done: (
+            f"{task.name}: {task.cells} cells, {done.result.rows} rows, {seconds_text(done.seconds)} -> "
+            f"{done.result.destination}/"
+        ),
+        previous=out,
+    )
     rows = sum(d.result.rows for d in done)
     _close(f"{len(done)} experiment(s), {rows:,} rows", processes)
-
-
-@contextlib.contextmanager
-def _workers(experiments: int, jobs: int | None) -> Iterator[Any]:
-    """The job's worker processes (None when it runs in this process), started before its checks.
-
-    Raises:
-        SimlabError: For a ``--jobs`` outside 1 to 256.
-    """
-    from simlab.workflow.jobs import Workers, default_processes
-
-    if jobs is not None and not 1 <= jobs <= 256:
-        raise SimlabError(f"invalid value {jobs} for --jobs: expected a whole number from 1 to 256")
-    processes = min(jobs, experiments) if jobs is not None else default_processes(experiments)
-    if processes <= 1:
-        yield None
-        return
-    with Workers(processes) as workers:
-        yield workers
 
 
 def _each_experiment(
@@ -317,28 +296,30 @@ def _each_experiment(
     experiments: Sequence[Any],
     work: Callable[..., Any],
     options: Any,
-    workers: Any,
+    jobs: int | None,
     describe: Callable[[Any, Any], str | None],
     *,
     quiet_start: bool = False,
     previous: Path | None = None,
 ) -> tuple[list[Any], int]:
     """Do ``work`` for every experiment with one progress display: (results, processes used)."""
-    from simlab.workflow.jobs import JobDisplay, run_tasks
+    from simlab.workflow.jobs import JobDisplay, default_processes, run_tasks
     from simlab.workflow.tasks import task_of
 
+    if jobs is not None and not 1 <= jobs <= 256:
+        raise SimlabError(f"invalid value {jobs} for --jobs: expected a whole number from 1 to 256")
     tasks = [task_of(experiment, previous) for experiment in experiments]
-    processes = min(workers.processes, len(tasks)) if workers is not None else 1
+    processes = min(jobs, len(tasks)) if jobs is not None else default_processes(len(tasks))
     if processes > 1 and options.threads is None:
         # Each worker samples with its share of the CPUs: threads beyond the cores only wait
         # for each other at the end of every cell.
         options = dataclasses.replace(options, threads=max(1, multiprocessing.cpu_count() // processes))
     display = JobDisplay(verb, tasks, quiet_start=quiet_start)
     try:
-        done = run_tasks(tasks, work, options, processes=processes, display=display, describe=describe, workers=workers)
+        done = run_tasks(tasks, work, options, processes=max(processes, 1), display=display, describe=describe)
     finally:
         display.close()
-    return done, processes
+    return done, max(processes, 1)
 
 
 def _close(what: str, processes: int) -> None:
@@ -356,18 +337,11 @@ def _check_sampling(trials: int, seed: int, threads: int | None) -> int:
     return check_trials(trials)
 
 
-def _experiment_files(files: Sequence[Path]) -> list[Path]:
-    """The experiment files named, or every experiments/*.toml."""
-    from simlab.workflow.experiments import find_experiments
-
-    return list(files) or list(find_experiments("experiments"))
-
-
 def _load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
-    """Every experiment of ``files``, all checked (against ``limits`` too) before any runs."""
-    from simlab.workflow.experiments import load_experiment
+    """Every experiment named (default: experiments/*.toml), all checked (against ``limits`` too) before any runs."""
+    from simlab.workflow.experiments import find_experiments, load_experiment
 
-    experiments = [load_experiment(path, limits) for path in files]
+    experiments = [load_experiment(path, limits) for path in (list(files) or find_experiments("experiments"))]
     names: dict[str, Path] = {}
     for experiment in experiments:
         if experiment.name in names:
@@ -476,21 +450,19 @@ def baseline(
 
     check_threads(threads)
     limits = Limits(max_cells, max_trials)
-    files = _experiment_files(experiment_files)
-    with _workers(len(files), jobs) as workers:
-        experiments = _load_experiments(files, limits)
-        check_writable(directory or BASELINES)
-        done, processes = _each_experiment(
-            "baseline",
-            experiments,
-            run_and_keep,
-            Options(limits, threads, directory or BASELINES),
-            workers,
-            lambda task, done: (
-                f"{task.name}: {done.result.rows} rows, {seconds_text(done.seconds)} -> {done.result.destination}"
-            ),
-            previous=directory or BASELINES,
-        )
+    experiments = _load_experiments(experiment_files, limits)
+    check_writable(directory or BASELINES)
+    done, processes = _each_experiment(
+        "baseline",
+        experiments,
+        run_and_keep,
+        Options(limits, threads, directory or BASELINES),
+        jobs,
+        lambda task, done: (
+            f"{task.name}: {done.result.rows} rows, {seconds_text(done.seconds)} -> {done.result.destination}"
+        ),
+        previous=directory or BASELINES,
+    )
     _close(f"{len(done)} baseline(s)", processes)
 
 
@@ -524,26 +496,24 @@ def regress(
 
     check_threads(threads)
     limits = Limits(max_cells, max_trials)
-    files = _experiment_files(experiment_files)
-    with _workers(len(files), jobs) as workers:
-        experiments = _load_experiments(files, limits)
-        variant = None
-        if variant_file is not None:
-            systems = {e.system for e in experiments}
-            variant = load_variant(variant_file, systems.pop() if len(systems) == 1 else None)
-            experiments = [e for e in experiments if e.system == variant.system]
-        for experiment in experiments:  # a missing or broken baseline fails before anything runs
-            load_baseline(experiment, directory or BASELINES)
-        done, _ = _each_experiment(
-            "regress",
-            experiments,
-            run_for_regress,
-            Options(limits, threads, variant=variant_file if variant is not None else None),
-            workers,
-            lambda task, done: None,
-            quiet_start=not sys.stderr.isatty(),
-            previous=directory or BASELINES,
-        )
+    experiments = _load_experiments(experiment_files, limits)
+    variant = None
+    if variant_file is not None:
+        systems = {e.system for e in experiments}
+        variant = load_variant(variant_file, systems.pop() if len(systems) == 1 else None)
+        experiments = [e for e in experiments if e.system == variant.system]
+    for experiment in experiments:  # a missing or broken baseline fails before anything runs
+        load_baseline(experiment, directory or BASELINES)
+    done, _ = _each_experiment(
+        "regress",
+        experiments,
+        run_for_regress,
+        Options(limits, threads, variant=variant_file if variant is not None else None),
+        jobs,
+        lambda task, done: None,
+        quiet_start=not sys.stderr.isatty(),
+        previous=directory or BASELINES,
+    )
     current = {e.name: d.result for e, d in zip(experiments, done, strict=True)}
     result = check(
         experiments, variant=variant, margin=margin, directory=directory or BASELINES, threads=threads, current=current

@@ -17,7 +17,10 @@ from typing import Any, Literal
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from simlab.inputs.variants import BASE
@@ -236,6 +239,7 @@ def heatmap(
     figure = _figure(
         min(max(1.6 + across * panel_width, 6.4), MAX_WIDTH_IN),
         min(max(1.4 + down * (0.8 + 0.24 * len(row_order)), 3.6), 30),
+        layout=None,
     )
     grid = figure.subplots(down, across, squeeze=False, sharey=True).ravel()
     low, high = float(frame["value"].min()), float(frame["value"].max())
@@ -267,11 +271,65 @@ def heatmap(
             axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
     for axes in grid[::across]:
         axes.set_ylabel(_label(rows))
+    heading = figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where), fontsize=10)
+    bar = _lay_out_panels(figure, grid, across, down, heading, colorbar=(low, high) if image is not None else None)
     if image is not None:
         label = _label(metric) if value == "value" else f"{value} of {_label(metric)}"
-        figure.colorbar(image, ax=list(grid[: len(panel_values)]), label=label, shrink=0.8)
-    figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where), fontsize=10)
+        figure.colorbar(image, cax=figure.add_axes(bar, label="<colorbar>"), label=label)
     return figure
+
+
+def _lay_out_panels(
+    figure: Figure, grid: np.ndarray, across: int, down: int, heading: Text, colorbar: tuple[float, float] | None
+) -> tuple[float, float, float, float]:
+    """Place a grid of heatmap panels from the sizes of their texts, instead of a layout engine.
+
+    A layout engine measures every text of every panel twice before the figure is drawn;
+    the room the panels need follows from a few of them (the longest row and column names,
+    the axis labels, the titles), measured once. Returns the colorbar's rectangle
+    (figure fractions) beside the panels, whose values run over ``colorbar`` (None: no colorbar).
+    """
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    inch = figure.dpi
+
+    def size(texts: Sequence[Any]) -> tuple[float, float]:
+        boxes = [t.get_window_extent(renderer) for t in texts if t.get_text()]
+        return (max((b.width for b in boxes), default=0.0) / inch, max((b.height for b in boxes), default=0.0) / inch)
+
+    first = grid[0]
+    row_names, _ = size(first.get_yticklabels())
+    _, column_names = size(first.get_xticklabels())
+    ylabel, _ = size([first.yaxis.label])
+    _, xlabel = size([first.xaxis.label])
+    _, panel_title = size([first.title])
+    _, suptitle = size([heading])
+    tick = 0.1  # a tick and its pad, in inches
+    gap = 0.08
+    width, height = (float(v) for v in figure.get_size_inches())
+    heading.set_y(1 - gap / height)  # its top, a gap below the figure's edge
+    left = gap + ylabel + gap + row_names + tick
+    bottom = gap + xlabel + gap + column_names + tick
+    top = gap + suptitle + gap + (panel_title + gap if panel_title else 0.0)
+    right = 0.2
+    if colorbar is not None:  # the bar, its numbers (as wide as the widest a locator may choose) and its label
+        numbers = [f"{v:.4g}".replace("-", "\N{MINUS SIGN}") for v in np.linspace(*colorbar, 11)]
+        font = FontProperties(size=matplotlib.rcParams["ytick.labelsize"])
+        widest = max(renderer.get_text_width_height_descent(n, font, ismath=False)[0] for n in numbers) / inch
+        right = 0.2 + 0.18 + tick + widest + gap + 0.2 + gap
+    between = 0.15  # the rows are named on the first panel of a line only
+    under = column_names + tick + gap + xlabel + gap + (panel_title + gap if panel_title else 0.0) + 0.1
+    panel_width = max((width - left - right - (across - 1) * between) / across, 0.5)
+    panel_height = max((height - top - bottom - (down - 1) * under) / down, 0.5)
+    figure.subplots_adjust(
+        left=left / width,
+        right=1 - right / width,
+        bottom=bottom / height,
+        top=1 - top / height,
+        wspace=between / panel_width,
+        hspace=under / panel_height,
+    )
+    span = height - top - bottom
+    return ((width - right + 0.2) / width, (bottom + 0.1 * span) / height, 0.18 / width, 0.8 * span / height)
 
 
 def distribution(

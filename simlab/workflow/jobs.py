@@ -90,6 +90,12 @@ def default_processes(tasks: int) -> int:
     return max(1, min(cpus, tasks))
 
 
+class _Bar(tqdm):
+    """tqdm without its monitor thread: worker processes are forked after the bar exists, from one thread."""
+
+    monitor_interval = 0
+
+
 class JobDisplay:
     """The progress of a whole job: a bar on a terminal, a line per start and end elsewhere.
 
@@ -110,7 +116,7 @@ class JobDisplay:
         self.ended: set[str] = set()
         self.bar: tqdm[Any] | None = None
         if self.interactive:
-            self.bar = tqdm(
+            self.bar = _Bar(
                 total=sum(task.units for task in tasks),
                 desc=f"simlab {verb}",
                 unit="cell",
@@ -158,26 +164,29 @@ class JobDisplay:
 
 
 class Workers:
-    """The worker processes of a job, started as soon as their number is known.
+    """The worker processes of a job, each ready for work when it starts.
 
-    A worker's start-up (simlab's writers imported, numba's and matplotlib's first use:
-    a second or two) happens once per process. Started before the parent checks the
-    experiments, the workers spend that time while the parent checks, not after it. Use
-    as a context manager: leaving it on an error stops the workers at once.
+    A worker's start-up (simlab's writers imported, numba's first kernel, matplotlib's fonts
+    and the report templates: a second or two) would otherwise be paid by the first task
+    of every worker. Forked workers inherit it from the parent, which does it once before
+    forking; workers of a fresh interpreter (forkserver, spawn) do it in their initializer.
+    Use as a context manager: leaving it on an error stops the workers at once.
 
     Args:
         processes: Worker processes (at least 2).
-        warm_up: ``"module:function"`` each worker calls once when it starts (None: nothing).
+        warm_up: ``"module:function"`` called once for the workers (None: nothing).
     """
 
     def __init__(self, processes: int, warm_up: str | None = "simlab.workflow.tasks:warm_up") -> None:
         self.processes = processes
         context = _context()
+        if warm_up and context.get_start_method() == "fork":
+            _warm_up(warm_up)
+            warm_up = None
         self.channel = context.Queue()
         self.pool = ProcessPoolExecutor(
             max_workers=processes, mp_context=context, initializer=_init_worker, initargs=(self.channel, warm_up)
         )
-        self.pool.submit(_nothing)  # the pool starts its processes with its first task
 
     def __enter__(self) -> Workers:
         return self
@@ -270,17 +279,18 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+def _warm_up(name: str) -> None:
+    """Call the function ``"module:function"``: only a head start, so a failure is left to the task that meets it."""
+    module, _, function = name.partition(":")
+    with contextlib.suppress(Exception):
+        getattr(importlib.import_module(module), function)()
+
+
 def _init_worker(channel: Any, warm_up: str | None) -> None:
     global _CHANNEL
     _CHANNEL = channel
     if warm_up:
-        module, _, function = warm_up.partition(":")
-        with contextlib.suppress(Exception):  # only a head start: a real failure shows in the task that meets it
-            getattr(importlib.import_module(module), function)()
-
-
-def _nothing() -> None:
-    """The first task of a pool, which makes it start its processes."""
+        _warm_up(warm_up)
 
 
 def _in_worker(work: Work[R], task: Task, options: Any) -> Done[R]:

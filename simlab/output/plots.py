@@ -257,8 +257,9 @@ def heatmap(
             values.to_numpy(dtype=float), aspect="auto", cmap=cmap, vmin=low, vmax=high, interpolation="nearest"
         )
         axes.set_xticks(range(len(col_order)), [str(c) for c in col_order], rotation=60, ha="right", fontsize=7)
-        axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
-        axes.tick_params(axis="y", labelleft=axes in grid[::across])  # the rows are named once per line of panels
+        if axes is grid[0]:  # the panels share their rows: their ticks are set once for all
+            axes.set_yticks(range(len(row_order)), [str(r) for r in row_order])
+        axes.tick_params(axis="y", labelsize=7, labelleft=axes in grid[::across])  # rows named once per line
         if annotate:
             middle = (low + high) / 2
             for (i, j), shown in np.ndenumerate(values.to_numpy(dtype=float)):
@@ -484,8 +485,10 @@ def stacked(
         for metric, colour in zip(metrics, colours, strict=True):
             axes.barh(range(len(row_order)), values[metric], left=left, color=colour, label=_label(metric))
             left += values[metric].to_numpy()
-        axes.set_yticks(range(len(row_order)), [str(r) for r in row_order], fontsize=7)
-        axes.invert_yaxis()
+        if axes is grid[0]:  # the panels share their rows: ticks and order are set once for all
+            axes.set_yticks(range(len(row_order)), [str(r) for r in row_order])
+            axes.yaxis.set_inverted(True)  # the first row on top
+        axes.tick_params(axis="y", labelsize=7)
         axes.set_xlim(0, 1)
         axes.set_xlabel("probability")
         if panel is not None:

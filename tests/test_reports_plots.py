@@ -1,11 +1,13 @@
 """Report tables and charts: pandas in, pandas or a labelled Figure out."""
 
+import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
 from simlab.output import pivots as reports
 from simlab.output import plots
+from simlab.output.document import shading_css
 from simlab.workflow.experiments import ChartSpec, load_experiment
 from simlab.workflow.runner import run_experiment
 
@@ -111,3 +113,14 @@ def test_charts_of_a_run_with_variants_show_the_base_rules_unless_they_name_vari
     assert cells() == cells(variant="base") != cells(variant="space_pd_computer_literal")
     per_variant = ChartSpec("heatmap", {**options, "panels": "variant"})
     assert len(plots.draw(per_variant, run).axes) == 3  # a panel for each rule set and the colour bar
+
+
+def test_table_shading_is_the_styler_gradient_and_leaves_empty_cells_plain():
+    frame = pd.DataFrame({"a": [0.1, 0.5, np.nan, 0.9, 0.3], "b": [1.0, 1.0, 1.0, 1.0, 1.0]})
+    css = shading_css(frame)
+    assert css.loc[2, "a"] == "" and (css["b"] == "").all()  # no black cell for a missing value
+    styler = frame[["a"]].dropna().style.background_gradient(cmap="Blues", low=0.05, high=0.35)
+    styler._compute()
+    for (row, _), styles in styler.ctx.items():
+        label = frame[["a"]].dropna().index[row]
+        assert css.loc[label, "a"] == "".join(f"{prop}: {value};" for prop, value in styles)

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import matplotlib
+import numpy as np
 import pandas as pd
 from markupsafe import Markup
 
@@ -376,15 +378,42 @@ def _table_html(table: Table) -> str:
         shading = numeric if len(numeric.columns) else None
     styler = frame.style.format(_display, na_rep="")
     if shading is not None and frame.size <= SHADED_CELLS and len(frame) > 1:
-        aligned = shading.reindex(index=frame.index, columns=frame.columns).astype(float)
-        for column in frame.columns:  # each column on its own scale: metrics differ in range
-            values = aligned[column]
-            if values.notna().sum() > 1 and values.max() > values.min():
-                styler = styler.background_gradient(
-                    cmap="Blues", subset=[column], gmap=values.to_numpy(), low=0.05, high=0.35
-                )
+        css = shading_css(shading.reindex(index=frame.index, columns=frame.columns).astype(float))
+        styler = styler.apply(lambda _: css, axis=None)
     styler = styler.set_table_attributes('class="report-table"')
     return styler.to_html()
+
+
+def shading_css(values: pd.DataFrame, low: float = 0.05, high: float = 0.35) -> pd.DataFrame:
+    """The CSS of each cell of a colour-scaled table: Styler's ``background_gradient`` look, all columns at once.
+
+    Each column is on its own scale (metrics differ in range), from its smallest value
+    (``low`` into the "Blues" map) to its largest (``high`` from its end), with dark or
+    light text by the colour's luminance. Columns with fewer than two distinct numbers,
+    and empty cells, stay plain.
+    """
+    css = pd.DataFrame("", index=values.index, columns=values.columns)
+    blues = matplotlib.colormaps["Blues"]
+    for position in range(values.shape[1]):
+        column = values.iloc[:, position].to_numpy(dtype=float)
+        shown = ~np.isnan(column)
+        if shown.sum() < 2 or np.nanmax(column) <= np.nanmin(column):
+            continue
+        smallest, largest = np.nanmin(column), np.nanmax(column)
+        spread = largest - smallest
+        start, end = smallest - spread * low, largest + spread * high
+        rgb = blues((column[shown] - start) / (end - start))[:, :3]
+        linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+        dark = linear @ np.array([0.2126, 0.7152, 0.0722]) < 0.408
+        codes = np.round(rgb * 255).astype(int)
+        cells = [
+            f"background-color: #{r:02x}{g:02x}{b:02x};color: {'#f1f1f1' if d else '#000000'};"
+            for (r, g, b), d in zip(codes, dark, strict=True)
+        ]
+        target = css.iloc[:, position].to_numpy(dtype=object)
+        target[shown] = cells
+        css.iloc[:, position] = target
+    return css
 
 
 def _display(value: Any) -> str:

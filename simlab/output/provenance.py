@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import platform
@@ -21,13 +22,19 @@ _PACKAGES = ("numpy", "numba", "pandas", "scipy", "matplotlib", "click", "pyarro
 
 def package_versions() -> dict[str, str]:
     """Versions of simlab, Python and the packages results depend on."""
+    return dict(_installed_versions())
+
+
+@functools.lru_cache(maxsize=1)
+def _installed_versions() -> tuple[tuple[str, str], ...]:
+    """The versions, looked up once per process (each lookup reads the installed packages' metadata)."""
     versions = {"simlab": __version__, "python": platform.python_version()}
     for name in _PACKAGES:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:  # pragma: no cover - every one is a dependency
             versions[name] = "not installed"
-    return versions
+    return tuple(versions.items())
 
 
 def _canonical(value: Any) -> str:

@@ -69,7 +69,7 @@ def warm_up() -> None:
 
     Every task would pay for these on its first use in the process: the systems and the
     writers imported, numba's first kernel (its compiler's start-up, about half a second),
-    matplotlib's fonts and the report templates.
+    matplotlib's fonts, the report templates and the package versions of provenance.
     """
     import io
 
@@ -78,6 +78,7 @@ def warm_up() -> None:
 
     from simlab.engine.rng import raw_draws
     from simlab.output import publish  # noqa: F401 - imported for its import time
+    from simlab.output.provenance import package_versions
     from simlab.output.rendering import environment
     from simlab.systems import all_systems
 
@@ -87,6 +88,7 @@ def warm_up() -> None:
     figure.add_subplot().set_title("simlab")
     figure.savefig(io.BytesIO(), format="png")
     environment().get_template("report.html.j2")
+    package_versions()
 
 
 def _load(task: Task, options: Options) -> Experiment:

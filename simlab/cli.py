@@ -19,18 +19,17 @@ from typing import Any
 import click
 
 from simlab import __version__
-from simlab.engine.blocks import check_seed, check_threads, check_trials
+from simlab.engine.blocks import check_threads, check_trials
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
 from simlab.inputs.params import parse_assignments, range_text
-from simlab.systems import SYSTEM_NAMES, AttackRequest, all_systems, get_system, require_duels
+from simlab.inputs.requests import DEFAULT_DUELS, DEFAULT_TRIALS
+from simlab.systems import SYSTEM_NAMES, all_systems, get_system
 from simlab.workflow.jobs import seconds_text
 
 __all__ = ["main", "cli"]
 
-DEFAULT_TRIALS = 1_000_000
-DEFAULT_DUELS = 100_000
 #: Outcomes of a distribution printed one per line (the rest are summed).
 SHOWN_OUTCOMES = 30
 
@@ -218,30 +217,22 @@ def attack(
     max_trials: int,
 ) -> None:
     """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling."""
-    chosen = get_system(system).for_kind(kind)
-    if exact and trials is not None:
-        raise SimlabError("--exact and --trials exclude each other: give one of them")
-    if exact and chosen.sampled_only:
-        raise SimlabError(f"--kind {kind} is sampled only: leave out --exact")
-    n_trials = _check_sampling(DEFAULT_TRIALS if trials is None else trials, seed, threads)
-    if not exact:
-        Limits(max_trials=max_trials).check_trials(n_trials, "--trials")
-    scenario, rows = chosen.split_inputs(parse_assignments(sets, "--set"))
-    progress = _Progress(n_trials) if sys.stderr.isatty() and not exact else None
-    request = AttackRequest(
-        scenario=scenario,
+    from simlab.inputs.requests import attack_request
+
+    n_trials = DEFAULT_TRIALS if trials is None else trials
+    chosen, request = attack_request(
+        system,
+        kind=kind,
+        inputs=parse_assignments(sets, "--set"),
         rules=parse_assignments(rule_items, "--rule"),
-        row_overrides=rows,
-        method="exact" if exact else "monte_carlo",
-        trials=n_trials,
+        exact=exact,
+        trials=trials,
         seed=seed,
         threads=threads,
-        progress=progress,
+        max_trials=max_trials,
+        variant=_variant(variant_file, system),
+        progress=_Progress(n_trials) if sys.stderr.isatty() and not exact else None,
     )
-    if variant_file is not None:
-        from simlab.inputs.variants import load_variant
-
-        request = load_variant(variant_file, chosen.name).apply(request)
     result = chosen.attack(request)
     if as_json:
         _print_json(result.to_json())
@@ -330,11 +321,13 @@ def _close(what: str, processes: int) -> None:
     click.echo(f"{what} in {seconds_text(since_start())}{side}")
 
 
-def _check_sampling(trials: int, seed: int, threads: int | None) -> int:
-    """Validate --trials, --seed and --threads; return the trials."""
-    check_seed(seed)
-    check_threads(threads)
-    return check_trials(trials)
+def _variant(path: Path | None, system: str) -> Any:
+    """The house-rule variant of ``--variant`` (None without one)."""
+    if path is None:
+        return None
+    from simlab.inputs.variants import load_variant
+
+    return load_variant(path, system)
 
 
 def _load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
@@ -563,29 +556,21 @@ def duel(
     max_trials: int,
 ) -> None:
     """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines)."""
-    from simlab.systems import DuelRequest
+    from simlab.inputs.requests import duel_request
 
-    chosen = get_system(system)
-    require_duels(chosen)
-    n_trials = _check_sampling(DEFAULT_DUELS if trials is None else trials, seed, threads)
-    Limits(max_trials=max_trials).check_trials(n_trials, "--trials")
-    a, a_rows = chosen.split_inputs(parse_assignments(a_items, "--a"))
-    b, b_rows = chosen.split_inputs(parse_assignments(b_items, "--b"))
-    request = DuelRequest(
-        a=a,
-        b=b,
-        a_rows=a_rows,
-        b_rows=b_rows,
+    n_trials = DEFAULT_DUELS if trials is None else trials
+    chosen, request = duel_request(
+        system,
+        a=parse_assignments(a_items, "--a"),
+        b=parse_assignments(b_items, "--b"),
         rules=parse_assignments(rule_items, "--rule"),
-        trials=n_trials,
+        trials=trials,
         seed=seed,
         threads=threads,
+        max_trials=max_trials,
+        variant=_variant(variant_file, system),
         progress=_Progress(n_trials) if sys.stderr.isatty() else None,
     )
-    if variant_file is not None:
-        from simlab.inputs.variants import load_variant
-
-        request = load_variant(variant_file, chosen.name).apply(request)
     assert chosen.duel is not None
     result = chosen.duel(request)
     if as_json:

@@ -1,0 +1,135 @@
+"""One question put to a system, from ``KEY=VALUE`` inputs: the same for the command line and the web.
+
+``simlab attack`` and ``simlab duel`` take scenario inputs (``--set``, ``--a``, ``--b``), rule
+parameters (``--rule``), a method, trials and a seed; the web API takes the very same keys in
+its query string. Both build their request here, so they accept and refuse exactly the same
+inputs with the same one-line messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from simlab.engine.blocks import check_seed, check_threads, check_trials
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.limits import Limits
+from simlab.inputs.variants import Variant
+from simlab.systems import AttackRequest, DuelRequest, System, get_system, require_duels
+
+__all__ = ["DEFAULT_TRIALS", "DEFAULT_DUELS", "attack_request", "duel_request"]
+
+#: Trials of one sampled attack when none are given.
+DEFAULT_TRIALS = 1_000_000
+#: Duels sampled when none are given.
+DEFAULT_DUELS = 100_000
+#: How the command line spells the choices that messages name.
+_OPTION_NAMES = {"exact": "--exact", "trials": "--trials", "kind": "--kind"}
+
+
+def _sampling(trials: int, seed: int, threads: int | None, max_trials: int, what: str) -> int:
+    """Validate the trials (against the limit too), seed and threads; return the trials."""
+    check_seed(seed)
+    check_threads(threads)
+    check_trials(trials)
+    Limits(max_trials=max_trials).check_trials(trials, what)
+    return trials
+
+
+def attack_request(
+    system: str,
+    *,
+    kind: str = "attack",
+    inputs: Mapping[str, str],
+    rules: Mapping[str, str],
+    exact: bool = False,
+    trials: int | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    max_trials: int,
+    variant: Variant | None = None,
+    progress: Callable[[int], None] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> tuple[System, AttackRequest]:
+    """The system (or its question ``kind``) and the request of one attack question.
+
+    Args:
+        system: The system's id.
+        kind: ``attack`` or one of the system's further questions.
+        inputs: Scenario inputs, ``ROW.COLUMN`` overrides among them.
+        rules: Rule parameters.
+        exact: Exact values instead of sampling.
+        trials: Trials to sample (default :data:`DEFAULT_TRIALS`).
+        seed: Root seed of the random streams.
+        threads: Sampling threads (None: every CPU).
+        max_trials: The most trials a request may sample.
+        variant: A house-rule variant applied to the request.
+        progress: Called with the trials done so far.
+        names: How the caller spells ``exact``, ``trials`` and ``kind`` in messages
+            (default: the command line's ``--exact``, ``--trials``, ``--kind``).
+
+    Raises:
+        SimlabError: One line naming the input at fault and what is valid.
+    """
+    spelled = {**_OPTION_NAMES, **(names or {})}
+    chosen = get_system(system).for_kind(kind)
+    if exact and trials is not None:
+        raise SimlabError(f"{spelled['exact']} and {spelled['trials']} exclude each other: give one of them")
+    if exact and chosen.sampled_only:
+        raise SimlabError(f"{spelled['kind']} {kind} is sampled only: leave out {spelled['exact']}")
+    n_trials = DEFAULT_TRIALS if trials is None else trials
+    if exact:
+        check_seed(seed)
+        check_threads(threads)
+        check_trials(n_trials)
+    else:
+        _sampling(n_trials, seed, threads, max_trials, spelled["trials"])
+    scenario, rows = chosen.split_inputs(dict(inputs))
+    request = AttackRequest(
+        scenario=scenario,
+        rules=dict(rules),
+        row_overrides=rows,
+        method="exact" if exact else "monte_carlo",
+        trials=n_trials,
+        seed=seed,
+        threads=threads,
+        progress=None if exact else progress,
+    )
+    return chosen, variant.apply(request) if variant is not None else request
+
+
+def duel_request(
+    system: str,
+    *,
+    a: Mapping[str, str],
+    b: Mapping[str, str],
+    rules: Mapping[str, str],
+    trials: int | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    max_trials: int,
+    variant: Variant | None = None,
+    progress: Callable[[int], None] | None = None,
+    trials_name: str = "--trials",
+) -> tuple[System, DuelRequest]:
+    """The system and the request of a duel: each side's inputs as for an attack, plus magazines.
+
+    Raises:
+        SimlabError: One line naming the input at fault and what is valid.
+    """
+    chosen = get_system(system)
+    require_duels(chosen)
+    n_trials = _sampling(DEFAULT_DUELS if trials is None else trials, seed, threads, max_trials, trials_name)
+    a_inputs, a_rows = chosen.split_inputs(dict(a))
+    b_inputs, b_rows = chosen.split_inputs(dict(b))
+    request = DuelRequest(
+        a=a_inputs,
+        b=b_inputs,
+        a_rows=a_rows,
+        b_rows=b_rows,
+        rules=dict(rules),
+        trials=n_trials,
+        seed=seed,
+        threads=threads,
+        progress=progress,
+    )
+    return chosen, variant.apply(request) if variant is not None else request

@@ -579,6 +579,43 @@ def duel(
         _print_result(result)
 
 
+@cli.command(short_help="A local web page to ask, see and share answers.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only).")
+@click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+@click.option(
+    "--results", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
+)
+@click.option(
+    "--max-trials",
+    type=int,
+    default=None,
+    help="The most trials one request may sample [default: 2,000,000].",
+)
+def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: int | None) -> None:
+    """Serve the web page: Ask (/attack/SYSTEM), Results (/results) and the JSON API (/api/...)."""
+    try:
+        import uvicorn
+
+        from simlab.web.app import DEFAULT_WEB_MAX_TRIALS, create_app
+    except ImportError as exc:
+        hint = "pip install 'simlab[web]'"
+        raise SimlabError(f"simlab serve needs the web extra ({exc.name} is missing): {hint}") from None
+    if not 1 <= port <= 65535:
+        raise SimlabError(f"invalid value {port} for --port: expected a whole number from 1 to 65535")
+    limit = DEFAULT_WEB_MAX_TRIALS if max_trials is None else max_trials
+    check_trials(limit)
+    app = create_app(max_trials=limit, results=results)
+    url = f"http://{host}:{port}/"
+    click.echo(f"simlab serve: {url} (Ctrl+C stops it)")
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 @cli.command(short_help="Measure the samplers, references and exact engines.")
 @click.option("--trials", type=int, default=20_000_000, show_default=True, help="Trials per timed run.")
 @click.option("--repeat", type=int, default=3, show_default=True, help="Timed runs per figure (fastest counts).")

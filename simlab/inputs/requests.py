@@ -109,16 +109,19 @@ def duel_request(
     max_trials: int,
     variant: Variant | None = None,
     progress: Callable[[int], None] | None = None,
-    trials_name: str = "--trials",
+    names: Mapping[str, str] | None = None,
 ) -> tuple[System, DuelRequest]:
     """The system and the request of a duel: each side's inputs as for an attack, plus magazines.
+
+    The arguments are those of :func:`attack_request`, with ``a`` and ``b`` each side's inputs.
 
     Raises:
         SimlabError: One line naming the input at fault and what is valid.
     """
     chosen = get_system(system)
     require_duels(chosen)
-    n_trials = _sampling(DEFAULT_DUELS if trials is None else trials, seed, threads, max_trials, trials_name)
+    spelled = {**_OPTION_NAMES, **(names or {})}
+    n_trials = _sampling(DEFAULT_DUELS if trials is None else trials, seed, threads, max_trials, spelled["trials"])
     a_inputs, a_rows = chosen.split_inputs(dict(a))
     b_inputs, b_rows = chosen.split_inputs(dict(b))
     request = DuelRequest(

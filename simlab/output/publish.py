@@ -22,7 +22,7 @@ from simlab.workflow.compare import Comparison
 from simlab.workflow.experiments import ChartSpec
 from simlab.workflow.runner import ExperimentRun
 
-__all__ = ["write_results", "write_comparison", "write_bundle", "save_charts", "RESULT_FILES"]
+__all__ = ["write_results", "write_comparison", "write_bundle", "save_charts", "png_bytes", "RESULT_FILES"]
 
 #: Files every results directory has (besides one PNG per chart, and one SVG with ``svg``).
 RESULT_FILES = ("table.csv", "table.parquet", "report.md", "report.html", "provenance.json")
@@ -35,7 +35,8 @@ def _caption(figure: Figure, title: str | None) -> str:
     return suptitle or (figure.axes[0].get_title() if figure.axes else "chart")
 
 
-def _png(figure: Figure) -> bytes:
+def png_bytes(figure: Figure) -> bytes:
+    """A figure as the PNG that reports embed and the web page shows."""
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", metadata={"Software": None})
     return buffer.getvalue()
@@ -53,7 +54,7 @@ def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, sv
     with mpl.rc_context({"svg.hashsalt": "simlab", "font.size": 9, "svg.fonttype": "none"}):
         for spec, figure in figures:
             name = plots.chart_file_name(spec, taken)
-            png = _png(figure)
+            png = png_bytes(figure)
             (directory / f"{name}.png").write_bytes(png)
             if svg:
                 figure.set_layout_engine("none")  # laid out once, for the PNG; the SVG keeps that layout

@@ -18,9 +18,15 @@ __all__ = ["environment", "render"]
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The templates, loaded from the package (so they work installed and offline)."""
+    """The templates, loaded from the package (so they work installed and offline).
+
+    The reports' (``simlab/output/templates``) and the web page's (``simlab/web/templates``),
+    which extend them.
+    """
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("simlab.output", "templates"),
+        loader=jinja2.ChoiceLoader(
+            [jinja2.PackageLoader("simlab.output", "templates"), jinja2.PackageLoader("simlab.web", "templates")]
+        ),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "j2"), default=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -1,0 +1,305 @@
+"""The web application of ``simlab serve``: pages and a JSON API generated from the system registry.
+
+Routes:
+
+* ``/``: the systems and their questions.
+* ``/attack/<system>`` (``?kind=`` for a further question): the Ask page. Its form is made
+  from the question's scenario inputs and the system's rule parameters; the answer below it
+  follows every change (htmx swaps the answer only), and the page's address holds every input.
+* ``/api/attack/<system>``, ``/api/duel/<system>``: exactly the JSON of ``simlab attack --json``
+  and ``simlab duel --json`` for the same inputs; bad input is a 400 with
+  ``{"error": "<the command line's one-line message>"}``.
+* ``/results``: the reports under the results directory, each opened at
+  ``/results/<name>/report.html``.
+
+The endpoints that compute are plain functions, so the server runs them on its worker
+threads, never on the event loop: a long sampled answer does not hold up other requests.
+Each is bounded by ``max_trials``. Nothing a user sends is written anywhere, and every string
+shown is escaped by the templates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pandas as pd
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import describe
+from simlab.output import plots
+from simlab.output.document import Chart
+from simlab.output.publish import png_bytes
+from simlab.output.rendering import render
+from simlab.systems import System, all_systems, get_system
+from simlab.web.query import AttackQuery, parse_attack, parse_duel, query_items
+
+__all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
+
+#: The most trials one request may sample unless ``simlab serve --max-trials`` says otherwise.
+DEFAULT_WEB_MAX_TRIALS = 2_000_000
+_STATIC = Path(__file__).parent / "static"
+
+
+def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path("results")) -> FastAPI:
+    """The application.
+
+    Args:
+        max_trials: The most trials one request may sample.
+        results: The directory whose reports the Results page lists.
+    """
+    app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
+    app.mount("/static", StaticFiles(directory=_STATIC), name="static")
+    systems = all_systems()
+
+    @app.exception_handler(SimlabError)
+    def _bad_input(request: Request, exc: SimlabError) -> Response:
+        return _error(request, str(exc), 400, systems)
+
+    @app.exception_handler(Exception)
+    def _failure(request: Request, exc: Exception) -> Response:  # pragma: no cover - a bug, shown without a trace
+        return _error(request, f"internal error ({type(exc).__name__}): the server is still running", 500, systems)
+
+    @app.get("/", response_class=HTMLResponse)
+    def home() -> str:
+        return render("home.html.j2", systems=systems)
+
+    @app.get("/api/attack/{system}")
+    def api_attack(system: str, request: Request) -> Response:
+        query = _attack_query(system, request)
+        chosen, attack = query.request(max_trials)
+        return _json(chosen.attack(attack).to_json())
+
+    @app.get("/api/duel/{system}")
+    def api_duel(system: str, request: Request) -> Response:
+        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(max_trials)
+        assert chosen.duel is not None
+        return _json(chosen.duel(duel).to_json())
+
+    @app.get("/attack/{system}", response_class=HTMLResponse)
+    def ask(system: str, request: Request) -> Response:
+        base = get_system(system)
+        items = request.query_params.multi_items()
+        kind = dict(items).get("kind", "attack")
+        chosen = base.for_kind(kind)
+        context: dict[str, Any] = {"systems": systems, "system": base, "kind": kind, "error": None, "answer": None}
+        context["error_field"] = None
+        context["title"] = chosen.title if kind != "attack" else f"One attack: {base.title}"
+        context["hint"] = "Choose the inputs above: the answer appears here."
+        query = AttackQuery(system, kind)
+        try:
+            query = parse_attack(system, items, chosen.sampled_only)
+            if query.inputs or query.rules or not chosen.row_inputs:
+                context.update(_answer(chosen, query, max_trials))
+        except SimlabError as exc:
+            if query.inputs or query.rules:  # a page opened with nothing chosen yet shows the hint, not an error
+                context["error"] = str(exc)
+                context["error_field"] = _field_named(str(exc), chosen, base)
+        context["groups"] = _form_groups(base, chosen, query)
+        if request.headers.get("HX-Request"):
+            return HTMLResponse(render("answer.html.j2", **context), status_code=400 if context["error"] else 200)
+        return HTMLResponse(render("ask.html.j2", **context), status_code=400 if context["error"] else 200)
+
+    @app.get("/csv/attack/{system}")
+    def csv_attack(system: str, request: Request) -> Response:
+        query = _attack_query(system, request)
+        chosen, attack = query.request(max_trials)
+        result = chosen.attack(attack).to_json()
+        buffer = io.StringIO()
+        _metrics_frame(result).to_csv(buffer, index=False, lineterminator="\n")
+        return Response(buffer.getvalue(), media_type="text/csv")
+
+    @app.get("/results", response_class=HTMLResponse)
+    def results_page() -> str:
+        return render("results.html.j2", systems=systems, root=str(results), reports=_reports(results))
+
+    @app.get("/results/{name}/{file}")
+    def result_file(name: str, file: str) -> Response:
+        known = {report["name"] for report in _reports(results)}
+        if name not in known or file not in ("report.html", "report.md", "table.csv", "provenance.json"):
+            raise SimlabError(f"no result {name}/{file}: the Results page lists them")
+        return FileResponse(results / name / file)
+
+    return app
+
+
+def _attack_query(system: str, request: Request) -> AttackQuery:
+    items = request.query_params.multi_items()
+    chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+    return parse_attack(system, items, chosen.sampled_only)
+
+
+def _json(payload: Any) -> Response:
+    """The JSON text the command line prints (NaN included where it prints NaN)."""
+    return Response(json.dumps(payload, indent=2), media_type="application/json")
+
+
+def _error(request: Request, message: str, status: int, systems: Sequence[System]) -> Response:
+    if request.url.path.startswith(("/api/", "/csv/")):
+        return JSONResponse({"error": message}, status_code=status)
+    return HTMLResponse(render("error.html.j2", systems=systems, message=message), status_code=status)
+
+
+def _answer(chosen: System, query: AttackQuery, max_trials: int) -> dict[str, Any]:
+    """The answer part of the Ask page: metrics, charts, links and the command."""
+    system, attack = query.request(max_trials)
+    result = system.attack(attack).to_json()
+    intervals = result.get("ci95", {})
+    metrics = []
+    for name, value in result["metrics"].items():
+        low_high = intervals.get(name)
+        metrics.append(
+            {
+                "name": name,
+                "shown": _shown(value),
+                "interval": f"{_shown(low_high[0])} – {_shown(low_high[1])}" if low_high else "",
+                "doc": chosen.metrics.get(name, ""),
+            }
+        )
+    charts = [_distribution_chart(name, pmf, result["method"]) for name, pmf in result["distributions"].items() if pmf]
+    encoded = urlencode(query_items(query))
+    return {
+        "answer": {
+            "method": result["method"],
+            "trials": result["trials"],
+            "seed": result["seed"],
+            "metrics": metrics,
+            "charts": charts,
+        },
+        "links": {
+            "page": f"/attack/{query.system}?{encoded}",
+            "json": f"/api/attack/{query.system}?{encoded}",
+            "csv": f"/csv/attack/{query.system}?{encoded}",
+        },
+        "command": query.command(),
+    }
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.6g}"
+    return str(value)
+
+
+def _metrics_frame(result: dict[str, Any]) -> pd.DataFrame:
+    intervals = result.get("ci95", {})
+    return pd.DataFrame(
+        [
+            {
+                "metric": name,
+                "value": value,
+                "ci_low": intervals.get(name, [None, None])[0],
+                "ci_high": intervals.get(name, [None, None])[1],
+            }
+            for name, value in result["metrics"].items()
+        ]
+    )
+
+
+def _distribution_chart(name: str, pmf: dict[str, float], method: str) -> Chart:
+    """One distribution of the answer, drawn as the reports draw distributions."""
+    frame = pd.DataFrame(
+        {"distribution": name, "outcome": [int(k) for k in pmf], "probability": list(pmf.values()), "method": method}
+    )
+    figure = plots.distribution(frame, name=name)
+    width, height = (float(v) for v in figure.get_size_inches())
+    return Chart(f"distribution_{name}", f"Distribution of the {name}", png_bytes(figure), width, height)
+
+
+def _form_groups(base: System, chosen: System, query: AttackQuery) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The form's fields, generated from the registry: the scenario, then the rules."""
+    tables = base.tables()
+    scenario = []
+    for spec in describe(chosen.scenario_type):
+        rows = chosen.row_inputs.get(spec["name"])
+        choices = [str(r["name"]) for r in tables[rows].as_records()] if rows else None
+        scenario.append(_field(spec, spec["name"], query.inputs.get(spec["name"]), choices))
+    rules = [_field(spec, f"rule.{spec['name']}", query.rules.get(spec["name"])) for spec in describe(base.rules_type)]
+    sampling = [
+        _field(
+            {
+                "name": "method",
+                "default": query.method,
+                "doc": "exact values, or sampled with 95 % intervals",
+                "choices": ["monte_carlo"] if chosen.sampled_only else ["exact", "monte_carlo"],
+            },
+            "method",
+            query.method,
+        ),
+        _field(
+            {"name": "trials", "type": "int", "default": None, "minimum": 1, "doc": "trials to sample"},
+            "trials",
+            None if query.trials is None else str(query.trials),
+        ),
+        _field(
+            {"name": "seed", "type": "int", "default": 0, "minimum": 0, "doc": "root seed of the random streams"},
+            "seed",
+            str(query.seed),
+        ),
+    ]
+    return [("scenario", scenario), ("rules", rules), ("method", sampling)]
+
+
+def _field(spec: dict[str, Any], key: str, given: str | None, rows: list[str] | None = None) -> dict[str, Any]:
+    """One form control: a select for choices and table rows, a checkbox for a boolean, a number box..."""
+    default = spec.get("default")
+    value: Any = given if given is not None else ("" if default is None else default)
+    field: dict[str, Any] = {
+        "key": key,
+        "name": spec["name"],
+        "doc": spec.get("doc", ""),
+        "value": value,
+        "placeholder": "" if default in (None, "") else str(default),
+        "minimum": spec.get("minimum"),
+        "maximum": spec.get("maximum"),
+        "blank": "",
+    }
+    kind = str(spec.get("type", "str")).rstrip("?")
+    if rows is not None:
+        field.update(control="select", choices=rows, blank="(choose)")
+    elif spec.get("choices"):
+        field.update(control="select", choices=[str(c) for c in spec["choices"]], value=str(value))
+    elif kind == "bool" and default is not True:
+        field.update(control="checkbox", value=str(value).lower() in ("true", "1", "yes", "on"))
+    elif kind == "bool":
+        field.update(control="select", choices=["true", "false"], value=str(value).lower())
+    elif kind in ("int", "float"):
+        field.update(control="number", step="1" if kind == "int" else "any", value="" if given is None else given)
+    else:
+        field.update(control="text", value="" if given is None else given)
+    return field
+
+
+def _field_named(message: str, chosen: System, base: System) -> str | None:
+    """The form field a one-line message is about (the first input it names), for the inline mark."""
+    names = [s["name"] for s in describe(chosen.scenario_type)]
+    names += [f"rule.{s['name']}" for s in describe(base.rules_type)]
+    for name in names:
+        if name.removeprefix("rule.") in message:
+            return name
+    return None
+
+
+def _reports(root: Path) -> list[dict[str, Any]]:
+    """The results directories under ``root`` that hold a report, newest first."""
+    if not root.is_dir():
+        return []
+    found = []
+    for directory in root.iterdir():
+        report = directory / "report.html"
+        if directory.is_dir() and report.is_file():
+            rows = ""
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                rows = str(json.loads((directory / "provenance.json").read_text(encoding="utf-8")).get("rows", ""))
+            stamp = pd.Timestamp(report.stat().st_mtime, unit="s").strftime("%Y-%m-%d %H:%M")
+            found.append({"name": directory.name, "written": stamp, "rows": rows, "mtime": report.stat().st_mtime})
+    return sorted(found, key=lambda r: -r["mtime"])

@@ -1,0 +1,201 @@
+"""A page's or an API call's query string → the question it asks (the keys of ``simlab attack``).
+
+The URL holds the whole state of a view, with the command line's keys: scenario inputs as
+``KEY=VALUE`` (``weapon.COLUMN=`` overrides among them), rule parameters as ``rule.NAME=``,
+and ``method``, ``trials``, ``seed``, ``kind``. A duel's sides are ``a.KEY=`` and ``b.KEY=``.
+Empty values are left out (a form's blank field means "the default"), so a link and the form
+that made it ask the same question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.requests import attack_request, duel_request
+from simlab.systems import AttackRequest, DuelRequest, System
+
+__all__ = ["AttackQuery", "DuelQuery", "parse_attack", "parse_duel", "METHODS", "WEB_NAMES"]
+
+#: Values of ``method``.
+METHODS = ("exact", "monte_carlo")
+#: How messages name the choices of a query (the command line says ``--exact``...).
+WEB_NAMES = {"exact": "method=exact", "trials": "trials", "kind": "kind"}
+_CONTROL = ("method", "trials", "seed", "kind")
+
+
+@dataclass(frozen=True)
+class AttackQuery:
+    """One attack question as a URL holds it."""
+
+    system: str
+    kind: str = "attack"
+    inputs: Mapping[str, str] = field(default_factory=dict)
+    rules: Mapping[str, str] = field(default_factory=dict)
+    method: str = "exact"
+    trials: int | None = None
+    seed: int = 0
+
+    def request(self, max_trials: int) -> tuple[System, AttackRequest]:
+        """The system and request, checked as the command line checks them.
+
+        Raises:
+            SimlabError: One line naming the input at fault.
+        """
+        return attack_request(
+            self.system,
+            kind=self.kind,
+            inputs=self.inputs,
+            rules=self.rules,
+            exact=self.method == "exact",
+            trials=self.trials,
+            seed=self.seed,
+            max_trials=max_trials,
+            threads=1,
+            names=WEB_NAMES,
+        )
+
+    def command(self) -> str:
+        """The ``simlab attack`` command that asks the same question."""
+        parts = ["simlab", "attack", self.system]
+        if self.kind != "attack":
+            parts += ["--kind", self.kind]
+        parts += [f"--set {_quoted(f'{k}={v}')}" for k, v in self.inputs.items()]
+        parts += [f"--rule {_quoted(f'{k}={v}')}" for k, v in self.rules.items()]
+        if self.method == "exact":
+            parts.append("--exact")
+        elif self.trials is not None:
+            parts.append(f"--trials {self.trials}")
+        if self.method != "exact":
+            parts.append(f"--seed {self.seed}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class DuelQuery:
+    """One duel as a URL holds it."""
+
+    system: str
+    a: Mapping[str, str] = field(default_factory=dict)
+    b: Mapping[str, str] = field(default_factory=dict)
+    rules: Mapping[str, str] = field(default_factory=dict)
+    trials: int | None = None
+    seed: int = 0
+
+    def request(self, max_trials: int) -> tuple[System, DuelRequest]:
+        """The system and request, checked as the command line checks them.
+
+        Raises:
+            SimlabError: One line naming the input at fault.
+        """
+        return duel_request(
+            self.system,
+            a=self.a,
+            b=self.b,
+            rules=self.rules,
+            trials=self.trials,
+            seed=self.seed,
+            threads=1,
+            max_trials=max_trials,
+            names=WEB_NAMES,
+        )
+
+    def command(self) -> str:
+        """The ``simlab duel`` command that asks the same question."""
+        parts = ["simlab", "duel", self.system]
+        parts += [f"--a {_quoted(f'{k}={v}')}" for k, v in self.a.items()]
+        parts += [f"--b {_quoted(f'{k}={v}')}" for k, v in self.b.items()]
+        parts += [f"--rule {_quoted(f'{k}={v}')}" for k, v in self.rules.items()]
+        if self.trials is not None:
+            parts.append(f"--trials {self.trials}")
+        return " ".join([*parts, f"--seed {self.seed}"])
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if any(c in text for c in " '\"$&|;<>()") else text
+
+
+def _pairs(items: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Keys → values, blank values left out; a key given twice is an error."""
+    result: dict[str, str] = {}
+    for key, value in items:
+        if key in result:
+            raise SimlabError(f"{key} is given twice")
+        if value.strip() != "":
+            result[key] = value
+    return result
+
+
+def _whole(values: Mapping[str, str], key: str, default: int | None) -> int | None:
+    text = values.get(key)
+    if text is None:
+        return default
+    try:
+        return int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise SimlabError(f"invalid value {text!r} for {key}: expected a whole number") from None
+
+
+def _control(values: Mapping[str, str]) -> tuple[str, int | None, int]:
+    method = values.get("method", "exact")
+    if method not in METHODS:
+        raise SimlabError(f"invalid value {method!r} for method: expected one of {', '.join(METHODS)}")
+    seed = _whole(values, "seed", 0)
+    return method, _whole(values, "trials", None), 0 if seed is None else seed
+
+
+def parse_attack(system: str, items: Iterable[tuple[str, str]], sampled_only: bool = False) -> AttackQuery:
+    """The attack question of a query string's ``(key, value)`` pairs.
+
+    Args:
+        system: The system's id (from the path).
+        items: The query's pairs, in order.
+        sampled_only: The question has no exact engine: ``method`` defaults to sampling.
+
+    Raises:
+        SimlabError: For a key given twice, an unknown method, a number that is not one.
+    """
+    values = _pairs(items)
+    if sampled_only and "method" not in values:
+        values["method"] = "monte_carlo"
+    method, trials, seed = _control(values)
+    inputs = {k: v for k, v in values.items() if k not in _CONTROL and not k.startswith("rule.")}
+    rules = {k.removeprefix("rule."): v for k, v in values.items() if k.startswith("rule.")}
+    return AttackQuery(system, values.get("kind", "attack"), inputs, rules, method, trials, seed)
+
+
+def parse_duel(system: str, items: Iterable[tuple[str, str]]) -> DuelQuery:
+    """The duel of a query string's pairs: ``a.KEY``, ``b.KEY``, ``rule.NAME``, ``trials``, ``seed``.
+
+    Raises:
+        SimlabError: For a key that is none of those, given twice, or a number that is not one.
+    """
+    values = _pairs(items)
+    sides: dict[str, dict[str, str]] = {"a": {}, "b": {}}
+    rules: dict[str, str] = {}
+    for key, value in values.items():
+        prefix, dot, rest = key.partition(".")
+        if key in ("trials", "seed"):
+            continue
+        if dot and prefix in sides:
+            sides[prefix][rest] = value
+        elif dot and prefix == "rule":
+            rules[rest] = value
+        else:
+            raise SimlabError(f"unknown key {key!r}: a duel takes a.KEY, b.KEY, rule.NAME, trials and seed")
+    seed = _whole(values, "seed", 0)
+    return DuelQuery(system, sides["a"], sides["b"], rules, _whole(values, "trials", None), seed or 0)
+
+
+def query_items(query: AttackQuery) -> list[tuple[str, Any]]:
+    """The query string of an attack question (the inverse of :func:`parse_attack`)."""
+    items: list[tuple[str, Any]] = list(query.inputs.items())
+    items += [(f"rule.{k}", v) for k, v in query.rules.items()]
+    if query.kind != "attack":
+        items.append(("kind", query.kind))
+    items.append(("method", query.method))
+    if query.method != "exact":
+        items += [*([("trials", query.trials)] if query.trials is not None else []), ("seed", query.seed)]
+    return items

@@ -1,0 +1,259 @@
+"""simlab serve: the JSON API equals the command line's, every page renders, bad input is a 400.
+
+Through the ASGI test client, then a real server started by ``simlab serve`` (the issue's
+``curl`` check), then real headless Chromium on the Ask page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import urlencode
+
+import pytest
+from conftest import run_cli
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from simlab.inputs.params import describe
+from simlab.systems import all_systems
+from simlab.web.app import create_app
+
+ASSAULT_RIFLE = {"weapon": "assault rifle", "armor": "flak jacket", "dx": "12", "mode": "four", "range_m": "20"}
+
+#: (system, query, the same as command-line arguments after ``simlab attack SYSTEM``).
+ATTACKS = [
+    ("hitech_tft", {**ASSAULT_RIFLE, "method": "exact"}, ["--exact"]),
+    ("hitech_tft", {**ASSAULT_RIFLE, "rule.criticals": "false", "method": "exact"}, ["--exact"]),
+    ("striker", {"weapon": "rifle", "armor": "cloth", "method": "monte_carlo", "trials": "3000", "seed": "7"}, []),
+    ("tyconian", {"weapon": "assault rifle", "method": "exact"}, ["--exact"]),
+    ("tyconian", {"kind": "explosion", "explosive": "hand grenade", "distance_m": "2", "method": "exact"}, ["--exact"]),
+    (
+        "space_v4",
+        {"weapon": "missile", "attacker": "frigate", "defender": "patrol cruiser", "method": "exact"},
+        ["--exact"],
+    ),
+]
+
+
+def _cli_args(system: str, query: dict[str, str], extra: list[str]) -> list[str]:
+    args = ["attack", system]
+    for key, value in query.items():
+        if key in ("method", "trials", "seed", "kind"):
+            if key != "method":
+                args += [f"--{key}", value]
+        elif key.startswith("rule."):
+            args += ["--rule", f"{key.removeprefix('rule.')}={value}"]
+        else:
+            args += ["--set", f"{key}={value}"]
+    return [*args, *extra, "--json"]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory) -> TestClient:
+    results = tmp_path_factory.mktemp("results")
+    (results / "small").mkdir()
+    (results / "small" / "report.html").write_text("<h1>small</h1>", encoding="utf-8")
+    (results / "small" / "provenance.json").write_text('{"rows": 12}', encoding="utf-8")
+    return TestClient(create_app(max_trials=200_000, results=results))
+
+
+@pytest.mark.parametrize(("system", "query", "extra"), ATTACKS, ids=lambda v: v if isinstance(v, str) else None)
+def test_the_api_answers_exactly_the_json_of_the_command_line(client, capsys, system, query, extra):
+    response = client.get(f"/api/attack/{system}", params=query)
+    assert response.status_code == 200, response.text
+    code, out, _ = run_cli(capsys, *_cli_args(system, query, extra))
+    assert code == 0
+    assert response.text == out.rstrip("\n")  # the very same text
+
+
+def test_the_duel_api_answers_exactly_the_json_of_the_command_line(client, capsys):
+    query = {"a.weapon": "rifle", "b.weapon": "submachinegun", "b.armor": "cloth", "trials": "2000", "seed": "3"}
+    response = client.get("/api/duel/striker", params=query)
+    assert response.status_code == 200, response.text
+    args = ["duel", "striker", "--a", "weapon=rifle", "--b", "weapon=submachinegun", "--b", "armor=cloth"]
+    code, out, _ = run_cli(capsys, *args, "--trials", "2000", "--seed", "3", "--json")
+    assert code == 0 and response.text == out.rstrip("\n")
+
+
+def test_the_acceptance_numbers_show_in_the_api_and_on_the_page(client):
+    query = {**ASSAULT_RIFLE, "method": "exact"}
+    metrics = client.get("/api/attack/hitech_tft", params=query).json()["metrics"]
+    assert round(metrics["p_hit"], 6) == 0.625
+    assert round(metrics["mean_hits"], 6) == 0.930556 and round(metrics["mean_damage"], 6) == 3.333333
+    page = client.get("/attack/hitech_tft", params=query)
+    assert page.status_code == 200
+    for shown in ("0.625", "0.930556", "3.33333"):
+        assert shown in page.text
+    assert 'simlab attack hitech_tft --set "weapon=assault rifle"' in page.text.replace("&#34;", '"')
+
+
+@pytest.mark.parametrize(
+    ("query", "args"),
+    [
+        ({"weapon": "gaus", "method": "exact"}, ["--set", "weapon=gaus", "--exact"]),
+        (
+            {**ASSAULT_RIFLE, "dx": "-3", "method": "exact"},
+            ["--set", "weapon=assault rifle", "--set", "dx=-3", "--exact"],
+        ),
+        (
+            {**ASSAULT_RIFLE, "rule.nope": "1", "method": "exact"},
+            ["--set", "weapon=assault rifle", "--rule", "nope=1", "--exact"],
+        ),
+    ],
+    ids=["unknown weapon", "dx out of range", "unknown rule"],
+)
+def test_bad_input_is_a_400_with_the_command_lines_message(client, capsys, query, args):
+    response = client.get("/api/attack/hitech_tft", params=query)
+    code, _, err = run_cli(capsys, "attack", "hitech_tft", *args)
+    assert code == 2 and response.status_code == 400
+    assert response.json() == {"error": err.strip().removeprefix("error: ")}
+    page = client.get("/attack/hitech_tft", params=query)
+    assert page.status_code == 400 and 'id="error"' in page.text and "Traceback" not in page.text
+
+
+def test_requests_are_bounded_and_malformed_queries_refused(client):
+    too_many = client.get(
+        "/api/attack/striker", params={"weapon": "rifle", "method": "monte_carlo", "trials": "10000000"}
+    )
+    assert too_many.status_code == 400 and "trials" in too_many.json()["error"]
+    for query, fragment in [
+        ({"weapon": "rifle", "method": "guess"}, "method"),
+        ({"weapon": "rifle", "method": "monte_carlo", "trials": "many"}, "trials"),
+    ]:
+        response = client.get("/api/attack/striker", params=query)
+        assert response.status_code == 400 and fragment in response.json()["error"]
+    assert client.get("/api/attack/nosuch").status_code == 400
+    assert client.get("/api/attack/striker?weapon=rifle&weapon=rifle").status_code == 400
+
+
+def test_every_page_of_every_system_and_question_renders(client):
+    assert client.get("/").status_code == 200
+    for system in all_systems():
+        for kind in ("attack", *system.questions):
+            page = client.get(f"/attack/{system.name}", params={} if kind == "attack" else {"kind": kind})
+            assert page.status_code == 200, (system.name, kind, page.text[:300])
+            assert "<form" in page.text and 'name="rule.' in page.text
+            chosen = system.for_kind(kind)
+            for field in describe(chosen.scenario_type):
+                assert f'name="{field["name"]}"' in page.text
+                if field["name"] in chosen.row_inputs:  # a select of the table's rows
+                    assert f'<select id="f-{field["name"]}" name="{field["name"]}">' in page.text
+
+
+def test_a_link_reproduces_the_sampled_answer_exactly(client):
+    query = {"weapon": "rifle", "armor": "cloth", "method": "monte_carlo", "trials": "5000", "seed": "11"}
+    first = client.get("/attack/striker", params=query)
+    second = client.get("/attack/striker", params=query)
+    assert first.status_code == 200 and "Sampled answer: 5,000 trials, seed 11" in first.text
+    assert first.text == second.text
+    fragment = client.get("/attack/striker", params=query, headers={"HX-Request": "true"})
+    assert fragment.text.lstrip().startswith("<h2>") and "<form" not in fragment.text  # htmx swaps the answer only
+
+
+def test_results_are_listed_and_only_they_are_served(client):
+    listing = client.get("/results")
+    assert listing.status_code == 200 and "/results/small/report.html" in listing.text
+    assert client.get("/results/small/report.html").text == "<h1>small</h1>"
+    for path in ("/results/other/report.html", "/results/small/secret.txt", "/results/..%2F..%2Fetc/passwd"):
+        assert client.get(path).status_code in (400, 404)
+
+
+def test_user_strings_are_escaped(client):
+    page = client.get("/attack/striker", params={"weapon": "<script>alert(1)</script>", "method": "exact"})
+    assert page.status_code == 400 and "<script>alert(1)</script>" not in page.text
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``simlab serve`` in a process of its own: a real server on a free port."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "simlab", "serve", "--port", str(port), "--results", str(tmp_path_factory.mktemp("r"))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(url + "/", timeout=1).read()
+            break
+        except OSError:
+            if process.poll() is not None:
+                raise AssertionError(process.stdout.read().decode() if process.stdout else "serve exited") from None
+            time.sleep(0.1)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_a_real_server_answers_the_issues_curl(server, capsys):
+    query = urlencode({**ASSAULT_RIFLE, "method": "exact"})
+    text = urllib.request.urlopen(f"{server}/api/attack/hitech_tft?{query}", timeout=30).read().decode()
+    code, out, _ = run_cli(capsys, *_cli_args("hitech_tft", {**ASSAULT_RIFLE, "method": "exact"}, ["--exact"]))
+    assert code == 0 and text == out.rstrip("\n")
+    with pytest.raises(urllib.error.HTTPError) as bad:
+        urllib.request.urlopen(f"{server}/api/attack/hitech_tft?weapon=gaus&method=exact", timeout=30)
+    assert bad.value.code == 400 and "unknown weapon 'gaus'" in json.loads(bad.value.read())["error"]
+    page = urllib.request.urlopen(f"{server}/attack/hitech_tft?{query}", timeout=30).read().decode()
+    assert "0.625" in page  # the same address without /api is a page with those numbers
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+needs_chromium = pytest.mark.skipif(
+    (CHROMIUM is None or DRIVER is None) and not os.environ.get("CI"),
+    reason="Chromium and chromium-driver are not installed (.ci/run installs them)",
+)
+
+
+@needs_chromium
+def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM or ""
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,900",
+    ):
+        options.add_argument(flag)
+    browser = webdriver.Chrome(service=Service(DRIVER or "chromedriver"), options=options)
+    try:
+        browser.get(f"{server}/attack/hitech_tft?{urlencode({**ASSAULT_RIFLE, 'method': 'exact'})}")
+        value = "return document.querySelector('tr[data-metric=p_hit] .value')?.textContent"
+        assert browser.execute_script(value) == "0.625"
+        Select(browser.find_element("id", "f-weapon")).select_by_value("gauss rifle")
+        _, out, _ = run_cli(
+            capsys, *_cli_args("hitech_tft", {**ASSAULT_RIFLE, "weapon": "gauss rifle", "method": "exact"}, ["--exact"])
+        )
+        expected = f"{json.loads(out)['metrics']['p_hit']:.6g}"
+        WebDriverWait(browser, 20).until(lambda b: b.execute_script(value) == expected)
+        address = browser.current_url.replace("%20", "+")
+        assert "weapon=gauss+rifle" in address and "ammo=" not in address  # the address follows, blanks left out
+        shared = browser.current_url
+        browser.get(shared)
+        assert browser.execute_script(value) == expected
+        png = browser.get_screenshot_as_png()
+        assert len(png) > 20_000  # a page, not a blank screen
+    finally:
+        browser.quit()

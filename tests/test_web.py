@@ -257,3 +257,51 @@ def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys
         assert len(png) > 20_000  # a page, not a blank screen
     finally:
         browser.quit()
+
+
+def test_every_duel_page_renders_and_samples_as_the_command_line(client, capsys):
+    for system in all_systems():
+        page = client.get(f"/duel/{system.name}")
+        assert page.status_code == (200 if system.duel else 400)
+    query = {"a.weapon": "rifle", "b.weapon": "submachinegun", "trials": "2000", "seed": "3"}
+    page = client.get("/duel/striker", params=query)
+    assert page.status_code == 200 and 'data-metric="p_a_wins"' in page.text
+    api = client.get("/api/duel/striker", params=query).json()
+    assert f"{api['metrics']['p_a_wins']:.6g}" in page.text
+    assert "simlab duel striker --a weapon=rifle --b weapon=submachinegun --trials 2000 --seed 3" in page.text
+
+
+SWEEP = {
+    "x": "range_m",
+    "values": "4,20,80",
+    "metric": "p_hit",
+    "series": "weapon",
+    "series_values": "assault rifle,gauss rifle",
+    "armor": "flak jacket",
+    "method": "exact",
+}
+
+
+def test_a_sweep_draws_the_chart_and_gives_the_experiment_that_runs_it(client, capsys, tmp_path):
+    import html
+
+    assert client.get("/sweep/hitech_tft").status_code == 200
+    page = client.get("/sweep/hitech_tft", params=SWEEP)
+    assert page.status_code == 200 and 'data-chart="sweep"' in page.text
+    points = client.get("/api/sweep/hitech_tft", params=SWEEP).json()["points"]
+    assert len(points) == 6
+    one = client.get(
+        "/api/attack/hitech_tft",
+        params={"weapon": "gauss rifle", "armor": "flak jacket", "range_m": "80", "method": "exact"},
+    ).json()
+    assert points[-1]["metrics"] == one["metrics"]  # each point is one answer of the system
+    toml = html.unescape(page.text.split('id="command">', 1)[1].split("</code>", 1)[0])
+    (tmp_path / "sweep.toml").write_text(toml, encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", str(tmp_path / "sweep.toml"), "--out", str(tmp_path / "out"), "--jobs", "1")
+    assert code == 0, err
+    table = (tmp_path / "out" / "sweep" / "table.csv").read_text()
+    assert "gauss rifle" in table and (tmp_path / "out" / "sweep" / "curve_p_hit_range_m.png").exists()
+    heatmap = client.get("/sweep/hitech_tft", params={**SWEEP, "x": "armor", "values": "none,flak jacket"})
+    assert heatmap.status_code == 200 and 'data-chart="sweep"' in heatmap.text
+    too_many = client.get("/api/sweep/hitech_tft", params={**SWEEP, "values": ",".join(str(v) for v in range(300))})
+    assert too_many.status_code == 400 and "more than 400" in too_many.json()["error"]

@@ -24,7 +24,7 @@ import contextlib
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -36,12 +36,22 @@ from fastapi.staticfiles import StaticFiles
 
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import describe
+from simlab.inputs.requests import DEFAULT_TRIALS
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
 from simlab.output.rendering import render
-from simlab.systems import System, all_systems, get_system
-from simlab.web.query import AttackQuery, parse_attack, parse_duel, query_items
+from simlab.systems import System, all_systems, get_system, require_duels
+from simlab.web.query import AttackQuery, DuelQuery, duel_items, parse_attack, parse_duel, query_items
+from simlab.web.sweep import (
+    SWEEP_KEYS,
+    SweepQuery,
+    parse_sweep,
+    sweep_chart,
+    sweep_experiment,
+    sweep_items,
+    sweep_table,
+)
 
 __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 
@@ -93,6 +103,7 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
         chosen = base.for_kind(kind)
         context: dict[str, Any] = {"systems": systems, "system": base, "kind": kind, "error": None, "answer": None}
         context["error_field"] = None
+        context["view"] = "attack"
         context["title"] = chosen.title if kind != "attack" else f"One attack: {base.title}"
         context["hint"] = "Choose the inputs above: the answer appears here."
         query = AttackQuery(system, kind)
@@ -109,14 +120,86 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
             return HTMLResponse(render("answer.html.j2", **context), status_code=400 if context["error"] else 200)
         return HTMLResponse(render("ask.html.j2", **context), status_code=400 if context["error"] else 200)
 
+    @app.get("/duel/{system}", response_class=HTMLResponse)
+    def duel_page(system: str, request: Request) -> Response:
+        base = get_system(system)
+        require_duels(base)
+        items = request.query_params.multi_items()
+        context: dict[str, Any] = {
+            "systems": systems,
+            "system": base,
+            "kind": "duel",
+            "error": None,
+            "error_field": None,
+            "answer": None,
+            "view": "duel",
+        }
+        context["title"] = f"A duel: {base.title}"
+        context["hint"] = "Choose both sides above: the duels are sampled and their outcome appears here."
+        query = DuelQuery(system)
+        try:
+            query = parse_duel(system, items)
+            if query.a or query.b:
+                chosen, duel = query.request(max_trials)
+                assert chosen.duel is not None
+                encoded = urlencode(duel_items(query))
+                docs = {**base.metrics, **base.extra_metrics}
+                answer = chosen.duel(duel).to_json()
+                context.update(_answer_context(answer, docs, "duel", system, encoded, query.command()))
+        except SimlabError as exc:
+            context["error"] = str(exc)
+        context["groups"] = _duel_groups(base, query)
+        template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
+        return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
+
+    @app.get("/csv/duel/{system}")
+    def csv_duel(system: str, request: Request) -> Response:
+        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(max_trials)
+        assert chosen.duel is not None
+        return _csv(chosen.duel(duel).to_json())
+
+    @app.get("/sweep/{system}", response_class=HTMLResponse)
+    def sweep_page(system: str, request: Request) -> Response:
+        base = get_system(system)
+        items = request.query_params.multi_items()
+        kind = dict(items).get("kind", "attack")
+        chosen = base.for_kind(kind)
+        context: dict[str, Any] = {
+            "systems": systems,
+            "system": base,
+            "kind": kind,
+            "error": None,
+            "error_field": None,
+            "answer": None,
+            "view": "sweep",
+        }
+        context["title"] = f"Sweep: {chosen.title if kind != 'attack' else base.title}"
+        context["hint"] = "Choose the input along the x axis, its values and a metric: the chart appears here."
+        query = None
+        try:
+            if any(key in dict(items) for key in SWEEP_KEYS):
+                query = parse_sweep(system, items, chosen.sampled_only)
+                context.update(_sweep_answer(query, max_trials))
+        except SimlabError as exc:
+            context["error"] = str(exc)
+        attack = query.attack if query else parse_attack(system, [], chosen.sampled_only)
+        context["groups"] = [("sweep", _sweep_fields(chosen, dict(items))), *_form_groups(base, chosen, attack)]
+        template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
+        return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
+
+    @app.get("/api/sweep/{system}")
+    def api_sweep(system: str, request: Request) -> Response:
+        items = request.query_params.multi_items()
+        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        query = parse_sweep(system, items, chosen.sampled_only)
+        points = [{"inputs": dict(p.inputs), **_sweep_point(p, max_trials)} for p in query.points()]
+        return _json({"x": query.x, "metric": query.metric, "series": query.series, "points": points})
+
     @app.get("/csv/attack/{system}")
     def csv_attack(system: str, request: Request) -> Response:
         query = _attack_query(system, request)
         chosen, attack = query.request(max_trials)
-        result = chosen.attack(attack).to_json()
-        buffer = io.StringIO()
-        _metrics_frame(result).to_csv(buffer, index=False, lineterminator="\n")
-        return Response(buffer.getvalue(), media_type="text/csv")
+        return _csv(chosen.attack(attack).to_json())
 
     @app.get("/results", response_class=HTMLResponse)
     def results_page() -> str:
@@ -138,6 +221,84 @@ def _attack_query(system: str, request: Request) -> AttackQuery:
     return parse_attack(system, items, chosen.sampled_only)
 
 
+def _sweep_point(point: AttackQuery, max_trials: int) -> dict[str, Any]:
+    system, attack = point.request(max_trials)
+    result = system.attack(attack).to_json()
+    return {"method": result["method"], "metrics": result["metrics"], "ci95": result.get("ci95", {})}
+
+
+def _sweep_answer(query: SweepQuery, max_trials: int) -> dict[str, Any]:
+    """The chart and table of a sweep, its links, and the experiment file that runs it."""
+    answers = [_sweep_point(point, max_trials) for point in query.points()]
+    table = sweep_table(query, answers)
+    figure = sweep_chart(query, table)
+    width, height = (float(v) for v in figure.get_size_inches())
+    chart = Chart("sweep", f"{query.metric} against {query.x}", png_bytes(figure), width, height)
+    keys = [query.x, *([query.series] if query.series else [])]
+    metrics = [
+        {
+            "name": ", ".join(str(row[k]) for k in keys),
+            "shown": _shown(row["value"]),
+            "interval": f"{_shown(row['ci_low'])} – {_shown(row['ci_high'])}",
+            "doc": "",
+        }
+        for row in table.to_dict("records")
+    ]
+    encoded = urlencode(sweep_items(query))
+    attack = query.attack
+    return {
+        "answer": {
+            "method": attack.method,
+            "trials": attack.trials or DEFAULT_TRIALS,
+            "seed": attack.seed,
+            "metrics": metrics,
+            "charts": [chart],
+        },
+        "links": {
+            "page": f"/sweep/{attack.system}?{encoded}",
+            "json": f"/api/sweep/{attack.system}?{encoded}",
+            "csv": f"/csv/sweep/{attack.system}?{encoded}",
+        },
+        "command": sweep_experiment(query),
+        "command_note": "The same as an experiment: save it as sweep.toml and run simlab run sweep.toml",
+    }
+
+
+def _sweep_fields(chosen: System, given: Mapping[str, str]) -> list[dict[str, Any]]:
+    names = [spec["name"] for spec in describe(chosen.scenario_type)]
+    return [
+        _field(
+            {"name": "x", "default": "", "choices": names, "doc": "the input along the x axis"}, "x", given.get("x")
+        ),
+        _field(
+            {"name": "values", "default": "", "doc": "its values, separated by commas"}, "values", given.get("values")
+        ),
+        _field(
+            {"name": "metric", "default": "", "choices": list(chosen.metrics), "doc": "the metric shown"},
+            "metric",
+            given.get("metric"),
+        ),
+        _field(
+            {"name": "series", "default": "", "doc": "an input with one line per value (optional)"},
+            "series",
+            given.get("series"),
+            ["", *names],
+        ),
+        _field(
+            {"name": "series_values", "default": "", "doc": "its values, separated by commas"},
+            "series_values",
+            given.get("series_values"),
+        ),
+    ]
+
+
+def _csv(result: dict[str, Any]) -> Response:
+    """The metrics of a result (with their intervals when sampled) as CSV."""
+    buffer = io.StringIO()
+    _metrics_frame(result).to_csv(buffer, index=False, lineterminator="\n")
+    return Response(buffer.getvalue(), media_type="text/csv")
+
+
 def _json(payload: Any) -> Response:
     """The JSON text the command line prints (NaN included where it prints NaN)."""
     return Response(json.dumps(payload, indent=2), media_type="application/json")
@@ -152,7 +313,16 @@ def _error(request: Request, message: str, status: int, systems: Sequence[System
 def _answer(chosen: System, query: AttackQuery, max_trials: int) -> dict[str, Any]:
     """The answer part of the Ask page: metrics, charts, links and the command."""
     system, attack = query.request(max_trials)
-    result = system.attack(attack).to_json()
+    encoded = urlencode(query_items(query))
+    return _answer_context(
+        system.attack(attack).to_json(), chosen.metrics, "attack", query.system, encoded, query.command()
+    )
+
+
+def _answer_context(
+    result: dict[str, Any], docs: Mapping[str, str], view: str, system: str, encoded: str, command: str
+) -> dict[str, Any]:
+    """What ``answer.html.j2`` shows of one result's JSON: metrics with intervals, charts, links, command."""
     intervals = result.get("ci95", {})
     metrics = []
     for name, value in result["metrics"].items():
@@ -162,11 +332,10 @@ def _answer(chosen: System, query: AttackQuery, max_trials: int) -> dict[str, An
                 "name": name,
                 "shown": _shown(value),
                 "interval": f"{_shown(low_high[0])} – {_shown(low_high[1])}" if low_high else "",
-                "doc": chosen.metrics.get(name, ""),
+                "doc": docs.get(name, ""),
             }
         )
     charts = [_distribution_chart(name, pmf, result["method"]) for name, pmf in result["distributions"].items() if pmf]
-    encoded = urlencode(query_items(query))
     return {
         "answer": {
             "method": result["method"],
@@ -176,11 +345,11 @@ def _answer(chosen: System, query: AttackQuery, max_trials: int) -> dict[str, An
             "charts": charts,
         },
         "links": {
-            "page": f"/attack/{query.system}?{encoded}",
-            "json": f"/api/attack/{query.system}?{encoded}",
-            "csv": f"/csv/attack/{query.system}?{encoded}",
+            "page": f"/{view}/{system}?{encoded}",
+            "json": f"/api/{view}/{system}?{encoded}",
+            "csv": f"/csv/{view}/{system}?{encoded}",
         },
-        "command": query.command(),
+        "command": command,
     }
 
 
@@ -247,6 +416,34 @@ def _form_groups(base: System, chosen: System, query: AttackQuery) -> list[tuple
         ),
     ]
     return [("scenario", scenario), ("rules", rules), ("method", sampling)]
+
+
+def _duel_groups(base: System, query: DuelQuery) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The duel form: each side's inputs (``a.KEY``, ``b.KEY``), the rules, trials and seed."""
+    assert base.duel_side_type is not None
+    tables = base.tables()
+    groups = []
+    for side, given in (("a", query.a), ("b", query.b)):
+        fields = []
+        for spec in describe(base.duel_side_type):
+            rows = base.row_inputs.get(spec["name"])
+            choices = [str(r["name"]) for r in tables[rows].as_records()] if rows else None
+            fields.append(_field(spec, f"{side}.{spec['name']}", given.get(spec["name"]), choices))
+        groups.append((f"side {side.upper()}", fields))
+    rules = [_field(spec, f"rule.{spec['name']}", query.rules.get(spec["name"])) for spec in describe(base.rules_type)]
+    sampling = [
+        _field(
+            {"name": "trials", "type": "int", "default": None, "minimum": 1, "doc": "duels to sample"},
+            "trials",
+            None if query.trials is None else str(query.trials),
+        ),
+        _field(
+            {"name": "seed", "type": "int", "default": 0, "minimum": 0, "doc": "root seed of the random streams"},
+            "seed",
+            str(query.seed),
+        ),
+    ]
+    return [*groups, ("rules", rules), ("sampling", sampling)]
 
 
 def _field(spec: dict[str, Any], key: str, given: str | None, rows: list[str] | None = None) -> dict[str, Any]:

@@ -17,7 +17,16 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.requests import attack_request, duel_request
 from simlab.systems import AttackRequest, DuelRequest, System
 
-__all__ = ["AttackQuery", "DuelQuery", "parse_attack", "parse_duel", "METHODS", "WEB_NAMES"]
+__all__ = [
+    "AttackQuery",
+    "DuelQuery",
+    "parse_attack",
+    "parse_duel",
+    "query_items",
+    "duel_items",
+    "METHODS",
+    "WEB_NAMES",
+]
 
 #: Values of ``method``.
 METHODS = ("exact", "monte_carlo")
@@ -199,3 +208,11 @@ def query_items(query: AttackQuery) -> list[tuple[str, Any]]:
     if query.method != "exact":
         items += [*([("trials", query.trials)] if query.trials is not None else []), ("seed", query.seed)]
     return items
+
+
+def duel_items(query: DuelQuery) -> list[tuple[str, Any]]:
+    """The query string of a duel (the inverse of :func:`parse_duel`)."""
+    items: list[tuple[str, Any]] = [(f"a.{k}", v) for k, v in query.a.items()]
+    items += [(f"b.{k}", v) for k, v in query.b.items()]
+    items += [(f"rule.{k}", v) for k, v in query.rules.items()]
+    return [*items, *([("trials", query.trials)] if query.trials is not None else []), ("seed", query.seed)]

@@ -305,3 +305,42 @@ def test_a_sweep_draws_the_chart_and_gives_the_experiment_that_runs_it(client, c
     assert heatmap.status_code == 200 and 'data-chart="sweep"' in heatmap.text
     too_many = client.get("/api/sweep/hitech_tft", params={**SWEEP, "values": ",".join(str(v) for v in range(300))})
     assert too_many.status_code == 400 and "more than 400" in too_many.json()["error"]
+
+
+def test_compare_puts_loadouts_side_by_side_with_their_differences(client):
+    query = {"vary": "weapon", "options": "assault rifle,gauss rifle", "armor": "flak jacket", "method": "exact"}
+    page = client.get("/compare/hitech_tft", params=query)
+    assert page.status_code == 200 and 'id="comparison"' in page.text
+    table = {row["metric"]: row for row in client.get("/api/compare/hitech_tft", params=query).json()["table"]}
+    one = {
+        name: client.get(
+            "/api/attack/hitech_tft", params={"weapon": name, "armor": "flak jacket", "method": "exact"}
+        ).json()["metrics"]["mean_damage"]
+        for name in ("assault rifle", "gauss rifle")
+    }
+    row = table["mean_damage"]
+    assert row["weapon = assault rifle"] == one["assault rifle"] and row["weapon = gauss rifle"] == one["gauss rifle"]
+    assert row["Δ weapon = gauss rifle"] == one["gauss rifle"] - one["assault rifle"]
+    assert client.get("/api/compare/hitech_tft", params={"weapon": "lt pistol", "method": "exact"}).status_code == 400
+
+
+def test_a_variant_is_compared_on_common_random_numbers_as_simlab_compare_does(client, capsys):
+    variant = "striker_blowthrough_off"
+    query = {"weapon": "gauss rifle", "armor": "cloth", "variant": variant, "method": "monte_carlo"}
+    query |= {"trials": "20000", "seed": "5"}
+    table = client.get("/api/compare/striker", params=query).json()["table"]
+    changed_somewhere = False
+    for row in table:
+        base, changed = row["this loadout, base"], row[f"this loadout, {variant}"]
+        delta, half = row[f"Δ this loadout, {variant}"], row[f"± this loadout, {variant}"]
+        assert abs(delta - (changed - base)) < 1e-9 and half >= 0  # the same trials, batch by batch
+        changed_somewhere = changed_somewhere or abs(delta) > 2 * half > 0
+    assert changed_somewhere
+    api = client.get("/api/attack/striker", params=query)
+    code, out, _ = run_cli(
+        capsys, "attack", "striker", "--set", "weapon=gauss rifle", "--set", "armor=cloth",
+        "--variant", f"experiments/variants/{variant}.toml", "--trials", "20000", "--seed", "5", "--json",
+    )  # fmt: skip
+    assert code == 0 and api.text == out.rstrip("\n")  # a variant by name is the command line's --variant
+    unknown = client.get("/api/attack/striker", params={**query, "variant": "../../etc/passwd"})
+    assert unknown.status_code == 400 and "unknown variant" in unknown.json()["error"]

@@ -25,6 +25,7 @@ import io
 import json
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -37,12 +38,22 @@ from fastapi.staticfiles import StaticFiles
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import describe
 from simlab.inputs.requests import DEFAULT_TRIALS
+from simlab.inputs.variants import load_variant
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
 from simlab.output.rendering import render
 from simlab.systems import System, all_systems, get_system, require_duels
-from simlab.web.query import AttackQuery, DuelQuery, duel_items, parse_attack, parse_duel, query_items
+from simlab.web.compare import CompareQuery, compare_items, compare_loadouts, parse_compare
+from simlab.web.query import (
+    AttackQuery,
+    DuelQuery,
+    duel_items,
+    parse_attack,
+    parse_duel,
+    query_items,
+    variant_files,
+)
 from simlab.web.sweep import (
     SWEEP_KEYS,
     SweepQuery,
@@ -60,13 +71,30 @@ DEFAULT_WEB_MAX_TRIALS = 2_000_000
 _STATIC = Path(__file__).parent / "static"
 
 
-def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path("results")) -> FastAPI:
+@dataclass(frozen=True)
+class _Config:
+    """What every view of one application shares."""
+
+    max_trials: int
+    variants: Mapping[str, Path]
+    variant_systems: Mapping[str, str]
+
+
+def create_app(
+    *,
+    max_trials: int = DEFAULT_WEB_MAX_TRIALS,
+    results: Path = Path("results"),
+    variants: Path = Path("experiments/variants"),
+) -> FastAPI:
     """The application.
 
     Args:
         max_trials: The most trials one request may sample.
         results: The directory whose reports the Results page lists.
+        variants: The directory of the variant files a page may choose by name.
     """
+    files = variant_files(variants)
+    config = _Config(max_trials, files, _variant_systems(files))
     app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     systems = all_systems()
@@ -86,12 +114,12 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
     @app.get("/api/attack/{system}")
     def api_attack(system: str, request: Request) -> Response:
         query = _attack_query(system, request)
-        chosen, attack = query.request(max_trials)
+        chosen, attack = query.request(config.max_trials, config.variants)
         return _json(chosen.attack(attack).to_json())
 
     @app.get("/api/duel/{system}")
     def api_duel(system: str, request: Request) -> Response:
-        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(max_trials)
+        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(config.max_trials)
         assert chosen.duel is not None
         return _json(chosen.duel(duel).to_json())
 
@@ -110,12 +138,12 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
         try:
             query = parse_attack(system, items, chosen.sampled_only)
             if query.inputs or query.rules or not chosen.row_inputs:
-                context.update(_answer(chosen, query, max_trials))
+                context.update(_answer(chosen, query, config))
         except SimlabError as exc:
             if query.inputs or query.rules:  # a page opened with nothing chosen yet shows the hint, not an error
                 context["error"] = str(exc)
                 context["error_field"] = _field_named(str(exc), chosen, base)
-        context["groups"] = _form_groups(base, chosen, query)
+        context["groups"] = _form_groups(base, chosen, query, config)
         if request.headers.get("HX-Request"):
             return HTMLResponse(render("answer.html.j2", **context), status_code=400 if context["error"] else 200)
         return HTMLResponse(render("ask.html.j2", **context), status_code=400 if context["error"] else 200)
@@ -140,7 +168,7 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
         try:
             query = parse_duel(system, items)
             if query.a or query.b:
-                chosen, duel = query.request(max_trials)
+                chosen, duel = query.request(config.max_trials)
                 assert chosen.duel is not None
                 encoded = urlencode(duel_items(query))
                 docs = {**base.metrics, **base.extra_metrics}
@@ -154,7 +182,7 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
 
     @app.get("/csv/duel/{system}")
     def csv_duel(system: str, request: Request) -> Response:
-        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(max_trials)
+        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(config.max_trials)
         assert chosen.duel is not None
         return _csv(chosen.duel(duel).to_json())
 
@@ -179,11 +207,11 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
         try:
             if any(key in dict(items) for key in SWEEP_KEYS):
                 query = parse_sweep(system, items, chosen.sampled_only)
-                context.update(_sweep_answer(query, max_trials))
+                context.update(_sweep_answer(query, config))
         except SimlabError as exc:
             context["error"] = str(exc)
         attack = query.attack if query else parse_attack(system, [], chosen.sampled_only)
-        context["groups"] = [("sweep", _sweep_fields(chosen, dict(items))), *_form_groups(base, chosen, attack)]
+        context["groups"] = [("sweep", _sweep_fields(chosen, dict(items))), *_form_groups(base, chosen, attack, config)]
         template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
         return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
 
@@ -192,13 +220,55 @@ def create_app(*, max_trials: int = DEFAULT_WEB_MAX_TRIALS, results: Path = Path
         items = request.query_params.multi_items()
         chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
         query = parse_sweep(system, items, chosen.sampled_only)
-        points = [{"inputs": dict(p.inputs), **_sweep_point(p, max_trials)} for p in query.points()]
+        points = [{"inputs": dict(p.inputs), **_sweep_point(p, config)} for p in query.points()]
         return _json({"x": query.x, "metric": query.metric, "series": query.series, "points": points})
+
+    @app.get("/compare/{system}", response_class=HTMLResponse)
+    def compare_page(system: str, request: Request) -> Response:
+        base = get_system(system)
+        items = request.query_params.multi_items()
+        kind = dict(items).get("kind", "attack")
+        chosen = base.for_kind(kind)
+        context: dict[str, Any] = {
+            "systems": systems,
+            "system": base,
+            "kind": kind,
+            "error": None,
+            "error_field": None,
+            "answer": None,
+            "view": "compare",
+        }
+        context["title"] = f"Compare: {chosen.title if kind != 'attack' else base.title}"
+        context["hint"] = (
+            "Choose the input that varies and its options (or a variant): the loadouts appear side by side."
+        )
+        query = None
+        try:
+            if "vary" in dict(items) or "variant" in dict(items):
+                query = parse_compare(system, items, chosen.sampled_only)
+                context.update(_compare_answer(chosen, query, config))
+        except SimlabError as exc:
+            context["error"] = str(exc)
+        attack = query.attack if query else parse_attack(system, [], chosen.sampled_only)
+        context["groups"] = [
+            ("compare", _compare_fields(chosen, dict(items))),
+            *_form_groups(base, chosen, attack, config),
+        ]
+        template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
+        return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
+
+    @app.get("/api/compare/{system}")
+    def api_compare(system: str, request: Request) -> Response:
+        items = request.query_params.multi_items()
+        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        query = parse_compare(system, items, chosen.sampled_only)
+        table, _ = compare_loadouts(query, config.max_trials, config.variants)
+        return _json({"columns": [c.label for c in query.columns()], "table": table.to_dict("records")})
 
     @app.get("/csv/attack/{system}")
     def csv_attack(system: str, request: Request) -> Response:
         query = _attack_query(system, request)
-        chosen, attack = query.request(max_trials)
+        chosen, attack = query.request(config.max_trials, config.variants)
         return _csv(chosen.attack(attack).to_json())
 
     @app.get("/results", response_class=HTMLResponse)
@@ -221,15 +291,15 @@ def _attack_query(system: str, request: Request) -> AttackQuery:
     return parse_attack(system, items, chosen.sampled_only)
 
 
-def _sweep_point(point: AttackQuery, max_trials: int) -> dict[str, Any]:
-    system, attack = point.request(max_trials)
+def _sweep_point(point: AttackQuery, config: _Config) -> dict[str, Any]:
+    system, attack = point.request(config.max_trials, config.variants)
     result = system.attack(attack).to_json()
     return {"method": result["method"], "metrics": result["metrics"], "ci95": result.get("ci95", {})}
 
 
-def _sweep_answer(query: SweepQuery, max_trials: int) -> dict[str, Any]:
+def _sweep_answer(query: SweepQuery, config: _Config) -> dict[str, Any]:
     """The chart and table of a sweep, its links, and the experiment file that runs it."""
-    answers = [_sweep_point(point, max_trials) for point in query.points()]
+    answers = [_sweep_point(point, config) for point in query.points()]
     table = sweep_table(query, answers)
     figure = sweep_chart(query, table)
     width, height = (float(v) for v in figure.get_size_inches())
@@ -292,6 +362,85 @@ def _sweep_fields(chosen: System, given: Mapping[str, str]) -> list[dict[str, An
     ]
 
 
+def _compare_answer(chosen: System, query: CompareQuery, config: _Config) -> dict[str, Any]:
+    """The loadouts side by side, their distributions overlaid, and the links."""
+    table, answers = compare_loadouts(query, config.max_trials, config.variants)
+    columns = [c.label for c in query.columns()]
+    frames = []
+    for label, answer in zip(columns, answers, strict=True):
+        for name, pmf in answer["distributions"].items():
+            frames += [
+                {
+                    "distribution": name,
+                    "outcome": int(k),
+                    "probability": p,
+                    "method": answer["method"],
+                    "loadout": label,
+                }
+                for k, p in pmf.items()
+            ]
+    charts = []
+    frame = pd.DataFrame(frames)
+    for name in dict.fromkeys(frame["distribution"]) if len(frame) else []:
+        figure = plots.distribution(frame, name=name, by="loadout")
+        width, height = (float(v) for v in figure.get_size_inches())
+        charts.append(Chart(f"distribution_{name}", f"Distribution of the {name}", png_bytes(figure), width, height))
+    rows = []
+    for record in table.to_dict("records"):
+        cells = [_shown(record[c]) for c in columns]
+        deltas = []
+        for c in columns[1:]:
+            delta = record.get(f"Δ {c}")
+            half = record.get(f"± {c}")
+            if delta is not None and abs(delta) < 1e-12:  # a rounding error of equal answers
+                delta = 0.0
+            deltas.append("" if delta is None else _shown(delta) + ("" if half is None else f" ± {_shown(half)}"))
+        rows.append(
+            {
+                "metric": record["metric"],
+                "doc": chosen.metrics.get(record["metric"], ""),
+                "cells": cells,
+                "deltas": deltas,
+            }
+        )
+    encoded = urlencode(compare_items(query))
+    attack = query.attack
+    return {
+        "answer": {
+            "method": attack.method,
+            "trials": attack.trials or DEFAULT_TRIALS,
+            "seed": attack.seed,
+            "metrics": [],
+            "charts": charts,
+        },
+        "comparison": {"columns": columns, "rows": rows, "paired": attack.method != "exact"},
+        "links": {
+            "page": f"/compare/{attack.system}?{encoded}",
+            "json": f"/api/compare/{attack.system}?{encoded}",
+            "csv": f"/api/compare/{attack.system}?{encoded}",
+        },
+        "command": " \\\n  ".join(c.attack.command() for c in query.columns()),
+        "command_note": "Each loadout from the command line (simlab compare does the same for an experiment's grid):",
+    }
+
+
+def _compare_fields(chosen: System, given: Mapping[str, str]) -> list[dict[str, Any]]:
+    names = [spec["name"] for spec in describe(chosen.scenario_type)]
+    return [
+        _field(
+            {"name": "vary", "default": "", "doc": "the input whose options are compared"},
+            "vary",
+            given.get("vary"),
+            ["", *names],
+        ),
+        _field(
+            {"name": "options", "default": "", "doc": "its options, separated by commas"},
+            "options",
+            given.get("options"),
+        ),
+    ]
+
+
 def _csv(result: dict[str, Any]) -> Response:
     """The metrics of a result (with their intervals when sampled) as CSV."""
     buffer = io.StringIO()
@@ -310,9 +459,9 @@ def _error(request: Request, message: str, status: int, systems: Sequence[System
     return HTMLResponse(render("error.html.j2", systems=systems, message=message), status_code=status)
 
 
-def _answer(chosen: System, query: AttackQuery, max_trials: int) -> dict[str, Any]:
+def _answer(chosen: System, query: AttackQuery, config: _Config) -> dict[str, Any]:
     """The answer part of the Ask page: metrics, charts, links and the command."""
-    system, attack = query.request(max_trials)
+    system, attack = query.request(config.max_trials, config.variants)
     encoded = urlencode(query_items(query))
     return _answer_context(
         system.attack(attack).to_json(), chosen.metrics, "attack", query.system, encoded, query.command()
@@ -384,8 +533,10 @@ def _distribution_chart(name: str, pmf: dict[str, float], method: str) -> Chart:
     return Chart(f"distribution_{name}", f"Distribution of the {name}", png_bytes(figure), width, height)
 
 
-def _form_groups(base: System, chosen: System, query: AttackQuery) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The form's fields, generated from the registry: the scenario, then the rules."""
+def _form_groups(
+    base: System, chosen: System, query: AttackQuery, config: _Config
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The form's fields, generated from the registry: the scenario, then the rules (and a variant)."""
     tables = base.tables()
     scenario = []
     for spec in describe(chosen.scenario_type):
@@ -393,6 +544,10 @@ def _form_groups(base: System, chosen: System, query: AttackQuery) -> list[tuple
         choices = [str(r["name"]) for r in tables[rows].as_records()] if rows else None
         scenario.append(_field(spec, spec["name"], query.inputs.get(spec["name"]), choices))
     rules = [_field(spec, f"rule.{spec['name']}", query.rules.get(spec["name"])) for spec in describe(base.rules_type)]
+    mine = [name for name, system in config.variant_systems.items() if system == base.name]
+    if mine:
+        doc = "a house-rule variant of experiments/variants/ (blank: the base rules)"
+        rules.insert(0, _field({"name": "variant", "default": "", "doc": doc}, "variant", query.variant, ["", *mine]))
     sampling = [
         _field(
             {
@@ -484,6 +639,15 @@ def _field_named(message: str, chosen: System, base: System) -> str | None:
         if name.removeprefix("rule.") in message:
             return name
     return None
+
+
+def _variant_systems(files: Mapping[str, Path]) -> dict[str, str]:
+    """The system of each variant file (files that do not load are left out)."""
+    systems = {}
+    for name, path in files.items():
+        with contextlib.suppress(SimlabError):
+            systems[name] = load_variant(path).system
+    return systems
 
 
 def _reports(root: Path) -> list[dict[str, Any]]:

@@ -2,7 +2,8 @@
 
 The URL holds the whole state of a view, with the command line's keys: scenario inputs as
 ``KEY=VALUE`` (``weapon.COLUMN=`` overrides among them), rule parameters as ``rule.NAME=``,
-and ``method``, ``trials``, ``seed``, ``kind``. A duel's sides are ``a.KEY=`` and ``b.KEY=``.
+and ``method``, ``trials``, ``seed``, ``kind`` and ``variant`` (a file of ``experiments/variants/`` by
+name). A duel's sides are ``a.KEY=`` and ``b.KEY=``.
 Empty values are left out (a form's blank field means "the default"), so a link and the form
 that made it ask the same question.
 """
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.requests import attack_request, duel_request
+from simlab.inputs.variants import Variant, load_variant
 from simlab.systems import AttackRequest, DuelRequest, System
 
 __all__ = [
@@ -32,7 +35,7 @@ __all__ = [
 METHODS = ("exact", "monte_carlo")
 #: How messages name the choices of a query (the command line says ``--exact``...).
 WEB_NAMES = {"exact": "method=exact", "trials": "trials", "kind": "kind"}
-_CONTROL = ("method", "trials", "seed", "kind")
+_CONTROL = ("method", "trials", "seed", "kind", "variant")
 
 
 @dataclass(frozen=True)
@@ -46,9 +49,14 @@ class AttackQuery:
     method: str = "exact"
     trials: int | None = None
     seed: int = 0
+    variant: str | None = None
 
-    def request(self, max_trials: int) -> tuple[System, AttackRequest]:
+    def request(self, max_trials: int, variants: Mapping[str, Path] | None = None) -> tuple[System, AttackRequest]:
         """The system and request, checked as the command line checks them.
+
+        Args:
+            max_trials: The most trials the request may sample.
+            variants: The variant files by name (``variant=NAME`` picks one).
 
         Raises:
             SimlabError: One line naming the input at fault.
@@ -64,6 +72,7 @@ class AttackQuery:
             max_trials=max_trials,
             threads=1,
             names=WEB_NAMES,
+            variant=load_named_variant(self.variant, self.system, variants or {}) if self.variant else None,
         )
 
     def command(self) -> str:
@@ -73,6 +82,8 @@ class AttackQuery:
             parts += ["--kind", self.kind]
         parts += [f"--set {_quoted(f'{k}={v}')}" for k, v in self.inputs.items()]
         parts += [f"--rule {_quoted(f'{k}={v}')}" for k, v in self.rules.items()]
+        if self.variant:
+            parts.append(f"--variant experiments/variants/{self.variant}.toml")
         if self.method == "exact":
             parts.append("--exact")
         elif self.trials is not None:
@@ -120,6 +131,22 @@ class DuelQuery:
         if self.trials is not None:
             parts.append(f"--trials {self.trials}")
         return " ".join([*parts, f"--seed {self.seed}"])
+
+
+def variant_files(directory: Path) -> dict[str, Path]:
+    """The variant files of a directory by name (``experiments/variants/*.toml``): the only ones a page may use."""
+    return {path.stem: path for path in sorted(directory.glob("*.toml"))} if directory.is_dir() else {}
+
+
+def load_named_variant(name: str, system: str, variants: Mapping[str, Path]) -> Variant:
+    """The variant called ``name`` among ``variants``, checked to be for ``system``.
+
+    Raises:
+        SimlabError: For a name that is not one of them, with those that are.
+    """
+    if name not in variants:
+        raise UnknownNameError("variant", name, variants)
+    return load_variant(variants[name], system)
 
 
 def _quoted(text: str) -> str:
@@ -172,7 +199,7 @@ def parse_attack(system: str, items: Iterable[tuple[str, str]], sampled_only: bo
     method, trials, seed = _control(values)
     inputs = {k: v for k, v in values.items() if k not in _CONTROL and not k.startswith("rule.")}
     rules = {k.removeprefix("rule."): v for k, v in values.items() if k.startswith("rule.")}
-    return AttackQuery(system, values.get("kind", "attack"), inputs, rules, method, trials, seed)
+    return AttackQuery(system, values.get("kind", "attack"), inputs, rules, method, trials, seed, values.get("variant"))
 
 
 def parse_duel(system: str, items: Iterable[tuple[str, str]]) -> DuelQuery:
@@ -204,6 +231,8 @@ def query_items(query: AttackQuery) -> list[tuple[str, Any]]:
     items += [(f"rule.{k}", v) for k, v in query.rules.items()]
     if query.kind != "attack":
         items.append(("kind", query.kind))
+    if query.variant:
+        items.append(("variant", query.variant))
     items.append(("method", query.method))
     if query.method != "exact":
         items += [*([("trials", query.trials)] if query.trials is not None else []), ("seed", query.seed)]

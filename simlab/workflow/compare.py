@@ -24,7 +24,7 @@ from simlab.inputs.variants import Variant
 from simlab.systems import System
 from simlab.workflow.experiments import Experiment, answer
 
-__all__ = ["Comparison", "compare_experiment", "DEFAULT_BATCHES", "comparison_units"]
+__all__ = ["Comparison", "compare_experiment", "paired_differences", "DEFAULT_BATCHES", "comparison_units"]
 
 #: Batches the trials of a sampled cell are split into.
 DEFAULT_BATCHES = 40
@@ -85,8 +85,15 @@ def _sampled_batches(
     return pd.DataFrame(rows)
 
 
-def _paired(base: pd.DataFrame, changed: pd.DataFrame) -> dict[str, tuple[float, float, float, float, float]]:
-    """Per metric: (base mean, variant mean, delta, half-width paired, half-width independent)."""
+def paired_differences(
+    base: pd.DataFrame, changed: pd.DataFrame
+) -> dict[str, tuple[float, float, float, float, float]]:
+    """Per metric: (base mean, variant mean, delta, half-width paired, half-width independent).
+
+    Args:
+        base: The metrics of each batch of trials under the base (one row per batch).
+        changed: The same batches (the same trials of the same streams) under the change.
+    """
     n = len(base)
     from scipy import stats  # imported here: a run that compares nothing does not pay for it
 
@@ -149,7 +156,8 @@ def compare_experiment(
                     variant_batches = _sampled_batches(
                         system, experiment, inputs, cell, variant, batches, per_batch, threads
                     )
-                    for metric, (b, v, d, paired, independent) in _paired(base_batches, variant_batches).items():
+                    differences = paired_differences(base_batches, variant_batches)
+                    for metric, (b, v, d, paired, independent) in differences.items():
                         if experiment.metrics is None or metric in experiment.metrics:
                             trials = per_batch * batches
                             rows.append(_row(head, method, metric, b, v, paired, independent, trials, d))

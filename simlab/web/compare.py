@@ -1,0 +1,138 @@
+"""The Compare view: several loadouts side by side, their metrics and the differences from the first.
+
+``/compare/SYSTEM?vary=weapon&options=assault rifle,gauss rifle&armor=flak jacket`` compares
+three weapons against one armour; ``&variant=NAME`` puts each loadout under the base rules
+beside the same loadout under a house-rule variant. Exact answers are compared as they are.
+Sampled ones are compared as ``simlab compare`` compares them: every loadout is sampled on the
+very same random streams (common random numbers), in batches, and each difference gets a 95 %
+interval from the paired batch differences, far narrower than two independent intervals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simlab.inputs.errors import SimlabError
+from simlab.web.query import AttackQuery, parse_attack, query_items
+from simlab.workflow.compare import DEFAULT_BATCHES, paired_differences
+
+__all__ = ["CompareQuery", "Column", "parse_compare", "compare_items", "compare_loadouts", "COMPARE_KEYS"]
+
+#: The keys of a comparison besides those of one attack.
+COMPARE_KEYS = ("vary", "options")
+#: The most loadouts one comparison may hold.
+MAX_COLUMNS = 12
+
+
+@dataclass(frozen=True)
+class Column:
+    """One loadout of a comparison: its label and the attack it asks."""
+
+    label: str
+    attack: AttackQuery
+
+
+@dataclass(frozen=True)
+class CompareQuery:
+    """A comparison as a URL holds it: the attack, the input that varies and its options."""
+
+    attack: AttackQuery
+    vary: str | None = None
+    options: tuple[str, ...] = ()
+
+    def columns(self) -> list[Column]:
+        """The loadouts: each option (under the base rules, then the variant when one is named)."""
+        loadouts = (
+            [(f"{self.vary} = {o}", {**self.attack.inputs, self.vary: o}) for o in self.options]
+            if self.vary
+            else [("this loadout", dict(self.attack.inputs))]
+        )
+        columns = []
+        for label, inputs in loadouts:
+            columns.append(
+                Column(
+                    label if self.attack.variant is None else f"{label}, base",
+                    replace(self.attack, inputs=inputs, variant=None),
+                )
+            )
+            if self.attack.variant is not None:
+                columns.append(Column(f"{label}, {self.attack.variant}", replace(self.attack, inputs=inputs)))
+        return columns
+
+
+def parse_compare(system: str, items: Iterable[tuple[str, str]], sampled_only: bool = False) -> CompareQuery:
+    """The comparison of a query string's pairs.
+
+    Raises:
+        SimlabError: For fewer than two loadouts, too many, or ``options`` without ``vary``.
+    """
+    pairs = list(items)
+    own = {k: v.strip() for k, v in pairs if k in COMPARE_KEYS and v.strip()}
+    attack = parse_attack(system, [(k, v) for k, v in pairs if k not in COMPARE_KEYS], sampled_only)
+    options = tuple(o.strip() for o in own.get("options", "").split(",") if o.strip())
+    if options and "vary" not in own:
+        raise SimlabError("options need vary: the input whose options are compared")
+    query = CompareQuery(attack, own.get("vary"), options)
+    count = len(query.columns())
+    if count < 2:
+        raise SimlabError("a comparison needs two loadouts: give vary and two or more options, or a variant")
+    if count > MAX_COLUMNS:
+        raise SimlabError(f"a comparison holds at most {MAX_COLUMNS} loadouts: give fewer options")
+    return query
+
+
+def compare_items(query: CompareQuery) -> list[tuple[str, Any]]:
+    """The query string of a comparison (the inverse of :func:`parse_compare`)."""
+    own: list[tuple[str, Any]] = [("vary", query.vary), ("options", ",".join(query.options))] if query.vary else []
+    return own + [(k, v) for k, v in query_items(query.attack) if k != query.vary]
+
+
+def compare_loadouts(
+    query: CompareQuery, max_trials: int, variants: Mapping[str, Path], batches: int = DEFAULT_BATCHES
+) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """Every loadout's answer and the differences from the first.
+
+    Returns:
+        A table with one row per metric: a column per loadout, and per further loadout
+        ``Δ label`` (its difference from the first) with, when sampled, ``± label`` (the half
+        width of the paired 95 % interval); and each loadout's answer JSON (for its distributions).
+
+    Raises:
+        SimlabError: When a loadout's inputs are not valid, or the trials exceed ``max_trials``.
+    """
+    columns = query.columns()
+    answers = []
+    for column in columns:
+        system, request = column.attack.request(max_trials // len(columns), variants)
+        answers.append(system.attack(request).to_json())
+    first = answers[0]
+    table = pd.DataFrame({"metric": list(first["metrics"])})
+    for column, answer in zip(columns, answers, strict=True):
+        table[column.label] = [answer["metrics"].get(m) for m in table["metric"]]
+    if query.attack.method == "exact":
+        for column in columns[1:]:
+            table[f"Δ {column.label}"] = table[column.label] - table[columns[0].label]
+        return table, answers
+    per_batch = -(-int(first["trials"]) // batches)
+    frames = [_batches(column.attack, per_batch, batches, max_trials, variants) for column in columns]
+    for column, frame in zip(columns[1:], frames[1:], strict=True):
+        differences = paired_differences(frames[0], frame)
+        table[f"Δ {column.label}"] = [differences[m][2] if m in differences else None for m in table["metric"]]
+        table[f"± {column.label}"] = [differences[m][3] if m in differences else None for m in table["metric"]]
+    return table, answers
+
+
+def _batches(
+    attack: AttackQuery, per_batch: int, batches: int, max_trials: int, variants: Mapping[str, Path]
+) -> pd.DataFrame:
+    """The metrics of each batch of one loadout's trials (the same trials of the same stream for every loadout)."""
+    rows = []
+    for batch in range(batches):
+        system, request = replace(attack, trials=per_batch).request(max_trials, variants)
+        rows.append(system.attack(replace(request, first_trial=batch * per_batch)).metrics)
+    return pd.DataFrame(rows)

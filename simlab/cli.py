@@ -660,6 +660,22 @@ def bench(trials: int, repeat: int, as_json: bool) -> None:
         else:
             icepool = f"icepool {e['icepool_seconds'] * 1e3:.2f} ms"
         click.echo(f"exact {e['name']}: {e['seconds'] * 1e3:.2f} ms ({icepool})")
+    serve = report.get("serve")
+    if serve is None:
+        click.echo("serve: the web extra is not installed (pip install 'simlab[web]')")
+    else:
+        for what, entries in (("api", serve["api"]), ("page", serve["pages"])):
+            for e in entries:
+                verdict = "meets" if e["meets_goal"] else "misses"
+                click.echo(
+                    f"serve {what} {e['system']}: p50 {e['p50_ms']:.1f} ms, p95 {e['p95_ms']:.1f} ms"
+                    f" ({verdict} the {e['goal_ms']:.0f} ms goal)"
+                )
+        h = serve["heatmap"]
+        click.echo(
+            f"serve sweep heatmap (TFT weapon x armour, {h['cells']} cells): p50 {h['p50_ms']:.0f} ms,"
+            f" p95 {h['p95_ms']:.0f} ms ({'meets' if h['meets_goal'] else 'misses'} the 1 s goal)"
+        )
     click.echo(f"peak memory {report['peak_rss_mb']:.0f} MB")
 
 

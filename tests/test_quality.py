@@ -66,3 +66,8 @@ def test_bench_report_has_every_figure():
         exact[name]["icepool_seconds"] > 0 for name in names if name.startswith(("tft", "space")) and name in exact
     )
     assert report["peak_rss_mb"] > 0
+    serve = report["serve"]  # the web page's section (the web extra is part of the test extras)
+    for entries in (serve["api"], serve["pages"]):
+        assert [e["system"] for e in entries] == ["hitech_tft", "striker", "tyconian", "space_v4"]
+        assert all(0 < e["p50_ms"] <= e["p95_ms"] and e["requests"] == 15 for e in entries)
+    assert serve["heatmap"]["cells"] == 387 and serve["heatmap"]["p95_ms"] > 0

@@ -265,6 +265,20 @@ def create_app(
         table, _ = compare_loadouts(query, config.max_trials, config.variants)
         return _json({"columns": [c.label for c in query.columns()], "table": table.to_dict("records")})
 
+    @app.get("/chart/attack/{system}")
+    def chart_attack(system: str, request: Request) -> Response:
+        items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
+        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        system_of, attack = parse_attack(system, items, chosen.sampled_only).request(config.max_trials, config.variants)
+        return _chart_response(system_of.attack(attack).to_json(), request.query_params.get("distribution", ""))
+
+    @app.get("/chart/duel/{system}")
+    def chart_duel(system: str, request: Request) -> Response:
+        items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
+        chosen, duel = parse_duel(system, items).request(config.max_trials)
+        assert chosen.duel is not None
+        return _chart_response(chosen.duel(duel).to_json(), request.query_params.get("distribution", ""))
+
     @app.get("/csv/attack/{system}")
     def csv_attack(system: str, request: Request) -> Response:
         query = _attack_query(system, request)
@@ -484,14 +498,24 @@ def _answer_context(
                 "doc": docs.get(name, ""),
             }
         )
-    charts = [_distribution_chart(name, pmf, result["method"]) for name, pmf in result["distributions"].items() if pmf]
+    # The charts are images of their own (/chart/...): the numbers come at once, each chart as it is drawn.
+    chart_urls = [
+        {
+            "url": f"/chart/{view}/{system}?{encoded}&{urlencode({'distribution': name})}",
+            "name": name,
+            "caption": f"Distribution of the {name}",
+        }
+        for name, pmf in result["distributions"].items()
+        if pmf
+    ]
     return {
         "answer": {
             "method": result["method"],
             "trials": result["trials"],
             "seed": result["seed"],
             "metrics": metrics,
-            "charts": charts,
+            "charts": [],
+            "chart_urls": chart_urls,
         },
         "links": {
             "page": f"/{view}/{system}?{encoded}",
@@ -521,6 +545,15 @@ def _metrics_frame(result: dict[str, Any]) -> pd.DataFrame:
             for name, value in result["metrics"].items()
         ]
     )
+
+
+def _chart_response(result: dict[str, Any], name: str) -> Response:
+    """One distribution of an answer as a PNG (the same answer always draws the same image)."""
+    pmf = result["distributions"].get(name)
+    if not pmf:
+        raise SimlabError(f"unknown distribution {name!r} (valid: {', '.join(result['distributions'])})")
+    chart = _distribution_chart(name, pmf, result["method"])
+    return Response(chart.png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
 
 def _distribution_chart(name: str, pmf: dict[str, float], method: str) -> Chart:

@@ -367,5 +367,13 @@ def run_bench(
         if workload.exact is not None:
             say(f"exact {workload.name}")
             exact.append({"name": workload.name, **workload.exact()})
+    serve = None
+    try:
+        from simlab.web.bench import serve_bench
+    except ImportError:  # the web extra is not installed: no serve section
+        pass
+    else:
+        say("serve")
+        serve = serve_bench(repeat=15 * repeat)  # requests are quick: p95 needs a few dozen of them
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"workloads": results, "exact": exact, "peak_rss_mb": peak}
+    return {"workloads": results, "exact": exact, "serve": serve, "peak_rss_mb": peak}

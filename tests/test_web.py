@@ -213,6 +213,30 @@ def test_a_real_server_answers_the_issues_curl(server, capsys):
     assert "0.625" in page  # the same address without /api is a page with those numbers
 
 
+def test_a_client_that_goes_away_stops_its_work_and_the_server_keeps_serving(server):
+    status = f"{server}/api/status"
+    assert json.loads(urllib.request.urlopen(status, timeout=10).read())["running"] == 0
+    query = urlencode({"a.ship": "free trader", "b.ship": "free trader", "trials": "2000000"})  # a minute of work
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(f"GET /api/duel/space_v4?{query} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        for _ in range(100):  # the duels have started
+            if json.loads(urllib.request.urlopen(status, timeout=10).read())["running"] == 1:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the duels never started")
+        started = time.perf_counter()
+        page = urllib.request.urlopen(f"{server}/attack/striker?weapon=rifle&method=exact", timeout=10)
+        assert page.status == 200 and time.perf_counter() - started < 5  # others are served meanwhile
+    for _ in range(60):  # gone: its duels (15 s of work) stop within 3 s, at the end of a block
+        if json.loads(urllib.request.urlopen(status, timeout=10).read())["running"] == 0:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the work of a client that went away did not stop")
+
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 needs_chromium = pytest.mark.skipif(

@@ -49,6 +49,7 @@ def attack_request(
     variant: Variant | None = None,
     progress: Callable[[int], None] | None = None,
     names: Mapping[str, str] | None = None,
+    block_size: int | None = None,
 ) -> tuple[System, AttackRequest]:
     """The system (or its question ``kind``) and the request of one attack question.
 
@@ -66,6 +67,8 @@ def attack_request(
         progress: Called with the trials done so far.
         names: How the caller spells ``exact``, ``trials`` and ``kind`` in messages
             (default: the command line's ``--exact``, ``--trials``, ``--kind``).
+        block_size: Trials per block (None: the engine's choice); it never changes the
+            result, only how often ``progress`` is called.
 
     Raises:
         SimlabError: One line naming the input at fault and what is valid.
@@ -93,6 +96,7 @@ def attack_request(
         seed=seed,
         threads=threads,
         progress=None if exact else progress,
+        block_size=block_size,
     )
     return chosen, variant.apply(request) if variant is not None else request
 
@@ -110,6 +114,7 @@ def duel_request(
     variant: Variant | None = None,
     progress: Callable[[int], None] | None = None,
     names: Mapping[str, str] | None = None,
+    block_size: int | None = None,
 ) -> tuple[System, DuelRequest]:
     """The system and the request of a duel: each side's inputs as for an attack, plus magazines.
 
@@ -134,5 +139,6 @@ def duel_request(
         seed=seed,
         threads=threads,
         progress=progress,
+        block_size=block_size,
     )
     return chosen, variant.apply(request) if variant is not None else request

@@ -20,21 +20,25 @@ shown is escaped by the templates.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
 import math
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import anyio
 import pandas as pd
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from simlab import __version__
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import describe
 from simlab.inputs.requests import DEFAULT_TRIALS
@@ -95,6 +99,7 @@ def create_app(
     """
     files = variant_files(variants)
     config = _Config(max_trials, files, _variant_systems(files))
+    running = [0]  # answers being computed now (/api/status)
     app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     systems = all_systems()
@@ -112,19 +117,36 @@ def create_app(
         return render("home.html.j2", systems=systems)
 
     @app.get("/api/attack/{system}")
-    def api_attack(system: str, request: Request) -> Response:
+    async def api_attack(system: str, request: Request) -> Response:
         query = _attack_query(system, request)
-        chosen, attack = query.request(config.max_trials, config.variants)
-        return _json(chosen.attack(attack).to_json())
+
+        def work(progress: Callable[[int], None]) -> Response:
+            chosen, attack = query.request(config.max_trials, config.variants, progress)
+            return _json(chosen.attack(attack).to_json())
+
+        return await _cancellable(request, work, running)
 
     @app.get("/api/duel/{system}")
-    def api_duel(system: str, request: Request) -> Response:
-        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(config.max_trials)
-        assert chosen.duel is not None
-        return _json(chosen.duel(duel).to_json())
+    async def api_duel(system: str, request: Request) -> Response:
+        query = parse_duel(system, request.query_params.multi_items())
+
+        def work(progress: Callable[[int], None]) -> Response:
+            chosen, duel = query.request(config.max_trials, progress)
+            assert chosen.duel is not None
+            return _json(chosen.duel(duel).to_json())
+
+        return await _cancellable(request, work, running)
+
+    @app.get("/api/status")
+    def status() -> dict[str, Any]:
+        """The server's state: its version and the answers being computed now."""
+        return {"simlab": __version__, "running": running[0], "max_trials": config.max_trials}
 
     @app.get("/attack/{system}", response_class=HTMLResponse)
-    def ask(system: str, request: Request) -> Response:
+    async def ask(system: str, request: Request) -> Response:
+        return await _cancellable(request, lambda progress: ask_page(system, request, progress), running)
+
+    def ask_page(system: str, request: Request, progress: Callable[[int], None]) -> Response:
         base = get_system(system)
         items = request.query_params.multi_items()
         kind = dict(items).get("kind", "attack")
@@ -138,7 +160,7 @@ def create_app(
         try:
             query = parse_attack(system, items, chosen.sampled_only)
             if query.inputs or query.rules or not chosen.row_inputs:
-                context.update(_answer(chosen, query, config))
+                context.update(_answer(chosen, query, config, progress))
         except SimlabError as exc:
             if query.inputs or query.rules:  # a page opened with nothing chosen yet shows the hint, not an error
                 context["error"] = str(exc)
@@ -149,7 +171,10 @@ def create_app(
         return HTMLResponse(render("ask.html.j2", **context), status_code=400 if context["error"] else 200)
 
     @app.get("/duel/{system}", response_class=HTMLResponse)
-    def duel_page(system: str, request: Request) -> Response:
+    async def duel(system: str, request: Request) -> Response:
+        return await _cancellable(request, lambda progress: duel_page(system, request, progress), running)
+
+    def duel_page(system: str, request: Request, progress: Callable[[int], None]) -> Response:
         base = get_system(system)
         require_duels(base)
         items = request.query_params.multi_items()
@@ -168,7 +193,7 @@ def create_app(
         try:
             query = parse_duel(system, items)
             if query.a or query.b:
-                chosen, duel = query.request(config.max_trials)
+                chosen, duel = query.request(config.max_trials, progress)
                 assert chosen.duel is not None
                 encoded = urlencode(duel_items(query))
                 docs = {**base.metrics, **base.extra_metrics}
@@ -297,6 +322,41 @@ def create_app(
         return FileResponse(results / name / file)
 
     return app
+
+
+class _ClientGoneError(Exception):
+    """The client went away: its answer is no longer wanted."""
+
+
+Work = Callable[[Callable[[int], None]], Response]
+
+
+async def _cancellable(request: Request, work: Work, running: list[int]) -> Response:
+    """Run ``work`` on a worker thread (never on the event loop), stopping it if the client goes away.
+
+    ``work`` gets a progress callback for the sampler: the engine calls it after every block
+    of trials, and once the client has disconnected it raises, which ends the sampling there.
+    """
+    stop = threading.Event()
+
+    def progress(_done: int) -> None:
+        if stop.is_set():
+            raise _ClientGoneError
+
+    async def watch() -> None:
+        while not await request.is_disconnected():
+            await asyncio.sleep(0.1)
+        stop.set()
+
+    running[0] += 1
+    watcher = asyncio.ensure_future(watch())
+    try:
+        return await anyio.to_thread.run_sync(work, progress)
+    except _ClientGoneError:
+        return Response(status_code=499)  # nobody is left to read it
+    finally:
+        watcher.cancel()
+        running[0] -= 1
 
 
 def _attack_query(system: str, request: Request) -> AttackQuery:
@@ -473,9 +533,11 @@ def _error(request: Request, message: str, status: int, systems: Sequence[System
     return HTMLResponse(render("error.html.j2", systems=systems, message=message), status_code=status)
 
 
-def _answer(chosen: System, query: AttackQuery, config: _Config) -> dict[str, Any]:
+def _answer(
+    chosen: System, query: AttackQuery, config: _Config, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
     """The answer part of the Ask page: metrics, charts, links and the command."""
-    system, attack = query.request(config.max_trials, config.variants)
+    system, attack = query.request(config.max_trials, config.variants, progress)
     encoded = urlencode(query_items(query))
     return _answer_context(
         system.attack(attack).to_json(), chosen.metrics, "attack", query.system, encoded, query.command()

@@ -10,7 +10,7 @@ that made it ask the same question.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,9 @@ __all__ = [
 METHODS = ("exact", "monte_carlo")
 #: How messages name the choices of a query (the command line says ``--exact``...).
 WEB_NAMES = {"exact": "method=exact", "trials": "trials", "kind": "kind"}
+#: Trials per block of a sampled answer: small, so that a client that goes away stops its work
+#: within a fraction of a second (the block size never changes a result).
+BLOCK_SIZE = 1 << 14
 _CONTROL = ("method", "trials", "seed", "kind", "variant")
 
 
@@ -51,12 +54,18 @@ class AttackQuery:
     seed: int = 0
     variant: str | None = None
 
-    def request(self, max_trials: int, variants: Mapping[str, Path] | None = None) -> tuple[System, AttackRequest]:
+    def request(
+        self,
+        max_trials: int,
+        variants: Mapping[str, Path] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[System, AttackRequest]:
         """The system and request, checked as the command line checks them.
 
         Args:
             max_trials: The most trials the request may sample.
             variants: The variant files by name (``variant=NAME`` picks one).
+            progress: Called with the trials sampled so far (it may raise to stop the work).
 
         Raises:
             SimlabError: One line naming the input at fault.
@@ -73,6 +82,8 @@ class AttackQuery:
             threads=1,
             names=WEB_NAMES,
             variant=load_named_variant(self.variant, self.system, variants or {}) if self.variant else None,
+            progress=progress,
+            block_size=BLOCK_SIZE,
         )
 
     def command(self) -> str:
@@ -104,8 +115,8 @@ class DuelQuery:
     trials: int | None = None
     seed: int = 0
 
-    def request(self, max_trials: int) -> tuple[System, DuelRequest]:
-        """The system and request, checked as the command line checks them.
+    def request(self, max_trials: int, progress: Callable[[int], None] | None = None) -> tuple[System, DuelRequest]:
+        """The system and request, checked as the command line checks them (``progress`` as for an attack).
 
         Raises:
             SimlabError: One line naming the input at fault.
@@ -120,6 +131,8 @@ class DuelQuery:
             threads=1,
             max_trials=max_trials,
             names=WEB_NAMES,
+            progress=progress,
+            block_size=BLOCK_SIZE,
         )
 
     def command(self) -> str:

@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -368,3 +369,35 @@ def test_a_variant_is_compared_on_common_random_numbers_as_simlab_compare_does(c
     assert code == 0 and api.text == out.rstrip("\n")  # a variant by name is the command line's --variant
     unknown = client.get("/api/attack/striker", params={**query, "variant": "../../etc/passwd"})
     assert unknown.status_code == 400 and "unknown variant" in unknown.json()["error"]
+
+
+def test_a_row_edited_on_the_page_is_the_command_lines_row_column_override(client, capsys):
+    query = {"weapon": "assault rifle", "weapon.adds": "3", "armor": "flak jacket", "method": "exact"}
+    page = client.get("/attack/hitech_tft", params=query)
+    assert page.status_code == 200 and 'name="weapon.adds" value="3"' in page.text and 'name="armor.' in page.text
+    api = client.get("/api/attack/hitech_tft", params=query)
+    code, out, _ = run_cli(capsys, *_cli_args("hitech_tft", query, ["--exact"]))
+    assert code == 0 and api.text == out.rstrip("\n")
+
+
+def test_an_uploaded_variant_is_read_in_memory_never_written(client, capsys, tmp_path):
+    text = Path("experiments/variants/tft_no_criticals.toml").read_text(encoding="utf-8")
+    query = {"weapon": "gauss rifle", "armor": "flak jacket", "method": "exact"}
+    before = sorted(p.name for p in Path("experiments/variants").iterdir())
+    page = client.post(
+        f"/attack/hitech_tft?{urlencode(query)}", files={"variant_file": ("mine.toml", text.encode(), "text/plain")}
+    )
+    assert page.status_code == 200 and 'id="uploaded"' in page.text
+    assert sorted(p.name for p in Path("experiments/variants").iterdir()) == before  # nothing kept
+    (tmp_path / "mine.toml").write_text(text, encoding="utf-8")
+    code, out, _ = run_cli(
+        capsys, *_cli_args("hitech_tft", query, ["--exact", "--variant", str(tmp_path / "mine.toml")])
+    )
+    expected = json.loads(out)["metrics"]["p_killed"]
+    assert code == 0 and f'data-metric="p_killed"><td>p_killed</td><td class="value">{expected:.6g}<' in page.text
+    bad = client.post(f"/attack/hitech_tft?{urlencode(query)}", files={"variant_file": ("bad.toml", b"system = 1")})
+    assert bad.status_code == 400 and "bad.toml" in bad.text and "Traceback" not in bad.text
+    other = client.post(
+        f"/attack/striker?{urlencode(query)}", files={"variant_file": ("mine.toml", text.encode(), "text/plain")}
+    )
+    assert other.status_code == 400 and "is for &#39;hitech_tft&#39;" in other.text  # escaped, as every user string

@@ -24,7 +24,16 @@ import pandas as pd
 
 from simlab.inputs.errors import SimlabError
 
-__all__ = ["FileError", "MAX_FILE_BYTES", "decode_text", "read_text", "read_toml", "read_json", "read_csv"]
+__all__ = [
+    "FileError",
+    "MAX_FILE_BYTES",
+    "decode_text",
+    "read_text",
+    "read_toml",
+    "parse_toml",
+    "read_json",
+    "read_csv",
+]
 
 #: Largest file simlab reads (experiments, variants, tables, baselines are far smaller).
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -95,13 +104,22 @@ def read_toml(path: Path | str, what: str = "file") -> tuple[dict[str, Any], str
         FileError: As :func:`read_text`, or for malformed TOML, with its line.
     """
     text = read_text(path, what)
+    return parse_toml(text, path), text
+
+
+def parse_toml(text: str, source: Path | str) -> dict[str, Any]:
+    """TOML text's data (``source`` names it in errors: a file, or an upload that is never written).
+
+    Raises:
+        FileError: For malformed TOML, with its line.
+    """
     try:
-        return tomllib.loads(text), text
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(position.group(1)) if position else None
         reason = str(exc)[: position.start()].strip() if position else str(exc)
-        raise FileError(path, f"not valid TOML: {reason}", line) from None
+        raise FileError(source, f"not valid TOML: {reason}", line) from None
 
 
 def read_json(path: Path | str, what: str = "file") -> dict[str, Any]:

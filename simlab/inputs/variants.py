@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.inputs.files import FileError, read_toml
+from simlab.inputs.files import FileError, parse_toml, read_text
 from simlab.inputs.params import NAME_RULE, as_plain, build, valid_name
 from simlab.inputs.tables import Table
 from simlab.systems import AttackRequest, DuelRequest, get_system
 
-__all__ = ["Variant", "VariantError", "load_variant", "BASE"]
+__all__ = ["Variant", "VariantError", "load_variant", "parse_variant", "BASE"]
 
 Request = TypeVar("Request", AttackRequest, DuelRequest)
 
@@ -105,7 +105,26 @@ def load_variant(path: Path | str, system: str | None = None) -> Variant:
     """
     path = Path(path)
     try:
-        data, _ = read_toml(path, "variant file")
+        text = read_text(path, "variant file")
+    except FileError as exc:
+        raise VariantError(path, "", exc.reason) from None
+    return parse_variant(text, path, system)
+
+
+def parse_variant(text: str, path: Path | str, system: str | None = None) -> Variant:
+    """Validate a variant's TOML text (a file's, or an upload's, which is never written).
+
+    Args:
+        text: The TOML.
+        path: What errors name (the file, or the upload's file name).
+        system: The system the variant must be for (None: any).
+
+    Raises:
+        VariantError: Naming the file and key, with the valid names.
+    """
+    path = Path(path)
+    try:
+        data = parse_toml(text, path)
     except FileError as exc:
         raise VariantError(path, "", exc.reason if exc.line is None else f"line {exc.line}: {exc.reason}") from None
     for key in data:

@@ -40,9 +40,10 @@ from fastapi.staticfiles import StaticFiles
 
 from simlab import __version__
 from simlab.inputs.errors import SimlabError
+from simlab.inputs.files import decode_text
 from simlab.inputs.params import describe
 from simlab.inputs.requests import DEFAULT_TRIALS
-from simlab.inputs.variants import load_variant
+from simlab.inputs.variants import Variant, load_variant, parse_variant
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
@@ -70,6 +71,8 @@ from simlab.web.sweep import (
 
 __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 
+#: The largest variant file a page accepts.
+MAX_UPLOAD_BYTES = 64 * 1024
 #: The most trials one request may sample unless ``simlab serve --max-trials`` says otherwise.
 DEFAULT_WEB_MAX_TRIALS = 2_000_000
 _STATIC = Path(__file__).parent / "static"
@@ -146,7 +149,25 @@ def create_app(
     async def ask(system: str, request: Request) -> Response:
         return await _cancellable(request, lambda progress: ask_page(system, request, progress), running)
 
-    def ask_page(system: str, request: Request, progress: Callable[[int], None]) -> Response:
+    @app.post("/attack/{system}", response_class=HTMLResponse)
+    async def ask_with_upload(system: str, request: Request) -> Response:
+        """The Ask page with a variant uploaded as a TOML file: parsed in memory, never written."""
+        form = await request.form()
+        upload = form.get("variant_file")
+        if upload is None or isinstance(upload, str):
+            raise SimlabError("no variant file: choose a TOML file to upload")
+        data = await upload.read(MAX_UPLOAD_BYTES + 1)
+        if len(data) > MAX_UPLOAD_BYTES:
+            raise SimlabError(
+                f"{upload.filename}: larger than {MAX_UPLOAD_BYTES // 1024} KiB; a variant is far smaller"
+            )
+        name = Path(upload.filename or "upload.toml").name
+        variant = parse_variant(decode_text(data, name), name, system)
+        return await _cancellable(request, lambda progress: ask_page(system, request, progress, variant), running)
+
+    def ask_page(
+        system: str, request: Request, progress: Callable[[int], None], uploaded: Variant | None = None
+    ) -> Response:
         base = get_system(system)
         items = request.query_params.multi_items()
         kind = dict(items).get("kind", "attack")
@@ -159,13 +180,14 @@ def create_app(
         query = AttackQuery(system, kind)
         try:
             query = parse_attack(system, items, chosen.sampled_only)
-            if query.inputs or query.rules or not chosen.row_inputs:
-                context.update(_answer(chosen, query, config, progress))
+            if query.inputs or query.rules or not chosen.row_inputs or uploaded is not None:
+                context.update(_answer(chosen, query, config, progress, uploaded))
         except SimlabError as exc:
             if query.inputs or query.rules:  # a page opened with nothing chosen yet shows the hint, not an error
                 context["error"] = str(exc)
                 context["error_field"] = _field_named(str(exc), chosen, base)
         context["groups"] = _form_groups(base, chosen, query, config)
+        context["query_string"] = request.url.query
         if request.headers.get("HX-Request"):
             return HTMLResponse(render("answer.html.j2", **context), status_code=400 if context["error"] else 200)
         return HTMLResponse(render("ask.html.j2", **context), status_code=400 if context["error"] else 200)
@@ -534,14 +556,23 @@ def _error(request: Request, message: str, status: int, systems: Sequence[System
 
 
 def _answer(
-    chosen: System, query: AttackQuery, config: _Config, progress: Callable[[int], None] | None = None
+    chosen: System,
+    query: AttackQuery,
+    config: _Config,
+    progress: Callable[[int], None] | None = None,
+    uploaded: Variant | None = None,
 ) -> dict[str, Any]:
     """The answer part of the Ask page: metrics, charts, links and the command."""
-    system, attack = query.request(config.max_trials, config.variants, progress)
+    system, attack = query.request(config.max_trials, config.variants, progress, uploaded)
     encoded = urlencode(query_items(query))
-    return _answer_context(
+    context = _answer_context(
         system.attack(attack).to_json(), chosen.metrics, "attack", query.system, encoded, query.command()
     )
+    if uploaded is not None:  # the numbers are the upload's; a link cannot carry the file
+        context["uploaded"] = uploaded.name
+        context["links"] = {}
+        context["command"] = query.command() + f" --variant {uploaded.path.name}"
+    return context
 
 
 def _answer_context(
@@ -665,7 +696,26 @@ def _form_groups(
             str(query.seed),
         ),
     ]
-    return [("scenario", scenario), ("rules", rules), ("method", sampling)]
+    fields = {spec["name"] for spec in describe(chosen.scenario_type)}
+    edits = [
+        (f"edit {name}", _row_fields(name, tables[table].as_records(), query.inputs))
+        for name, table in chosen.row_inputs.items()
+        if name in fields
+    ]
+    return [("scenario", scenario), *edits, ("rules", rules), ("method", sampling)]
+
+
+def _row_fields(name: str, records: list[dict[str, Any]], inputs: Mapping[str, str]) -> list[dict[str, Any]]:
+    """``ROW.COLUMN`` overrides of the chosen row (or a row of one's own): one text box per column."""
+    chosen = next((r for r in records if str(r["name"]) == inputs.get(name)), None)
+    fields = []
+    for column in [c for c in (records[0] if records else {}) if c != "name"]:
+        shown = "" if chosen is None or chosen[column] is None else str(chosen[column])
+        doc = f"{name} column {column}" + (f" (the {chosen['name']} has {shown})" if chosen is not None else "")
+        fields.append(
+            _field({"name": column, "default": shown, "doc": doc}, f"{name}.{column}", inputs.get(f"{name}.{column}"))
+        )
+    return fields
 
 
 def _duel_groups(base: System, query: DuelQuery) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -59,6 +59,7 @@ class AttackQuery:
         max_trials: int,
         variants: Mapping[str, Path] | None = None,
         progress: Callable[[int], None] | None = None,
+        uploaded: Variant | None = None,
     ) -> tuple[System, AttackRequest]:
         """The system and request, checked as the command line checks them.
 
@@ -66,6 +67,7 @@ class AttackQuery:
             max_trials: The most trials the request may sample.
             variants: The variant files by name (``variant=NAME`` picks one).
             progress: Called with the trials sampled so far (it may raise to stop the work).
+            uploaded: A variant uploaded with the request (it takes the place of ``variant``).
 
         Raises:
             SimlabError: One line naming the input at fault.
@@ -81,7 +83,8 @@ class AttackQuery:
             max_trials=max_trials,
             threads=1,
             names=WEB_NAMES,
-            variant=load_named_variant(self.variant, self.system, variants or {}) if self.variant else None,
+            variant=uploaded
+            or (load_named_variant(self.variant, self.system, variants or {}) if self.variant else None),
             progress=progress,
             block_size=BLOCK_SIZE,
         )

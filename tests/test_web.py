@@ -6,6 +6,7 @@ Through the ASGI test client, then a real server started by ``simlab serve`` (th
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -20,6 +21,7 @@ from urllib.parse import urlencode
 
 import pytest
 from conftest import run_cli
+from matplotlib.image import imread
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
@@ -221,8 +223,9 @@ def test_a_client_that_goes_away_stops_its_work_and_the_server_keeps_serving(ser
     host, port = server.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as connection:
         connection.sendall(f"GET /api/duel/space_v4?{query} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
-        for _ in range(100):  # the duels have started
-            if json.loads(urllib.request.urlopen(status, timeout=10).read())["running"] == 1:
+        for _ in range(100):  # the duels have started, and report how far they have got
+            now = json.loads(urllib.request.urlopen(status, timeout=10).read())
+            if now["running"] == 1 and now["trials_done"][0] > 0:
                 break
             time.sleep(0.05)
         else:
@@ -278,8 +281,23 @@ def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys
         shared = browser.current_url
         browser.get(shared)
         assert browser.execute_script(value) == expected
-        png = browser.get_screenshot_as_png()
-        assert len(png) > 20_000  # a page, not a blank screen
+        pages = {
+            "home": "/",
+            "ask": "/attack/tyconian?" + urlencode({"weapon": "assault rifle", "armor": "flak vest"}),
+            "compare": f"/compare/hitech_tft?{urlencode({**COMPARE, 'method': 'exact'})}",
+            "sweep": f"/sweep/hitech_tft?{urlencode(SWEEP)}",
+            "duel": f"/duel/striker?{urlencode({'a.weapon': 'rifle', 'b.weapon': 'submachinegun', 'trials': '5000'})}",
+            "results": "/results",
+        }
+        loaded = "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
+        for name, path in pages.items():
+            browser.get(server + path)
+            browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")  # charts load as they come in view
+            WebDriverWait(browser, 30).until(lambda b: b.execute_script(loaded), f"{name}: not every chart loaded")
+            assert not browser.find_elements("id", "error"), name
+            browser.execute_script("window.scrollTo(0, 0)")
+            shot = imread(io.BytesIO(browser.get_screenshot_as_png()))
+            assert shot.std() > 0.05, f"the {name} page looks blank"  # text, controls, charts
     finally:
         browser.quit()
 
@@ -296,6 +314,7 @@ def test_every_duel_page_renders_and_samples_as_the_command_line(client, capsys)
     assert "simlab duel striker --a weapon=rifle --b weapon=submachinegun --trials 2000 --seed 3" in page.text
 
 
+COMPARE = {"vary": "weapon", "options": "assault rifle,gauss rifle,laser rifle", "armor": "flak jacket"}
 SWEEP = {
     "x": "range_m",
     "values": "4,20,80",

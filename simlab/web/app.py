@@ -102,7 +102,7 @@ def create_app(
     """
     files = variant_files(variants)
     config = _Config(max_trials, files, _variant_systems(files))
-    running = [0]  # answers being computed now (/api/status)
+    running: dict[int, int] = {}  # answers being computed now → trials sampled so far (/api/status)
     app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     systems = all_systems()
@@ -143,7 +143,12 @@ def create_app(
     @app.get("/api/status")
     def status() -> dict[str, Any]:
         """The server's state: its version and the answers being computed now."""
-        return {"simlab": __version__, "running": running[0], "max_trials": config.max_trials}
+        return {
+            "simlab": __version__,
+            "running": len(running),
+            "trials_done": sorted(running.values(), reverse=True),
+            "max_trials": config.max_trials,
+        }
 
     @app.get("/attack/{system}", response_class=HTMLResponse)
     async def ask(system: str, request: Request) -> Response:
@@ -353,15 +358,17 @@ class _ClientGoneError(Exception):
 Work = Callable[[Callable[[int], None]], Response]
 
 
-async def _cancellable(request: Request, work: Work, running: list[int]) -> Response:
+async def _cancellable(request: Request, work: Work, running: dict[int, int]) -> Response:
     """Run ``work`` on a worker thread (never on the event loop), stopping it if the client goes away.
 
     ``work`` gets a progress callback for the sampler: the engine calls it after every block
     of trials, and once the client has disconnected it raises, which ends the sampling there.
     """
     stop = threading.Event()
+    token = id(stop)
 
-    def progress(_done: int) -> None:
+    def progress(done: int) -> None:
+        running[token] = done  # what the page's progress line shows while it waits
         if stop.is_set():
             raise _ClientGoneError
 
@@ -370,7 +377,7 @@ async def _cancellable(request: Request, work: Work, running: list[int]) -> Resp
             await asyncio.sleep(0.1)
         stop.set()
 
-    running[0] += 1
+    running[token] = 0
     watcher = asyncio.ensure_future(watch())
     try:
         return await anyio.to_thread.run_sync(work, progress)
@@ -378,7 +385,7 @@ async def _cancellable(request: Request, work: Work, running: list[int]) -> Resp
         return Response(status_code=499)  # nobody is left to read it
     finally:
         watcher.cancel()
-        running[0] -= 1
+        running.pop(token, None)
 
 
 def _attack_query(system: str, request: Request) -> AttackQuery:

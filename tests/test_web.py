@@ -420,3 +420,29 @@ def test_an_uploaded_variant_is_read_in_memory_never_written(client, capsys, tmp
         f"/attack/striker?{urlencode(query)}", files={"variant_file": ("mine.toml", text.encode(), "text/plain")}
     )
     assert other.status_code == 400 and "is for &#39;hitech_tft&#39;" in other.text  # escaped, as every user string
+
+
+def test_every_link_an_answer_offers_works(client):
+    import html
+    import re
+
+    views = [
+        f"/attack/hitech_tft?{urlencode({**ASSAULT_RIFLE, 'method': 'exact'})}",
+        f"/attack/striker?{urlencode({'weapon': 'rifle', 'method': 'monte_carlo', 'trials': '2000'})}",
+        f"/duel/striker?{urlencode({'a.weapon': 'rifle', 'b.weapon': 'rifle', 'trials': '2000'})}",
+        f"/sweep/hitech_tft?{urlencode(SWEEP)}",
+        f"/compare/hitech_tft?{urlencode({**COMPARE, 'method': 'exact'})}",
+    ]
+    for view in views:
+        page = client.get(view)
+        assert page.status_code == 200, view
+        links = [
+            html.unescape(h) for h in re.findall(r'<p class="links">(.*?)</p>', page.text, re.S)[0].split('"')[1::2]
+        ]
+        links = [link for link in links if link.startswith("/")]
+        assert len(links) == 3, (view, links)  # the page itself, JSON and CSV
+        for link in links:
+            assert client.get(link).status_code == 200, link
+        for image in re.findall(r'<img class="chart"[^>]* src="(/chart/[^"]+)"', page.text):
+            chart = client.get(html.unescape(image))
+            assert chart.status_code == 200 and chart.headers["content-type"] == "image/png", image

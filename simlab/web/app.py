@@ -331,6 +331,23 @@ def create_app(
         assert chosen.duel is not None
         return _chart_response(chosen.duel(duel).to_json(), request.query_params.get("distribution", ""))
 
+    @app.get("/csv/sweep/{system}")
+    def csv_sweep(system: str, request: Request) -> Response:
+        items = request.query_params.multi_items()
+        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        query = parse_sweep(system, items, chosen.sampled_only)
+        table = sweep_table(query, [_sweep_point(point, config) for point in query.points()])
+        return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
+
+    @app.get("/csv/compare/{system}")
+    def csv_compare(system: str, request: Request) -> Response:
+        items = request.query_params.multi_items()
+        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        table, _ = compare_loadouts(
+            parse_compare(system, items, chosen.sampled_only), config.max_trials, config.variants
+        )
+        return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
+
     @app.get("/csv/attack/{system}")
     def csv_attack(system: str, request: Request) -> Response:
         query = _attack_query(system, request)
@@ -410,7 +427,7 @@ def _sweep_answer(query: SweepQuery, config: _Config) -> dict[str, Any]:
     keys = [query.x, *([query.series] if query.series else [])]
     metrics = [
         {
-            "name": ", ".join(str(row[k]) for k in keys),
+            "name": ", ".join(_shown(row[k]) for k in keys),
             "shown": _shown(row["value"]),
             "interval": f"{_shown(row['ci_low'])} – {_shown(row['ci_high'])}",
             "doc": "",
@@ -520,7 +537,7 @@ def _compare_answer(chosen: System, query: CompareQuery, config: _Config) -> dic
         "links": {
             "page": f"/compare/{attack.system}?{encoded}",
             "json": f"/api/compare/{attack.system}?{encoded}",
-            "csv": f"/api/compare/{attack.system}?{encoded}",
+            "csv": f"/csv/compare/{attack.system}?{encoded}",
         },
         "command": " \\\n  ".join(c.attack.command() for c in query.columns()),
         "command_note": "Each loadout from the command line (simlab compare does the same for an experiment's grid):",

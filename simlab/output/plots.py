@@ -496,7 +496,8 @@ def stacked(
     for axes in grid[::across]:
         axes.set_ylabel(_label(rows))
     handles, labels = grid[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncols=min(len(metrics), 6), fontsize=8)
+    per_row = max(1, int(float(figure.get_size_inches()[0]) / 1.9))  # as many labels a row as fit the width
+    figure.legend(handles, labels, loc="outside lower center", ncols=min(len(metrics), 6, per_row), fontsize=8)
     figure.suptitle(_title(title, f"Outcome of one attack by {_label(rows)}", where), fontsize=10)
     return figure
 

@@ -71,6 +71,8 @@ from simlab.web.sweep import (
 
 __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 
+#: The name of the outcome-breakdown chart among an answer's charts.
+OUTCOMES = "outcomes"
 #: The largest variant file a page accepts.
 MAX_UPLOAD_BYTES = 64 * 1024
 #: The most trials one request may sample unless ``simlab serve --max-trials`` says otherwise.
@@ -322,7 +324,8 @@ def create_app(
         items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
         chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
         system_of, attack = parse_attack(system, items, chosen.sampled_only).request(config.max_trials, config.variants)
-        return _chart_response(system_of.attack(attack).to_json(), request.query_params.get("distribution", ""))
+        answer = system_of.attack(attack).to_json()
+        return _chart_response(answer, request.query_params.get("distribution", ""), chosen.outcome_metrics)
 
     @app.get("/chart/duel/{system}")
     def chart_duel(system: str, request: Request) -> Response:
@@ -590,7 +593,13 @@ def _answer(
     system, attack = query.request(config.max_trials, config.variants, progress, uploaded)
     encoded = urlencode(query_items(query))
     context = _answer_context(
-        system.attack(attack).to_json(), chosen.metrics, "attack", query.system, encoded, query.command()
+        system.attack(attack).to_json(),
+        chosen.metrics,
+        "attack",
+        query.system,
+        encoded,
+        query.command(),
+        chosen.outcome_metrics,
     )
     if uploaded is not None:  # the numbers are the upload's; a link cannot carry the file
         context["uploaded"] = uploaded.name
@@ -600,7 +609,13 @@ def _answer(
 
 
 def _answer_context(
-    result: dict[str, Any], docs: Mapping[str, str], view: str, system: str, encoded: str, command: str
+    result: dict[str, Any],
+    docs: Mapping[str, str],
+    view: str,
+    system: str,
+    encoded: str,
+    command: str,
+    outcomes: Sequence[str] = (),
 ) -> dict[str, Any]:
     """What ``answer.html.j2`` shows of one result's JSON: metrics with intervals, charts, links, command."""
     intervals = result.get("ci95", {})
@@ -625,6 +640,15 @@ def _answer_context(
         for name, pmf in result["distributions"].items()
         if pmf
     ]
+    if outcomes and all(m in result["metrics"] for m in outcomes):  # the system's breakdown of exclusive outcomes
+        chart_urls.insert(
+            0,
+            {
+                "url": f"/chart/{view}/{system}?{encoded}&distribution={OUTCOMES}",
+                "name": OUTCOMES,
+                "caption": "How the attack ends: its exclusive outcomes",
+            },
+        )
     return {
         "answer": {
             "method": result["method"],
@@ -664,8 +688,15 @@ def _metrics_frame(result: dict[str, Any]) -> pd.DataFrame:
     )
 
 
-def _chart_response(result: dict[str, Any], name: str) -> Response:
-    """One distribution of an answer as a PNG (the same answer always draws the same image)."""
+def _chart_response(result: dict[str, Any], name: str, outcomes: Sequence[str] = ()) -> Response:
+    """One distribution of an answer (or its outcome breakdown) as a PNG: the same answer draws the same image."""
+    if name == OUTCOMES and outcomes:
+        rows = [
+            {"answer": "this attack", "metric": m, "value": result["metrics"][m], "method": result["method"]}
+            for m in outcomes
+        ]
+        figure = plots.stacked(pd.DataFrame(rows), metrics=outcomes, rows="answer", title="How the attack ends")
+        return Response(png_bytes(figure), media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
     pmf = result["distributions"].get(name)
     if not pmf:
         raise SimlabError(f"unknown distribution {name!r} (valid: {', '.join(result['distributions'])})")

@@ -71,6 +71,8 @@ from simlab.web.sweep import (
 
 __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 
+#: The links an answer offers: the page itself, its JSON and its CSV.
+_LINKS = {"page": "", "json": "/api", "csv": "/csv"}
 #: The name of the outcome-breakdown chart among an answer's charts.
 OUTCOMES = "outcomes"
 #: The largest variant file a page accepts.
@@ -175,15 +177,12 @@ def create_app(
     def ask_page(
         system: str, request: Request, progress: Callable[[int], None], uploaded: Variant | None = None
     ) -> Response:
-        base = get_system(system)
         items = request.query_params.multi_items()
-        kind = dict(items).get("kind", "attack")
-        chosen = base.for_kind(kind)
-        context: dict[str, Any] = {"systems": systems, "system": base, "kind": kind, "error": None, "answer": None}
-        context["error_field"] = None
-        context["view"] = "attack"
-        context["title"] = chosen.title if kind != "attack" else f"One attack: {base.title}"
-        context["hint"] = "Choose the inputs above: the answer appears here."
+        base, kind, chosen = _question(system, items)
+        title = chosen.title if kind != "attack" else f"One attack: {base.title}"
+        context = _view_context(
+            systems, base, kind, "attack", title, "Choose the inputs above: the answer appears here."
+        )
         query = AttackQuery(system, kind)
         try:
             query = parse_attack(system, items, chosen.sampled_only)
@@ -195,9 +194,7 @@ def create_app(
                 context["error_field"] = _field_named(str(exc), chosen, base)
         context["groups"] = _form_groups(base, chosen, query, config)
         context["query_string"] = request.url.query
-        if request.headers.get("HX-Request"):
-            return HTMLResponse(render("answer.html.j2", **context), status_code=400 if context["error"] else 200)
-        return HTMLResponse(render("ask.html.j2", **context), status_code=400 if context["error"] else 200)
+        return _page(request, context)
 
     @app.get("/duel/{system}", response_class=HTMLResponse)
     async def duel(system: str, request: Request) -> Response:
@@ -207,17 +204,8 @@ def create_app(
         base = get_system(system)
         require_duels(base)
         items = request.query_params.multi_items()
-        context: dict[str, Any] = {
-            "systems": systems,
-            "system": base,
-            "kind": "duel",
-            "error": None,
-            "error_field": None,
-            "answer": None,
-            "view": "duel",
-        }
-        context["title"] = f"A duel: {base.title}"
-        context["hint"] = "Choose both sides above: the duels are sampled and their outcome appears here."
+        hint = "Choose both sides above: the duels are sampled and their outcome appears here."
+        context = _view_context(systems, base, "duel", "duel", f"A duel: {base.title}", hint)
         query = DuelQuery(system)
         try:
             query = parse_duel(system, items)
@@ -231,8 +219,7 @@ def create_app(
         except SimlabError as exc:
             context["error"] = str(exc)
         context["groups"] = _duel_groups(base, query)
-        template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
-        return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
+        return _page(request, context)
 
     @app.get("/csv/duel/{system}")
     def csv_duel(system: str, request: Request) -> Response:
@@ -240,81 +227,71 @@ def create_app(
         assert chosen.duel is not None
         return _csv(chosen.duel(duel).to_json())
 
-    @app.get("/sweep/{system}", response_class=HTMLResponse)
-    def sweep_page(system: str, request: Request) -> Response:
-        base = get_system(system)
+    def grid_page(
+        system: str,
+        request: Request,
+        view: str,
+        hint: str,
+        asked: Callable[[dict[str, str]], bool],
+        answer: Callable[[System, Sequence[tuple[str, str]]], tuple[AttackQuery, dict[str, Any]]],
+        own_fields: Callable[[System, dict[str, str]], list[dict[str, Any]]],
+    ) -> Response:
+        """A view of several answers (Sweep, Compare): its own fields above the Ask page's form."""
         items = request.query_params.multi_items()
-        kind = dict(items).get("kind", "attack")
-        chosen = base.for_kind(kind)
-        context: dict[str, Any] = {
-            "systems": systems,
-            "system": base,
-            "kind": kind,
-            "error": None,
-            "error_field": None,
-            "answer": None,
-            "view": "sweep",
-        }
-        context["title"] = f"Sweep: {chosen.title if kind != 'attack' else base.title}"
-        context["hint"] = "Choose the input along the x axis, its values and a metric: the chart appears here."
-        query = None
+        base, kind, chosen = _question(system, items)
+        title = f"{view.capitalize()}: {chosen.title if kind != 'attack' else base.title}"
+        context = _view_context(systems, base, kind, view, title, hint)
+        attack = None
         try:
-            if any(key in dict(items) for key in SWEEP_KEYS):
-                query = parse_sweep(system, items, chosen.sampled_only)
-                context.update(_sweep_answer(query, config))
+            if asked(dict(items)):
+                attack, shown = answer(chosen, items)
+                context.update(shown)
         except SimlabError as exc:
             context["error"] = str(exc)
-        attack = query.attack if query else parse_attack(system, [], chosen.sampled_only)
-        context["groups"] = [("sweep", _sweep_fields(chosen, dict(items))), *_form_groups(base, chosen, attack, config)]
-        template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
-        return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
+        attack = attack or parse_attack(system, [], chosen.sampled_only)
+        context["groups"] = [(view, own_fields(chosen, dict(items))), *_form_groups(base, chosen, attack, config)]
+        return _page(request, context)
+
+    @app.get("/sweep/{system}", response_class=HTMLResponse)
+    def sweep_page(system: str, request: Request) -> Response:
+        def answer(chosen: System, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
+            query = parse_sweep(system, items, chosen.sampled_only)
+            return query.attack, _sweep_answer(query, config)
+
+        hint = "Choose the input along the x axis, its values and a metric: the chart appears here."
+        return grid_page(
+            system, request, "sweep", hint, lambda given: any(k in given for k in SWEEP_KEYS), answer, _sweep_fields
+        )
 
     @app.get("/api/sweep/{system}")
     def api_sweep(system: str, request: Request) -> Response:
         items = request.query_params.multi_items()
-        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        _, _, chosen = _question(system, items)
         query = parse_sweep(system, items, chosen.sampled_only)
         points = [{"inputs": dict(p.inputs), **_sweep_point(p, config)} for p in query.points()]
         return _json({"x": query.x, "metric": query.metric, "series": query.series, "points": points})
 
     @app.get("/compare/{system}", response_class=HTMLResponse)
     def compare_page(system: str, request: Request) -> Response:
-        base = get_system(system)
-        items = request.query_params.multi_items()
-        kind = dict(items).get("kind", "attack")
-        chosen = base.for_kind(kind)
-        context: dict[str, Any] = {
-            "systems": systems,
-            "system": base,
-            "kind": kind,
-            "error": None,
-            "error_field": None,
-            "answer": None,
-            "view": "compare",
-        }
-        context["title"] = f"Compare: {chosen.title if kind != 'attack' else base.title}"
-        context["hint"] = (
-            "Choose the input that varies and its options (or a variant): the loadouts appear side by side."
+        def answer(chosen: System, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
+            query = parse_compare(system, items, chosen.sampled_only)
+            return query.attack, _compare_answer(chosen, query, config)
+
+        hint = "Choose the input that varies and its options, or a variant: the loadouts side by side."
+        return grid_page(
+            system,
+            request,
+            "compare",
+            hint,
+            lambda given: "vary" in given or "variant" in given,
+            answer,
+            _compare_fields,
         )
-        query = None
-        try:
-            if "vary" in dict(items) or "variant" in dict(items):
-                query = parse_compare(system, items, chosen.sampled_only)
-                context.update(_compare_answer(chosen, query, config))
-        except SimlabError as exc:
-            context["error"] = str(exc)
-        attack = query.attack if query else parse_attack(system, [], chosen.sampled_only)
-        context["groups"] = [
-            ("compare", _compare_fields(chosen, dict(items))),
-            *_form_groups(base, chosen, attack, config),
-        ]
-        template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
-        return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
 
     @app.get("/api/compare/{system}")
     def api_compare(system: str, request: Request) -> Response:
         items = request.query_params.multi_items()
-        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        _, _, chosen = _question(system, items)
         query = parse_compare(system, items, chosen.sampled_only)
         table, _ = compare_loadouts(query, config.max_trials, config.variants)
         return _json({"columns": [c.label for c in query.columns()], "table": table.to_dict("records")})
@@ -322,7 +299,7 @@ def create_app(
     @app.get("/chart/attack/{system}")
     def chart_attack(system: str, request: Request) -> Response:
         items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
-        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        _, _, chosen = _question(system, items)
         system_of, attack = parse_attack(system, items, chosen.sampled_only).request(config.max_trials, config.variants)
         answer = system_of.attack(attack).to_json()
         return _chart_response(answer, request.query_params.get("distribution", ""), chosen.outcome_metrics)
@@ -337,7 +314,7 @@ def create_app(
     @app.get("/csv/sweep/{system}")
     def csv_sweep(system: str, request: Request) -> Response:
         items = request.query_params.multi_items()
-        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        _, _, chosen = _question(system, items)
         query = parse_sweep(system, items, chosen.sampled_only)
         table = sweep_table(query, [_sweep_point(point, config) for point in query.points()])
         return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
@@ -345,7 +322,7 @@ def create_app(
     @app.get("/csv/compare/{system}")
     def csv_compare(system: str, request: Request) -> Response:
         items = request.query_params.multi_items()
-        chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+        _, _, chosen = _question(system, items)
         table, _ = compare_loadouts(
             parse_compare(system, items, chosen.sampled_only), config.max_trials, config.variants
         )
@@ -408,9 +385,39 @@ async def _cancellable(request: Request, work: Work, running: dict[int, int]) ->
         running.pop(token, None)
 
 
+def _question(system: str, items: Sequence[tuple[str, str]]) -> tuple[System, str, System]:
+    """The system of a view, the kind of question its query asks (``kind=``), and the system that answers it."""
+    base = get_system(system)
+    kind = dict(items).get("kind", "attack")
+    return base, kind, base.for_kind(kind)
+
+
+def _view_context(
+    systems: Sequence[System], base: System, kind: str, view: str, title: str, hint: str
+) -> dict[str, Any]:
+    """What every page's template starts from (an answer, an error and the form are added to it)."""
+    return {
+        "systems": systems,
+        "system": base,
+        "kind": kind,
+        "view": view,
+        "title": title,
+        "hint": hint,
+        "error": None,
+        "error_field": None,
+        "answer": None,
+    }
+
+
+def _page(request: Request, context: dict[str, Any]) -> HTMLResponse:
+    """The whole page, or only its answer for htmx (which swaps the answer in place); 400 with an error."""
+    template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
+    return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
+
+
 def _attack_query(system: str, request: Request) -> AttackQuery:
     items = request.query_params.multi_items()
-    chosen = get_system(system).for_kind(dict(items).get("kind", "attack"))
+    _, _, chosen = _question(system, items)
     return parse_attack(system, items, chosen.sampled_only)
 
 
@@ -437,23 +444,32 @@ def _sweep_answer(query: SweepQuery, config: _Config) -> dict[str, Any]:
         }
         for row in table.to_dict("records")
     ]
-    encoded = urlencode(sweep_items(query))
-    attack = query.attack
+    note = "The same as an experiment: save it as sweep.toml and run simlab run sweep.toml"
+    return _grid_answer("sweep", query.attack, sweep_items(query), metrics, [chart], sweep_experiment(query), note)
+
+
+def _grid_answer(
+    view: str,
+    attack: AttackQuery,
+    items: list[tuple[str, Any]],
+    metrics: list[dict[str, Any]],
+    charts: list[Chart],
+    command: str,
+    note: str,
+) -> dict[str, Any]:
+    """What ``answer.html.j2`` shows of a view of several answers: its points, charts, links and command."""
+    encoded = urlencode(items)
     return {
         "answer": {
             "method": attack.method,
             "trials": attack.trials or DEFAULT_TRIALS,
             "seed": attack.seed,
             "metrics": metrics,
-            "charts": [chart],
+            "charts": charts,
         },
-        "links": {
-            "page": f"/sweep/{attack.system}?{encoded}",
-            "json": f"/api/sweep/{attack.system}?{encoded}",
-            "csv": f"/csv/sweep/{attack.system}?{encoded}",
-        },
-        "command": sweep_experiment(query),
-        "command_note": "The same as an experiment: save it as sweep.toml and run simlab run sweep.toml",
+        "links": {kind: f"{prefix}/{view}/{attack.system}?{encoded}" for kind, prefix in _LINKS.items()},
+        "command": command,
+        "command_note": note,
     }
 
 
@@ -526,25 +542,11 @@ def _compare_answer(chosen: System, query: CompareQuery, config: _Config) -> dic
                 "deltas": deltas,
             }
         )
-    encoded = urlencode(compare_items(query))
-    attack = query.attack
-    return {
-        "answer": {
-            "method": attack.method,
-            "trials": attack.trials or DEFAULT_TRIALS,
-            "seed": attack.seed,
-            "metrics": [],
-            "charts": charts,
-        },
-        "comparison": {"columns": columns, "rows": rows, "paired": attack.method != "exact"},
-        "links": {
-            "page": f"/compare/{attack.system}?{encoded}",
-            "json": f"/api/compare/{attack.system}?{encoded}",
-            "csv": f"/csv/compare/{attack.system}?{encoded}",
-        },
-        "command": " \\\n  ".join(c.attack.command() for c in query.columns()),
-        "command_note": "Each loadout from the command line (simlab compare does the same for an experiment's grid):",
-    }
+    command = " \\\n  ".join(c.attack.command() for c in query.columns())
+    note = "Each loadout from the command line (simlab compare does the same for an experiment's grid):"
+    shown = _grid_answer("compare", query.attack, compare_items(query), [], charts, command, note)
+    shown["comparison"] = {"columns": columns, "rows": rows, "paired": query.attack.method != "exact"}
+    return shown
 
 
 def _compare_fields(chosen: System, given: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -658,11 +660,7 @@ def _answer_context(
             "charts": [],
             "chart_urls": chart_urls,
         },
-        "links": {
-            "page": f"/{view}/{system}?{encoded}",
-            "json": f"/api/{view}/{system}?{encoded}",
-            "csv": f"/csv/{view}/{system}?{encoded}",
-        },
+        "links": {kind: f"{prefix}/{view}/{system}?{encoded}" for kind, prefix in _LINKS.items()},
         "command": command,
     }
 
@@ -740,16 +738,7 @@ def _form_groups(
             "method",
             query.method,
         ),
-        _field(
-            {"name": "trials", "type": "int", "default": None, "minimum": 1, "doc": "trials to sample"},
-            "trials",
-            None if query.trials is None else str(query.trials),
-        ),
-        _field(
-            {"name": "seed", "type": "int", "default": 0, "minimum": 0, "doc": "root seed of the random streams"},
-            "seed",
-            str(query.seed),
-        ),
+        *_sampling_fields(query.trials, query.seed, "trials to sample"),
     ]
     fields = {spec["name"] for spec in describe(chosen.scenario_type)}
     edits = [
@@ -786,19 +775,23 @@ def _duel_groups(base: System, query: DuelQuery) -> list[tuple[str, list[dict[st
             fields.append(_field(spec, f"{side}.{spec['name']}", given.get(spec["name"]), choices))
         groups.append((f"side {side.upper()}", fields))
     rules = [_field(spec, f"rule.{spec['name']}", query.rules.get(spec["name"])) for spec in describe(base.rules_type)]
-    sampling = [
+    return [*groups, ("rules", rules), ("sampling", _sampling_fields(query.trials, query.seed, "duels to sample"))]
+
+
+def _sampling_fields(trials: int | None, seed: int, what: str) -> list[dict[str, Any]]:
+    """The trials and seed of a sampled answer."""
+    return [
         _field(
-            {"name": "trials", "type": "int", "default": None, "minimum": 1, "doc": "duels to sample"},
+            {"name": "trials", "type": "int", "default": None, "minimum": 1, "doc": what},
             "trials",
-            None if query.trials is None else str(query.trials),
+            None if trials is None else str(trials),
         ),
         _field(
             {"name": "seed", "type": "int", "default": 0, "minimum": 0, "doc": "root seed of the random streams"},
             "seed",
-            str(query.seed),
+            str(seed),
         ),
     ]
-    return [*groups, ("rules", rules), ("sampling", sampling)]
 
 
 def _field(spec: dict[str, Any], key: str, given: str | None, rows: list[str] | None = None) -> dict[str, Any]:

@@ -141,6 +141,10 @@ def test_requests_are_bounded_and_malformed_queries_refused(client):
 def test_every_page_of_every_system_and_question_renders(client):
     assert client.get("/").status_code == 200
     for system in all_systems():
+        for view in ("sweep", "compare"):  # the views of several answers, before anything is chosen
+            for kind in ("attack", *system.questions):
+                page = client.get(f"/{view}/{system.name}", params={} if kind == "attack" else {"kind": kind})
+                assert page.status_code == 200 and 'name="rule.' in page.text, (view, system.name, kind)
         for kind in ("attack", *system.questions):
             page = client.get(f"/attack/{system.name}", params={} if kind == "attack" else {"kind": kind})
             assert page.status_code == 200, (system.name, kind, page.text[:300])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import multiprocessing
 import sys
@@ -42,6 +43,32 @@ def _max_trials_option(command: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help="Refuse a job that would sample more trials than this.",
     )(command)
+
+
+def _scheduler_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--scheduler`` (or ``SIMLAB_SCHEDULER``): sampling on a Dask cluster, bit-identical to the threads.
+
+    With a scheduler the experiments of a job run one after another here, their blocks of
+    trials spread over the cluster's workers.
+    """
+
+    @functools.wraps(command)
+    def with_scheduler(*args: Any, scheduler_address: str | None, **kwargs: Any) -> Any:
+        from simlab.engine.cluster import scheduler
+
+        with scheduler(scheduler_address):
+            if scheduler_address and "jobs" in kwargs:
+                kwargs["jobs"] = 1  # the cluster's workers share the work, not local processes
+            return command(*args, **kwargs)
+
+    return click.option(
+        "--scheduler",
+        "scheduler_address",
+        envvar="SIMLAB_SCHEDULER",
+        default=None,
+        metavar="ADDRESS",
+        help="Sample on a Dask cluster: tcp://HOST:PORT, or local:N worker processes [env SIMLAB_SCHEDULER].",
+    )(with_scheduler)
 
 
 def _jobs_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -187,6 +214,7 @@ class _Progress:
     short_help="One attack (or other question) of a system.",
     epilog=ATTACK_EXAMPLES,
 )
+@_scheduler_option
 @click.argument("system")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Scenario input (or ROW.COLUMN).")
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
@@ -241,6 +269,7 @@ def attack(
 
 
 @cli.command(short_help="Run experiments into results/<name>/ (the main job).")
+@_scheduler_option
 @click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
 @click.option(
     "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
@@ -357,6 +386,7 @@ def _progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | N
 
 
 @cli.command(short_help="Variants against the base rules, cell by cell.")
+@_scheduler_option
 @click.argument("experiment_file", type=click.Path(path_type=Path), metavar="EXPERIMENT.toml")
 @click.option(
     "--variant", "variant_files", multiple=True, type=click.Path(path_type=Path), help="Variant (TOML); repeatable."
@@ -421,6 +451,7 @@ def compare(
 
 
 @cli.command(short_help="Store experiments' results as their baselines.")
+@_scheduler_option
 @click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
 @click.option(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
@@ -460,6 +491,7 @@ def baseline(
 
 
 @cli.command(short_help="Check experiments against their baselines.")
+@_scheduler_option
 @click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
 @click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="Check a variant's rules instead.")
 @click.option("--margin", type=float, default=0.0, show_default=True, help="Practical margin of sampled metrics.")
@@ -533,6 +565,7 @@ def regress(
 
 
 @cli.command(short_help="Duels of two figures or ships of a system.")
+@_scheduler_option
 @click.argument("system")
 @click.option("--a", "a_items", multiple=True, metavar="KEY=VALUE", help="Side A's input (or ROW.COLUMN).")
 @click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="Side B's input (or ROW.COLUMN).")

@@ -18,6 +18,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
+from simlab.engine.cluster import current_client, run_blocks_on_cluster
 from simlab.engine.rng import MAX_TRIALS_PER_CELL, StreamKey, stream_key
 from simlab.inputs.errors import InvalidValueError
 
@@ -141,6 +142,10 @@ def run_blocks(
     if block_size < 1:
         raise InvalidValueError("block_size", block_size, "a positive integer")
     end = first + trials
+    client = current_client()
+    if client is not None:  # a Dask cluster samples the blocks (simlab.engine.cluster)
+        blocks = [(start, min(start + block_size, end)) for start in range(first, end, block_size)]
+        return run_blocks_on_cluster(client, block_fn, blocks, progress)
     bounds = ((start, min(start + block_size, end)) for start in range(first, end, block_size))
     first_start, first_stop = next(bounds)
     total = [np.array(t, dtype=np.int64) for t in block_fn(first_start, first_stop)]

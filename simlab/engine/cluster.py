@@ -1,0 +1,147 @@
+"""Blocks of trials on a Dask cluster (the ``simlab[cluster]`` extra), bit-identical to the threads.
+
+``--scheduler tcp://host:8786`` connects to a running Dask scheduler; ``--scheduler local:N``
+starts a ``LocalCluster`` of N worker processes (one thread each) for the command and stops it
+after. While :func:`scheduler` is active, :func:`simlab.engine.blocks.run_blocks` sends the
+blocks of every sampled cell to the cluster instead of its threads: consecutive blocks go
+together as one task (so that scheduling costs little beside the sampling), the tallies come
+back as int64 arrays and are summed in the order of the blocks. Every trial's randomness is a
+pure function of (seed, cell, trial), so the sums equal the threads' to the last bit for any
+number of workers, and a task whose worker dies is simply run again elsewhere.
+
+Dask is imported only when a scheduler is asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+import numpy as np
+
+from simlab.inputs.errors import SimlabError
+
+__all__ = ["scheduler", "current_client", "run_blocks_on_cluster", "worker_versions", "TASK_TRIALS"]
+
+#: Trials one task samples at least (its blocks run one after another on a worker): about a
+#: tenth of a second of the quickest kernels, so the scheduler's few milliseconds a task are small.
+TASK_TRIALS = 1 << 20
+_CLIENT: ContextVar[Any] = ContextVar("simlab_dask_client", default=None)
+#: The packages whose versions must agree between this process and every worker.
+_CHECKED = ("simlab", "numpy", "numba")
+CONNECT_SECONDS = 5
+
+
+def current_client() -> Any:
+    """The Dask client blocks are sent to (None: the local threads)."""
+    return _CLIENT.get()
+
+
+def worker_versions() -> dict[str, str]:
+    """The versions of the packages results depend on, in the process that runs this."""
+    return {name: importlib.metadata.version(name) for name in _CHECKED}
+
+
+@contextlib.contextmanager
+def scheduler(address: str | None) -> Iterator[Any]:
+    """Send sampling to the Dask scheduler at ``address`` (``tcp://...`` or ``local:N``) inside the block.
+
+    Args:
+        address: The scheduler, or None for the local threads (nothing changes).
+
+    Raises:
+        SimlabError: When the extra is not installed, the address is malformed, the scheduler
+            cannot be reached within a few seconds, or a worker runs other versions.
+    """
+    if not address:
+        yield None
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise SimlabError("--scheduler needs the cluster extra: pip install 'simlab[cluster]'") from None
+    with contextlib.ExitStack() as stack:
+        if address.startswith("local:"):
+            count = address.removeprefix("local:")
+            if not count.isdigit() or not 1 <= int(count) <= 256:
+                raise SimlabError(f"invalid --scheduler {address!r}: local:N takes N from 1 to 256 worker processes")
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=int(count), threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+                )
+            )
+            client = stack.enter_context(Client(cluster))
+        elif "://" in address:
+            try:
+                client = stack.enter_context(Client(address, timeout=CONNECT_SECONDS))
+            except (OSError, TimeoutError) as exc:
+                raise SimlabError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        else:
+            raise SimlabError(f"invalid --scheduler {address!r}: expected tcp://HOST:PORT or local:N")
+        _check_versions(client, address)
+        token = _CLIENT.set(client)
+        try:
+            yield client
+        finally:
+            _CLIENT.reset(token)
+
+
+def _check_versions(client: Any, address: str) -> None:
+    """Refuse workers whose simlab, numpy or numba differ from this process's."""
+    here = worker_versions()
+    for worker, versions in client.run(worker_versions).items():
+        differ = [
+            f"{name} {versions.get(name)} (here {here[name]})" for name in _CHECKED if versions.get(name) != here[name]
+        ]
+        if differ:
+            raise SimlabError(f"the worker {worker} of {address} runs other versions: {', '.join(differ)}")
+
+
+def _run_chunk(block_fn: Callable[[int, int], Sequence[np.ndarray]], bounds: list[tuple[int, int]]) -> list[np.ndarray]:
+    """One task: consecutive blocks on one worker, their tallies summed."""
+    total: list[np.ndarray] | None = None
+    for start, stop in bounds:
+        part = [np.asarray(t, dtype=np.int64) for t in block_fn(start, stop)]
+        total = part if total is None else [a + b for a, b in zip(total, part, strict=True)]
+    assert total is not None
+    return total
+
+
+def run_blocks_on_cluster(
+    client: Any,
+    block_fn: Callable[[int, int], Sequence[np.ndarray]],
+    bounds: list[tuple[int, int]],
+    progress: Callable[[int], None] | None = None,
+) -> tuple[np.ndarray, ...]:
+    """The summed tallies of ``bounds`` (``(start, stop)`` blocks), computed by the cluster's workers.
+
+    Args:
+        client: The Dask client.
+        block_fn: Runs trials ``[start, stop)`` and returns int64 tallies (it must pickle).
+        bounds: The blocks, in order.
+        progress: Called with the trials done so far as tasks complete.
+    """
+    from distributed import as_completed
+
+    chunks: list[list[tuple[int, int]]] = [[]]
+    for start, stop in bounds:
+        if sum(b - a for a, b in chunks[-1]) >= TASK_TRIALS:
+            chunks.append([])
+        chunks[-1].append((start, stop))
+    shared = client.scatter(block_fn, broadcast=False, hash=False)
+    futures = [client.submit(_run_chunk, shared, chunk, pure=False) for chunk in chunks]
+    trials = {future.key: sum(b - a for a, b in chunk) for future, chunk in zip(futures, chunks, strict=True)}
+    done = 0
+    for future in as_completed(futures):
+        done += trials[future.key]
+        if progress:
+            progress(done)
+    results = client.gather(futures)  # in the order of the blocks
+    total = [np.array(t, dtype=np.int64) for t in results[0]]
+    for part in results[1:]:
+        for acc, add in zip(total, part, strict=True):
+            acc += add
+    return tuple(total)

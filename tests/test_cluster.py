@@ -1,0 +1,135 @@
+"""Sampling on a real Dask cluster (a LocalCluster of worker processes): bit-identical to the threads.
+
+The same tables with and without ``--scheduler``, the same even when a worker is killed in the
+middle of a run, a one-line error for a scheduler that cannot be reached, and workers with other
+versions refused.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from conftest import run_cli
+
+distributed = pytest.importorskip("distributed")
+
+from simlab.engine import cluster as simlab_cluster  # noqa: E402
+from simlab.engine.cluster import scheduler  # noqa: E402
+from simlab.inputs.errors import SimlabError  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+    ) as local:
+        yield local
+
+
+@pytest.mark.parametrize("name", ["striker_duels", "tft_autofire_modes"])
+def test_a_cluster_writes_the_same_table_as_the_threads(dask_cluster, capsys, tmp_path, name):
+    experiment = f"experiments/{name}.toml"
+    code, _, err = run_cli(capsys, "run", experiment, "--out", str(tmp_path / "threads"))
+    assert code == 0, err
+    code, _, err = run_cli(capsys, "run", experiment, "--out", str(tmp_path / "dask"), "--scheduler",
+                           dask_cluster.scheduler_address)  # fmt: skip
+    assert code == 0, err
+    table = f"{name}/table.csv"
+    assert (tmp_path / "threads" / table).read_bytes() == (tmp_path / "dask" / table).read_bytes()
+
+
+def test_a_comparison_on_a_cluster_is_the_same(dask_cluster, capsys, tmp_path):
+    args = [
+        "compare",
+        "experiments/striker_duels.toml",
+        "--variant",
+        "experiments/variants/striker_blowthrough_off.toml",
+    ]
+    code, _, err = run_cli(capsys, *args, "--out", str(tmp_path / "threads"))
+    assert code == 0, err
+    code, _, err = run_cli(
+        capsys, *args, "--out", str(tmp_path / "dask"), "--scheduler", dask_cluster.scheduler_address
+    )
+    assert code == 0, err
+    table = "compare_striker_duels/table.csv"
+    assert (tmp_path / "threads" / table).read_bytes() == (tmp_path / "dask" / table).read_bytes()
+
+
+def test_the_json_of_an_attack_is_the_same_with_a_local_cluster(capsys, monkeypatch):
+    args = ["attack", "striker", "--set", "weapon=rifle", "--set", "armor=cloth", "--trials", "3000000", "--json"]
+    code, threads, _ = run_cli(capsys, *args)
+    monkeypatch.setenv("SIMLAB_SCHEDULER", "local:2")  # the environment variable, as --scheduler
+    code_dask, dask, err = run_cli(capsys, *args)
+    assert code == code_dask == 0, err
+    assert threads == dask
+
+
+def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(dask_cluster):
+    from simlab.systems import AttackRequest, get_system
+
+    striker = get_system("striker")
+    request = AttackRequest(scenario={"weapon": "rifle", "armor": "cloth"}, method="monte_carlo", trials=64_000_000,
+                            seed=4, threads=2, block_size=1 << 18)  # fmt: skip
+    expected = striker.attack(request).to_json()
+    with distributed.Client(dask_cluster.scheduler_address) as client:
+        pids = client.run(os.getpid)  # worker address → process id
+        victim_address, victim_pid = next(iter(pids.items()))
+        started = threading.Event()
+
+        def kill_when_started() -> None:
+            started.wait(60)
+            os.kill(victim_pid, signal.SIGKILL)  # the worker dies with its tasks; its nanny starts another
+
+        killer = threading.Thread(target=kill_when_started)
+        killer.start()
+
+        progress_seen: list[int] = []
+
+        def progress(done: int) -> None:
+            progress_seen.append(done)
+            started.set()
+
+        with scheduler(client.scheduler.address):
+            assert simlab_cluster.current_client() is not None
+            got = striker.attack(AttackRequest(**{**request.__dict__, "progress": progress})).to_json()
+        killer.join()
+        assert len(progress_seen) > 10  # many tasks: the kill came while most of them were still to run
+        client.wait_for_workers(2, timeout=60)
+        assert victim_address not in client.run(os.getpid)  # it was killed, and another took its place
+    assert got == expected
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2():
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "simlab", "run", "experiments/striker_duels.toml", "--scheduler", "tcp://127.0.0.1:1"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in result.stderr
+    assert time.perf_counter() - started < 10  # the acceptance point: within ten seconds
+
+
+@pytest.mark.parametrize("address", ["local:0", "local:many", "nowhere", "local:999"])
+def test_a_malformed_scheduler_address_is_refused(capsys, address):
+    code, _, err = run_cli(capsys, "attack", "striker", "--set", "weapon=rifle", "--scheduler", address)
+    assert code == 2 and err.startswith(f"error: invalid --scheduler {address!r}")
+
+
+class _OtherVersions:
+    """A client whose workers report other versions (a real cluster here has only this machine's)."""
+
+    def run(self, function):
+        versions = function()
+        return {"tcp://10.0.0.7:40000": {**versions, "numba": "0.1.0"}}
+
+
+def test_workers_with_other_versions_are_refused():
+    with pytest.raises(SimlabError, match=r"runs other versions: numba 0\.1\.0 \(here "):
+        simlab_cluster._check_versions(_OtherVersions(), "tcp://10.0.0.7:8786")

@@ -653,13 +653,33 @@ def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: i
 @click.option("--trials", type=int, default=20_000_000, show_default=True, help="Trials per timed run.")
 @click.option("--repeat", type=int, default=3, show_default=True, help="Timed runs per figure (fastest counts).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(trials: int, repeat: int, as_json: bool) -> None:
-    """Measure the samplers, their references, the generator and the exact engine."""
-    from simlab.workflow.bench import run_bench
+@click.option(
+    "--scheduler",
+    "scheduler_address",
+    envvar="SIMLAB_SCHEDULER",
+    default=None,
+    metavar="ADDRESS",
+    help="Time sampled experiments on this Dask cluster against one local thread instead.",
+)
+def bench(trials: int, repeat: int, as_json: bool, scheduler_address: str | None) -> None:
+    """Measure the samplers, their references, the generator and the exact engine (or a Dask cluster)."""
+    from simlab.workflow.bench import cluster_bench, run_bench
 
     check_trials(trials)
     if repeat < 1:
         raise SimlabError(f"invalid value {repeat} for --repeat: expected an integer >= 1")
+    if scheduler_address:
+        cluster = cluster_bench(scheduler_address, progress=lambda step: click.echo(f"bench: {step}", err=True))
+        if as_json:
+            _print_json(cluster)
+            return
+        click.echo(f"{cluster['scheduler']}: {cluster['workers']} workers, {cluster['task_overhead_ms']:.2f} ms a task")
+        for e in cluster["experiments"]:
+            click.echo(
+                f"  {e['name']}: {e['one_thread_seconds']:.2f} s on one thread, {e['cluster_seconds']:.2f} s on the"
+                f" cluster (x{e['speedup']:.2f}), tables {'identical' if e['identical'] else 'DIFFERENT'}"
+            )
+        return
     report = run_bench(trials=trials, repeat=repeat, progress=lambda step: click.echo(f"bench: {step}", err=True))
     if as_json:
         _print_json(report)

@@ -24,7 +24,14 @@ import numpy as np
 
 from simlab.inputs.errors import SimlabError
 
-__all__ = ["scheduler", "current_client", "run_blocks_on_cluster", "worker_versions", "TASK_TRIALS"]
+__all__ = [
+    "scheduler",
+    "current_client",
+    "run_blocks_on_cluster",
+    "worker_versions",
+    "task_overhead_seconds",
+    "TASK_TRIALS",
+]
 
 #: Trials one task samples at least (its blocks run one after another on a worker): about a
 #: tenth of a second of the quickest kernels, so the scheduler's few milliseconds a task are small.
@@ -131,8 +138,8 @@ def run_blocks_on_cluster(
         if sum(b - a for a, b in chunks[-1]) >= TASK_TRIALS:
             chunks.append([])
         chunks[-1].append((start, stop))
-    shared = client.scatter(block_fn, broadcast=False, hash=False)
-    futures = [client.submit(_run_chunk, shared, chunk, pure=False) for chunk in chunks]
+    # The block function is small (a kernel and its cell's parameters): it travels with each task.
+    futures = [client.submit(_run_chunk, block_fn, chunk, pure=False) for chunk in chunks]
     trials = {future.key: sum(b - a for a, b in chunk) for future, chunk in zip(futures, chunks, strict=True)}
     done = 0
     for future in as_completed(futures):
@@ -145,3 +152,18 @@ def run_blocks_on_cluster(
         for acc, add in zip(total, part, strict=True):
             acc += add
     return tuple(total)
+
+
+def _nothing(index: int) -> int:
+    """A task that does nothing: what the scheduler costs by itself."""
+    return index
+
+
+def task_overhead_seconds(client: Any, tasks: int = 200) -> float:
+    """Wall seconds a task costs beside its work: ``tasks`` empty tasks submitted and gathered."""
+    import time
+
+    client.gather(client.map(_nothing, range(20), pure=False))  # the workers are awake
+    started = time.perf_counter()
+    client.gather(client.map(_nothing, range(tasks), pure=False))
+    return (time.perf_counter() - started) / tasks

@@ -377,3 +377,45 @@ def run_bench(
         serve = serve_bench(repeat=15 * repeat)  # requests are quick: p95 needs a few dozen of them
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"workloads": results, "exact": exact, "serve": serve, "peak_rss_mb": peak}
+
+
+#: The experiments ``simlab bench --scheduler`` times: sampled cells, and a matrix of duels.
+CLUSTER_EXPERIMENTS = ("experiments/tyconian_indirect_fire.toml", "experiments/space_duels.toml")
+
+
+def cluster_bench(address: str, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """``simlab bench --scheduler ADDRESS``: sampled experiments on the cluster against one local thread.
+
+    Each experiment runs once on one thread of this process and once with its blocks on the
+    cluster (the same tables, to the bit); the speedup is the ratio of the two wall times. The
+    per-task overhead is the scheduler's own cost of an empty task.
+
+    Raises:
+        SimlabError: As :func:`simlab.engine.cluster.scheduler`.
+    """
+    from simlab.engine.cluster import scheduler, task_overhead_seconds
+    from simlab.workflow.experiments import load_experiment
+    from simlab.workflow.runner import run_experiment
+
+    say = progress or (lambda _: None)
+    rows = []
+    with scheduler(address) as client:
+        workers = len(client.scheduler_info()["workers"])
+        overhead = task_overhead_seconds(client)
+        for path in CLUSTER_EXPERIMENTS:
+            experiment = load_experiment(path)
+            say(f"{experiment.name} on the cluster")
+            run_experiment(experiment, threads=1)  # warm: the workers' and this process's kernels are loaded
+            started = time.perf_counter()
+            on_cluster = run_experiment(experiment, threads=1)
+            cluster_seconds = time.perf_counter() - started
+            rows.append({"name": experiment.name, "cluster_seconds": cluster_seconds, "table": on_cluster.table})
+    for row in rows:
+        experiment = load_experiment(next(p for p in CLUSTER_EXPERIMENTS if row["name"] in p))
+        say(f"{row['name']} on one thread")
+        started = time.perf_counter()
+        local = run_experiment(experiment, threads=1)
+        row["one_thread_seconds"] = time.perf_counter() - started
+        row["identical"] = bool(local.table.equals(row.pop("table")))
+        row["speedup"] = row["one_thread_seconds"] / row["cluster_seconds"]
+    return {"scheduler": address, "workers": workers, "task_overhead_ms": overhead * 1000, "experiments": rows}

@@ -7,15 +7,18 @@ and pivot them with plain pandas. Cell ``i`` of the grid samples the random stre
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from simlab.engine.cluster import current_client
 from simlab.engine.results import AttackResult
 from simlab.engine.rng import MAX_TRIALS_PER_CELL
 from simlab.inputs.errors import SimlabError
@@ -66,6 +69,43 @@ def rule_sets(experiment: Experiment, base: Variant | None = None) -> list[tuple
 
 def _half_width(result: AttackResult) -> float:
     return max(((high - low) / 2 for low, high in result.ci95.values()), default=0.0)
+
+
+def _answers(
+    system: System,
+    experiment: Experiment,
+    cells: list[tuple[int, dict[str, Any], Variant | None]],
+    threads: int | None,
+    progress: Callable[[int], None] | None,
+) -> list[dict[str, AttackResult]]:
+    """Every cell's answer by each method, in the order of ``cells``.
+
+    Here, one cell after another. On a Dask cluster (simlab.engine.cluster) the cells are
+    asked side by side, so that the blocks of several cells keep every worker busy; the
+    answers are the same either way, each a pure function of its cell.
+    """
+
+    def one(cell: int, inputs: dict[str, Any], variant: Variant | None) -> dict[str, AttackResult]:
+        results: dict[str, AttackResult] = {}
+        for method in experiment.methods:
+            if method == "exact":
+                results[method] = answer(system, experiment.kind, inputs, variant, method="exact")
+            else:
+                results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
+            if progress is not None:
+                progress(1)
+        return results
+
+    client = current_client()
+    if client is None or len(cells) < 2:
+        return [one(*cell) for cell in cells]
+    side_by_side = min(len(cells), 4 * max(1, len(client.scheduler_info()["workers"])))
+    with ThreadPoolExecutor(max_workers=side_by_side) as pool:  # each thread keeps this context: the client
+        futures = []
+        for cell, inputs, variant in cells:
+            context = contextvars.copy_context()
+            futures.append(pool.submit(context.run, lambda c=cell, i=inputs, v=variant: one(c, i, v)))
+        return [future.result() for future in futures]
 
 
 def _sampled(
@@ -148,18 +188,11 @@ def run_experiment(
     dist_rows: list[dict[str, Any]] = []
     curve_rows: list[dict[str, Any]] = []
     marginal_rows: list[dict[str, Any]] = []
-    for (variant_name, variant), (cell, inputs) in itertools.product(
-        rule_sets(experiment, base_variant), enumerate(experiment.cells())
-    ):
+    jobs = list(itertools.product(rule_sets(experiment, base_variant), enumerate(experiment.cells())))
+    cells = [(cell, inputs, variant) for (_, variant), (cell, inputs) in jobs]
+    answers = _answers(system, experiment, cells, threads, progress)
+    for ((variant_name, variant), (cell, inputs)), results in zip(jobs, answers, strict=True):
         labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}
-        results: dict[str, AttackResult] = {}
-        for method in experiment.methods:
-            if method == "exact":
-                results[method] = answer(system, experiment.kind, inputs, variant, method="exact")
-            else:
-                results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
-            if progress is not None:
-                progress(1)
         for method, result in results.items():
             for metric, value in result.metrics.items():
                 if not experiment.keeps(metric):

@@ -133,3 +133,13 @@ class _OtherVersions:
 def test_workers_with_other_versions_are_refused():
     with pytest.raises(SimlabError, match=r"runs other versions: numba 0\.1\.0 \(here "):
         simlab_cluster._check_versions(_OtherVersions(), "tcp://10.0.0.7:8786")
+
+
+def test_bench_on_a_cluster_reports_speedup_and_overhead(dask_cluster):
+    from simlab.workflow.bench import cluster_bench
+
+    report = cluster_bench(dask_cluster.scheduler_address)
+    assert report["workers"] == 2 and report["task_overhead_ms"] > 0
+    assert [e["name"] for e in report["experiments"]] == ["tyconian_indirect_fire", "space_duels"]
+    for e in report["experiments"]:
+        assert e["identical"] and e["speedup"] > 0 and e["one_thread_seconds"] > 0 and e["cluster_seconds"] > 0

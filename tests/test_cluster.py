@@ -138,7 +138,7 @@ def test_workers_with_other_versions_are_refused():
 def test_bench_on_a_cluster_reports_speedup_and_overhead(dask_cluster):
     from simlab.workflow.bench import cluster_bench
 
-    report = cluster_bench(dask_cluster.scheduler_address)
+    report = cluster_bench(dask_cluster.scheduler_address, scale=1)
     assert report["workers"] == 2 and report["task_overhead_ms"] > 0
     assert [e["name"] for e in report["experiments"]] == ["tyconian_indirect_fire", "space_duels"]
     for e in report["experiments"]:

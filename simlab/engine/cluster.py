@@ -75,11 +75,18 @@ def scheduler(address: str | None) -> Iterator[Any]:
             count = address.removeprefix("local:")
             if not count.isdigit() or not 1 <= int(count) <= 256:
                 raise SimlabError(f"invalid --scheduler {address!r}: local:N takes N from 1 to 256 worker processes")
-            cluster = stack.enter_context(
-                LocalCluster(
-                    n_workers=int(count), threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+            try:
+                cluster = stack.enter_context(
+                    LocalCluster(
+                        n_workers=int(count),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=50,
+                    )
                 )
-            )
+            except (OSError, RuntimeError) as exc:  # e.g. a script without ``if __name__ == "__main__":``
+                raise SimlabError(f"could not start {address} (a LocalCluster of worker processes): {exc}") from None
             client = stack.enter_context(Client(cluster))
         elif "://" in address:
             try:

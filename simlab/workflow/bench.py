@@ -8,6 +8,7 @@ exact engine against icepool on the same distributions, and the peak memory.
 
 from __future__ import annotations
 
+import dataclasses
 import resource
 import time
 from collections.abc import Callable
@@ -383,12 +384,14 @@ def run_bench(
 CLUSTER_EXPERIMENTS = ("experiments/tyconian_indirect_fire.toml", "experiments/space_duels.toml")
 
 
-def cluster_bench(address: str, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+def cluster_bench(address: str, progress: Callable[[str], None] | None = None, scale: int = 4) -> dict[str, Any]:
     """``simlab bench --scheduler ADDRESS``: sampled experiments on the cluster against one local thread.
 
-    Each experiment runs once on one thread of this process and once with its blocks on the
-    cluster (the same tables, to the bit); the speedup is the ratio of the two wall times. The
-    per-task overhead is the scheduler's own cost of an empty task.
+    Each experiment, at ``scale`` times its trials (a cluster is for big jobs: with the shipped
+    trial counts a cell is a few tens of milliseconds, most of which the scheduler's round trip
+    would cost), runs once on one thread of this process and once with its blocks on the
+    cluster; the tables must be identical to the bit, and the speedup is the ratio of the two
+    wall times. The per-task overhead is the scheduler's own cost of an empty task.
 
     Raises:
         SimlabError: As :func:`simlab.engine.cluster.scheduler`.
@@ -398,21 +401,27 @@ def cluster_bench(address: str, progress: Callable[[str], None] | None = None) -
     from simlab.workflow.runner import run_experiment
 
     say = progress or (lambda _: None)
+    experiments = [load_experiment(path) for path in CLUSTER_EXPERIMENTS]
+    scaled = [dataclasses.replace(e, trials=e.trials * scale) for e in experiments]
     rows = []
     with scheduler(address) as client:
         workers = len(client.scheduler_info()["workers"])
         overhead = task_overhead_seconds(client)
-        for path in CLUSTER_EXPERIMENTS:
-            experiment = load_experiment(path)
+        for experiment in scaled:
             say(f"{experiment.name} on the cluster")
-            run_experiment(experiment, threads=1)  # warm: the workers' and this process's kernels are loaded
+            run_experiment(dataclasses.replace(experiment, trials=1000), threads=1)  # the workers' kernels loaded
             started = time.perf_counter()
-            on_cluster = run_experiment(experiment, threads=1)
-            cluster_seconds = time.perf_counter() - started
-            rows.append({"name": experiment.name, "cluster_seconds": cluster_seconds, "table": on_cluster.table})
-    for row in rows:
-        experiment = load_experiment(next(p for p in CLUSTER_EXPERIMENTS if row["name"] in p))
-        say(f"{row['name']} on one thread")
+            table = run_experiment(experiment, threads=1).table
+            rows.append(
+                {
+                    "name": experiment.name,
+                    "trials_per_cell": experiment.trials,
+                    "cluster_seconds": time.perf_counter() - started,
+                    "table": table,
+                }
+            )
+    for experiment, row in zip(scaled, rows, strict=True):
+        say(f"{experiment.name} on one thread")
         started = time.perf_counter()
         local = run_experiment(experiment, threads=1)
         row["one_thread_seconds"] = time.perf_counter() - started

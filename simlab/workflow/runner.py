@@ -99,7 +99,7 @@ def _answers(
     client = current_client()
     if client is None or len(cells) < 2:
         return [one(*cell) for cell in cells]
-    side_by_side = min(len(cells), 4 * max(1, len(client.scheduler_info()["workers"])))
+    side_by_side = min(len(cells), 2 * max(1, len(client.scheduler_info()["workers"])))
     with ThreadPoolExecutor(max_workers=side_by_side) as pool:  # each thread keeps this context: the client
         futures = []
         for cell, inputs, variant in cells:

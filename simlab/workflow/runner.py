@@ -23,7 +23,7 @@ from simlab.engine.results import AttackResult
 from simlab.engine.rng import MAX_TRIALS_PER_CELL
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import BASE, Variant
-from simlab.systems import System
+from simlab.systems import System, get_system
 from simlab.workflow.experiments import ATTACKS, Experiment, answer, request_for
 
 __all__ = ["ExperimentRun", "run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
@@ -80,32 +80,59 @@ def _answers(
 ) -> list[dict[str, AttackResult]]:
     """Every cell's answer by each method, in the order of ``cells``.
 
-    Here, one cell after another. On a Dask cluster (simlab.engine.cluster) the cells are
-    asked side by side, so that the blocks of several cells keep every worker busy; the
-    answers are the same either way, each a pure function of its cell.
+    Here, one cell after another. On a Dask cluster (simlab.engine.cluster) the exact cells
+    go to the workers in chunks and the sampled ones are asked side by side, so that the
+    blocks of several cells keep every worker busy; the answers are the same either way,
+    each a pure function of its cell.
     """
+    client = current_client()
+    exact: dict[int, AttackResult] = {}
+    if client is not None and "exact" in experiment.methods and len(cells) > 1:
+        exact = dict(enumerate(_exact_on_cluster(client, experiment, cells)))
 
-    def one(cell: int, inputs: dict[str, Any], variant: Variant | None) -> dict[str, AttackResult]:
+    def one(index: int, cell: int, inputs: dict[str, Any], variant: Variant | None) -> dict[str, AttackResult]:
         results: dict[str, AttackResult] = {}
         for method in experiment.methods:
             if method == "exact":
-                results[method] = answer(system, experiment.kind, inputs, variant, method="exact")
+                results[method] = (
+                    exact[index] if index in exact else answer(system, experiment.kind, inputs, variant, method="exact")
+                )
             else:
                 results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
             if progress is not None:
                 progress(1)
         return results
 
-    client = current_client()
     if client is None or len(cells) < 2:
-        return [one(*cell) for cell in cells]
+        return [one(index, *cell) for index, cell in enumerate(cells)]
     side_by_side = min(len(cells), 2 * max(1, len(client.scheduler_info()["workers"])))
     with ThreadPoolExecutor(max_workers=side_by_side) as pool:  # each thread keeps this context: the client
         futures = []
-        for cell, inputs, variant in cells:
+        for index, (cell, inputs, variant) in enumerate(cells):
             context = contextvars.copy_context()
-            futures.append(pool.submit(context.run, lambda c=cell, i=inputs, v=variant: one(c, i, v)))
+            futures.append(pool.submit(context.run, lambda n=index, c=cell, i=inputs, v=variant: one(n, c, i, v)))
         return [future.result() for future in futures]
+
+
+#: Exact cells one task of a cluster computes: each takes a millisecond or less, so they
+#: travel in dozens, not one by one (a task's round trip costs a few milliseconds).
+EXACT_CELLS_PER_TASK = 48
+
+
+def _exact_chunk(system_name: str, kind: str, cells: list[tuple[dict[str, Any], Variant | None]]) -> list[AttackResult]:
+    """A task of a cluster: the exact answers of a few cells (the system is looked up on the worker)."""
+    system = get_system(system_name).for_kind(kind)
+    return [answer(system, kind, inputs, variant, method="exact") for inputs, variant in cells]
+
+
+def _exact_on_cluster(
+    client: Any, experiment: Experiment, cells: list[tuple[int, dict[str, Any], Variant | None]]
+) -> list[AttackResult]:
+    """The exact answers of every cell, computed by the cluster's workers in chunks, in the order of ``cells``."""
+    pairs = [(inputs, variant) for _, inputs, variant in cells]
+    chunks = [pairs[i : i + EXACT_CELLS_PER_TASK] for i in range(0, len(pairs), EXACT_CELLS_PER_TASK)]
+    futures = [client.submit(_exact_chunk, experiment.system, experiment.kind, chunk, pure=False) for chunk in chunks]
+    return [result for part in client.gather(futures) for result in part]
 
 
 def _sampled(

@@ -6,7 +6,7 @@ after. While :func:`scheduler` is active, :func:`simlab.engine.blocks.run_blocks
 blocks of every sampled cell to the cluster instead of its threads: consecutive blocks go
 together as one task (so that scheduling costs little beside the sampling), the tallies come
 back as int64 arrays and are summed in the order of the blocks (exact cells travel in chunks
-too: :func:`simlab.workflow.runner`). Every trial's randomness is a
+too: :mod:`simlab.workflow.runner`). Every trial's randomness is a
 pure function of (seed, cell, trial), so the sums equal the threads' to the last bit for any
 number of workers, and a task whose worker dies is simply run again elsewhere.
 

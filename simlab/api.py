@@ -11,9 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from simlab.engine.results import AttackResult
-from simlab.systems import AttackRequest, DuelRequest, get_system, require_duels
+from simlab.engine.rng import MAX_TRIALS_PER_CELL
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.requests import attack_request, duel_request
 
 __all__ = ["attack", "duel", "run"]
+
+#: How messages name the choices of these calls (the command line says ``--exact``...).
+_API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
 
 
 def _dotted(inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -49,16 +54,20 @@ def attack(
         >>> attack("hitech_tft", weapon="assault rifle", armor="flak jacket", mode="four", range_m=20)
         >>> attack("tyconian", kind="explosion", explosive="hand grenade", distance_m=2)
     """
-    chosen = get_system(system).for_kind(kind)
-    scenario, rows = chosen.split_inputs(_dotted(inputs))
-    request = AttackRequest(
-        scenario=scenario,
-        rules=dict(rules or {}),
-        row_overrides=rows,
-        method=method,
-        trials=trials,
+    if method not in ("exact", "monte_carlo"):
+        raise SimlabError(f"invalid value {method!r} for method: expected exact or monte_carlo")
+    exact = method == "exact"
+    chosen, request = attack_request(
+        system,
+        kind=kind,
+        inputs=_dotted(inputs),
+        rules=rules or {},
+        exact=exact,
+        trials=None if exact else trials,
         seed=seed,
         threads=threads,
+        max_trials=MAX_TRIALS_PER_CELL,
+        names=_API_NAMES,
     )
     return chosen.attack(request)
 
@@ -87,21 +96,18 @@ def duel(
     Example:
         >>> duel("space_v4", a={"ship": "patrol cruiser"}, b={"ship": "mercenary cruiser", "pd_hold": 3})
     """
-    chosen = get_system(system)
-    require_duels(chosen)
-    assert chosen.duel is not None
-    side_a, a_rows = chosen.split_inputs(_dotted(a))
-    side_b, b_rows = chosen.split_inputs(_dotted(b))
-    request = DuelRequest(
-        a=side_a,
-        b=side_b,
-        a_rows=a_rows,
-        b_rows=b_rows,
-        rules=dict(rules or {}),
+    chosen, request = duel_request(
+        system,
+        a=_dotted(a),
+        b=_dotted(b),
+        rules=rules or {},
         trials=trials,
         seed=seed,
         threads=threads,
+        max_trials=MAX_TRIALS_PER_CELL,
+        names=_API_NAMES,
     )
+    assert chosen.duel is not None
     return chosen.duel(request)
 
 

@@ -1,4 +1,4 @@
-"""One question put to a system, from ``KEY=VALUE`` inputs: the same for the command line and the web.
+"""One question put to a system, from ``KEY=VALUE`` inputs: the same for the command line, the web and the API.
 
 ``simlab attack`` and ``simlab duel`` take scenario inputs (``--set``, ``--a``, ``--b``), rule
 parameters (``--rule``), a method, trials and a seed; the web API takes the very same keys in
@@ -9,6 +9,7 @@ inputs with the same one-line messages.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from simlab.engine.blocks import check_seed, check_threads, check_trials
 from simlab.inputs.errors import SimlabError
@@ -39,8 +40,8 @@ def attack_request(
     system: str,
     *,
     kind: str = "attack",
-    inputs: Mapping[str, str],
-    rules: Mapping[str, str],
+    inputs: Mapping[str, Any],
+    rules: Mapping[str, Any],
     exact: bool = False,
     trials: int | None = None,
     seed: int = 0,
@@ -104,9 +105,9 @@ def attack_request(
 def duel_request(
     system: str,
     *,
-    a: Mapping[str, str],
-    b: Mapping[str, str],
-    rules: Mapping[str, str],
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    rules: Mapping[str, Any],
     trials: int | None = None,
     seed: int = 0,
     threads: int | None = None,

@@ -44,6 +44,20 @@ def test_a_cluster_writes_the_same_table_as_the_threads(dask_cluster, capsys, tm
     assert (tmp_path / "threads" / table).read_bytes() == (tmp_path / "dask" / table).read_bytes()
 
 
+def test_exact_cells_and_their_marginal_values_on_a_cluster_are_the_same(dask_cluster):
+    """Exact cells travel to the workers with their marginal changes (``+1 DX``...): the same rows."""
+    from simlab.workflow.experiments import load_experiment
+    from simlab.workflow.runner import run_experiment
+
+    experiment = load_experiment("experiments/tft_autofire_modes.toml")
+    here = run_experiment(experiment, threads=1)
+    with scheduler(dask_cluster.scheduler_address):
+        there = run_experiment(experiment, threads=1)
+    assert len(here.marginals) > 0
+    assert there.marginals.equals(here.marginals)
+    assert there.table.equals(here.table)
+
+
 def test_a_comparison_on_a_cluster_is_the_same(dask_cluster, capsys, tmp_path):
     args = [
         "compare",

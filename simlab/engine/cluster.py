@@ -41,6 +41,14 @@ _CLIENT: ContextVar[Any] = ContextVar("simlab_dask_client", default=None)
 #: The packages whose versions must agree between this process and every worker.
 _CHECKED = ("simlab", "numpy", "numba")
 CONNECT_SECONDS = 5
+#: Dask settings of a ``local:N`` cluster: its servers share this machine's cores with the
+#: sampling, so the workers do not profile themselves and the housekeeping ticks seldom.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
 
 
 def current_client() -> Any:
@@ -68,6 +76,7 @@ def scheduler(address: str | None) -> Iterator[Any]:
         yield None
         return
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise SimlabError("--scheduler needs the cluster extra: pip install 'simlab[cluster]'") from None
@@ -76,6 +85,7 @@ def scheduler(address: str | None) -> Iterator[Any]:
             count = address.removeprefix("local:")
             if not count.isdigit() or not 1 <= int(count) <= 256:
                 raise SimlabError(f"invalid --scheduler {address!r}: local:N takes N from 1 to 256 worker processes")
+            stack.enter_context(dask.config.set(LOCAL_CLUSTER_CONFIG))  # read by the servers and workers as they start
             try:
                 cluster = stack.enter_context(
                     LocalCluster(

@@ -9,6 +9,7 @@ compare the two and ``simlab bench`` times them side by side.
 
 from __future__ import annotations
 
+import importlib
 import types
 from collections.abc import Callable
 from typing import Any
@@ -44,6 +45,49 @@ def run_interpreted(kernel: Any, *args: Any) -> None:
         interpreted(kernel)(*args)
 
 
+class _BlockFunction:
+    """Tallies of trials ``[start, stop)`` of a kernel, compiled or by its interpreted twin.
+
+    It pickles by reference (the kernel's module and name), so a task of a Dask cluster
+    carries a few bytes rather than the kernel's source, and the workers use the kernel
+    their own import compiled (numba's cache).
+    """
+
+    def __init__(
+        self,
+        kernel: Any,
+        arguments: Callable[[Any], tuple[Any, ...]],
+        new_tallies: Callable[[Any], tuple[Any, ...]],
+        plain: bool,
+    ) -> None:
+        self.kernel = kernel
+        self.arguments = arguments
+        self.new_tallies = new_tallies
+        self.plain = plain
+        how = "source run in the interpreter (the plain reference)" if plain else "compiled kernel"
+        self.__doc__ = f"Tallies of trials [start, stop) by {kernel.__name__}'s {how}."
+
+    def __call__(self, subject: Any, key: StreamKey, start: int, stop: int) -> Any:
+        tallies = self.new_tallies(subject)
+        arguments = (np.uint64(key.offset), np.uint64(key.gamma), start, stop, *self.arguments(subject), *tallies)
+        if self.plain:
+            run_interpreted(self.kernel, *arguments)
+        else:
+            self.kernel(*arguments)
+        return tallies
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        where = (self.kernel.py_func.__module__, self.kernel.__name__)
+        return (_rebuild_block_function, (*where, self.arguments, self.new_tallies, self.plain))
+
+
+def _rebuild_block_function(
+    module: str, name: str, arguments: Callable[..., Any], new_tallies: Callable[..., Any], plain: bool
+) -> _BlockFunction:
+    """A block function unpickled: its kernel looked up in its module."""
+    return _BlockFunction(getattr(importlib.import_module(module), name), arguments, new_tallies, plain)
+
+
 def block_functions(
     kernel: Any, arguments: Callable[[Any], tuple[Any, ...]], new_tallies: Callable[[Any], tuple[Any, ...]]
 ) -> tuple[Callable[..., Any], Callable[..., Any]]:
@@ -53,17 +97,6 @@ def block_functions(
     and adds into ``tallies = new_tallies(subject)``. Both returned functions take
     ``(subject, key, start, stop)`` and return the tallies of trials ``[start, stop)``.
     """
-
-    def compiled(subject: Any, key: StreamKey, start: int, stop: int) -> Any:
-        tallies = new_tallies(subject)
-        kernel(np.uint64(key.offset), np.uint64(key.gamma), start, stop, *arguments(subject), *tallies)
-        return tallies
-
-    def plain(subject: Any, key: StreamKey, start: int, stop: int) -> Any:
-        tallies = new_tallies(subject)
-        run_interpreted(kernel, np.uint64(key.offset), np.uint64(key.gamma), start, stop, *arguments(subject), *tallies)
-        return tallies
-
-    compiled.__doc__ = f"Tallies of trials [start, stop) by the compiled {kernel.__name__}."
-    plain.__doc__ = f"The same tallies by {kernel.__name__}'s source run in the interpreter (the plain reference)."
-    return compiled, plain
+    return _BlockFunction(kernel, arguments, new_tallies, plain=False), _BlockFunction(
+        kernel, arguments, new_tallies, plain=True
+    )

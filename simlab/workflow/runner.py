@@ -71,14 +71,33 @@ def _half_width(result: AttackResult) -> float:
     return max(((high - low) / 2 for low, high in result.ci95.values()), default=0.0)
 
 
+#: The metrics of a cell under each of its system's marginal changes (``+1 DX``...).
+Marginals = dict[str, dict[str, float]]
+
+
+def _exact_cell(
+    system: System, kind: str, inputs: dict[str, Any], variant: Variant | None
+) -> tuple[AttackResult, Marginals]:
+    """A cell's exact answer and its metrics under each of the system's marginal changes."""
+    result = answer(system, kind, inputs, variant, method="exact")
+    request = request_for(system, inputs, variant, method="exact")
+    changed: Marginals = {}
+    for change, apply in system.marginals.items():
+        try:
+            changed[change] = system.attack(apply(request)).metrics
+        except SimlabError:
+            continue  # the change leaves the rules (a DX beyond the tables...): no marginal value
+    return result, changed
+
+
 def _answers(
     system: System,
     experiment: Experiment,
     cells: list[tuple[int, dict[str, Any], Variant | None]],
     threads: int | None,
     progress: Callable[[int], None] | None,
-) -> list[dict[str, AttackResult]]:
-    """Every cell's answer by each method, in the order of ``cells``.
+) -> list[tuple[dict[str, AttackResult], Marginals]]:
+    """Every cell's answer by each method (and its exact marginal metrics), in the order of ``cells``.
 
     Here, one cell after another. On a Dask cluster (simlab.engine.cluster) the exact cells
     go to the workers in chunks and the sampled ones are asked side by side, so that the
@@ -86,22 +105,24 @@ def _answers(
     each a pure function of its cell.
     """
     client = current_client()
-    exact: dict[int, AttackResult] = {}
+    exact: dict[int, tuple[AttackResult, Marginals]] = {}
     if client is not None and "exact" in experiment.methods and len(cells) > 1:
         exact = dict(enumerate(_exact_on_cluster(client, experiment, cells)))
 
-    def one(index: int, cell: int, inputs: dict[str, Any], variant: Variant | None) -> dict[str, AttackResult]:
+    def one(
+        index: int, cell: int, inputs: dict[str, Any], variant: Variant | None
+    ) -> tuple[dict[str, AttackResult], Marginals]:
         results: dict[str, AttackResult] = {}
+        marginals: Marginals = {}
         for method in experiment.methods:
             if method == "exact":
-                results[method] = (
-                    exact[index] if index in exact else answer(system, experiment.kind, inputs, variant, method="exact")
-                )
+                found = exact.get(index)
+                results[method], marginals = found or _exact_cell(system, experiment.kind, inputs, variant)
             else:
                 results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
             if progress is not None:
                 progress(1)
-        return results
+        return results, marginals
 
     if client is None or len(cells) < 2:
         return [one(index, *cell) for index, cell in enumerate(cells)]
@@ -119,16 +140,18 @@ def _answers(
 EXACT_CELLS_PER_TASK = 48
 
 
-def _exact_chunk(system_name: str, kind: str, cells: list[tuple[dict[str, Any], Variant | None]]) -> list[AttackResult]:
+def _exact_chunk(
+    system_name: str, kind: str, cells: list[tuple[dict[str, Any], Variant | None]]
+) -> list[tuple[AttackResult, Marginals]]:
     """A task of a cluster: the exact answers of a few cells (the system is looked up on the worker)."""
     system = get_system(system_name).for_kind(kind)
-    return [answer(system, kind, inputs, variant, method="exact") for inputs, variant in cells]
+    return [_exact_cell(system, kind, inputs, variant) for inputs, variant in cells]
 
 
 def _exact_on_cluster(
     client: Any, experiment: Experiment, cells: list[tuple[int, dict[str, Any], Variant | None]]
-) -> list[AttackResult]:
-    """The exact answers of every cell, computed by the cluster's workers in chunks, in the order of ``cells``."""
+) -> list[tuple[AttackResult, Marginals]]:
+    """The exact answers (and marginals) of every cell, computed by the cluster's workers in chunks, in order."""
     pairs = [(inputs, variant) for _, inputs, variant in cells]
     chunks = [pairs[i : i + EXACT_CELLS_PER_TASK] for i in range(0, len(pairs), EXACT_CELLS_PER_TASK)]
     futures = [client.submit(_exact_chunk, experiment.system, experiment.kind, chunk, pure=False) for chunk in chunks]
@@ -218,7 +241,7 @@ def run_experiment(
     jobs = list(itertools.product(rule_sets(experiment, base_variant), enumerate(experiment.cells())))
     cells = [(cell, inputs, variant) for (_, variant), (cell, inputs) in jobs]
     answers = _answers(system, experiment, cells, threads, progress)
-    for ((variant_name, variant), (cell, inputs)), results in zip(jobs, answers, strict=True):
+    for ((variant_name, _), (cell, inputs)), (results, changed) in zip(jobs, answers, strict=True):
         labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}
         for method, result in results.items():
             for metric, value in result.metrics.items():
@@ -247,7 +270,13 @@ def run_experiment(
             for n, p in enumerate(incapacitation_curve(best.distributions["damage"], int(threshold)), start=1):
                 curve_rows.append({**labels, "method": best.method, "attacks": n, "p_incapacitated": p})
         if "exact" in results:
-            marginal_rows += _marginals(system, experiment, inputs, variant, labels, results["exact"])
+            base = results["exact"].metrics
+            marginal_rows += [
+                {**labels, "change": change, "metric": metric, "delta": metrics[metric] - value}
+                for change, metrics in changed.items()
+                for metric, value in base.items()
+                if experiment.keeps(metric)
+            ]
     keys = ["cell", "variant", *inputs_columns]
     table = pd.DataFrame(rows, columns=[*keys, "method", "metric", "value", "ci_low", "ci_high", "trials"])
     table["trials"] = table["trials"].astype("Int64")
@@ -259,25 +288,3 @@ def run_experiment(
         marginals=pd.DataFrame(marginal_rows, columns=[*keys, "change", "metric", "delta"]),
         seconds=time.perf_counter() - started,
     )
-
-
-def _marginals(
-    system: System,
-    experiment: Experiment,
-    inputs: dict[str, Any],
-    variant: Variant | None,
-    labels: dict[str, Any],
-    base: AttackResult,
-) -> list[dict[str, Any]]:
-    """Exact change of every metric under each of the system's marginal changes."""
-    rows = []
-    request = request_for(system, inputs, variant, method="exact")
-    for change, apply in system.marginals.items():
-        try:
-            changed = system.attack(apply(request))
-        except SimlabError:
-            continue  # the change leaves the rules (a DX beyond the tables...): no marginal value
-        for metric, value in base.metrics.items():
-            if experiment.keeps(metric):
-                rows.append({**labels, "change": change, "metric": metric, "delta": changed.metrics[metric] - value})
-    return rows

@@ -22,7 +22,7 @@ STARTED = time.perf_counter()
 
 __version__ = "0.1.0"
 
-from simlab.api import attack, duel, run  # noqa: E402 (after STARTED)
+from simlab.api import attack, battle, duel, run  # noqa: E402 (after STARTED)
 from simlab.engine.results import AttackResult  # noqa: E402 (after STARTED)
 from simlab.inputs.errors import SimlabError  # noqa: E402 (after STARTED)
 from simlab.systems import AttackRequest, System, get_system  # noqa: E402 (after STARTED)
@@ -31,6 +31,7 @@ __all__ = [
     "__version__",
     "attack",
     "duel",
+    "battle",
     "run",
     "SimlabError",
     "AttackResult",

@@ -1,4 +1,4 @@
-"""Short calls for notebooks and scripts: one attack, one duel, one experiment.
+"""Short calls for notebooks and scripts: one attack, one duel, one battle, one experiment.
 
 Everything here is a thin layer over :mod:`simlab.systems`, :mod:`simlab.workflow.experiments`
 and :mod:`simlab.workflow.runner`; the command line uses the same functions.
@@ -13,9 +13,9 @@ from typing import Any
 from simlab.engine.results import AttackResult
 from simlab.engine.rng import MAX_TRIALS_PER_CELL
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.requests import attack_request, duel_request
+from simlab.inputs.requests import attack_request, battle_request, duel_request
 
-__all__ = ["attack", "duel", "run"]
+__all__ = ["attack", "duel", "battle", "run"]
 
 #: How messages name the choices of these calls (the command line says ``--exact``...).
 _API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
@@ -109,6 +109,48 @@ def duel(
     )
     assert chosen.duel is not None
     return chosen.duel(request)
+
+
+def battle(
+    system: str,
+    battle: str | Path | Mapping[str, Any],
+    *,
+    changes: Mapping[str, Any] | None = None,
+    trials: int = 100_000,
+    seed: int = 0,
+    rules: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+) -> AttackResult:
+    """Sample a battle of several figures a side, as ``simlab battle SYSTEM BATTLE.toml`` does.
+
+    Args:
+        system: System id (``striker``).
+        battle: A battle file, or the battle's values as a dict (the file's tables as dicts).
+        changes: Values changed by dotted path (``{"a.count": 6, "b.doctrine.targets": "focus"}``).
+        trials: Battles to sample.
+        seed: Root seed.
+        rules: Rule parameters that differ from the spec's defaults.
+        threads: Worker threads (None: all CPUs).
+
+    Example:
+        >>> battle("striker", "experiments/battles/striker_fireteam.toml", changes={"a.count": 6})
+    """
+    from simlab.inputs.battles import battle_from_data, load_battle
+
+    found = battle_from_data(battle, "<battle>") if isinstance(battle, Mapping) else load_battle(battle)
+    chosen, request = battle_request(
+        system,
+        found,
+        changes=changes,
+        rules=rules or {},
+        trials=trials,
+        seed=seed,
+        threads=threads,
+        max_trials=MAX_TRIALS_PER_CELL,
+        names=_API_NAMES,
+    )
+    assert chosen.battle is not None
+    return chosen.battle(request)
 
 
 def run(experiment: str | Path, *, threads: int | None = None) -> Any:

@@ -612,6 +612,60 @@ def duel(
         _print_result(result)
 
 
+@cli.command(short_help="Battles of several figures or ships a side, fought to the end (N against M).")
+@_scheduler_option
+@click.argument("system")
+@click.argument("battle_file", metavar="BATTLE.toml", type=click.Path(path_type=Path))
+@click.option(
+    "--set",
+    "set_items",
+    multiple=True,
+    metavar="PATH=VALUE",
+    help="Change the battle by dotted path: a.count=6, b.doctrine.targets=focus, a.groups.0.weapon=...",
+)
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
+@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
+@click.option("--trials", type=int, default=None, help="Battles to sample [default: 100,000].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
+@click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_max_trials_option
+def battle(
+    system: str,
+    battle_file: Path,
+    set_items: tuple[str, ...],
+    rule_items: tuple[str, ...],
+    variant_file: Path | None,
+    trials: int | None,
+    seed: int,
+    threads: int | None,
+    as_json: bool,
+    max_trials: int,
+) -> None:
+    """Sample battles of SYSTEM described by BATTLE.toml (sides, groups, doctrine; docs/rules/engagements.md)."""
+    from simlab.inputs.requests import DEFAULT_BATTLES, battle_request
+
+    n_trials = DEFAULT_BATTLES if trials is None else trials
+    chosen, request = battle_request(
+        system,
+        str(battle_file),
+        changes=parse_assignments(set_items, "--set"),
+        rules=parse_assignments(rule_items, "--rule"),
+        trials=trials,
+        seed=seed,
+        threads=threads,
+        max_trials=max_trials,
+        variant=_variant(variant_file, system),
+        progress=_Progress(n_trials) if sys.stderr.isatty() else None,
+    )
+    assert chosen.battle is not None
+    result = chosen.battle(request)
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        _print_battle(result)
+
+
 @cli.command(short_help="A local web page to ask, see and share answers.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only).")
 @click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
@@ -730,6 +784,36 @@ def bench(trials: int, repeat: int, as_json: bool, scheduler_address: str | None
             f" p95 {h['p95_ms']:.0f} ms ({'meets' if h['meets_goal'] else 'misses'} the 1 s goal)"
         )
     click.echo(f"peak memory {report['peak_rss_mb']:.0f} MB")
+
+
+def _print_battle(result: AttackResult) -> None:
+    """A battle's outcomes and means with intervals, then figures standing turn by turn."""
+    m, ci = result.metrics, result.ci95
+    scenario = result.scenario
+    how = f"sampled, {result.trials:,} battles, seed {result.seed}"
+    if result.variant is not None:
+        how += f", variant {result.variant}"
+    sides = [scenario[s] for s in "ab"]
+
+    def roster(side: dict[str, Any]) -> str:
+        return " + ".join(f"{g['count']} {g['name']}" for g in side["groups"])
+
+    click.echo(f"{result.system}: {scenario['battle']}: {sides[0]['name']} ({roster(sides[0])}) "
+               f"against {sides[1]['name']} ({roster(sides[1])}) ({how})")  # fmt: skip
+    click.echo()
+    click.echo(f"{'metric':<30} {'value':>10}   {'95% interval':>23}")
+    for name, value in m.items():
+        if name.startswith("standing_"):
+            continue
+        line = f"{name:<30} {value:>10.6f}"
+        if name in ci:
+            line += f"   [{ci[name][0]:>10.6f}, {ci[name][1]:>10.6f}]"
+        click.echo(line)
+    turns = sorted({int(name.rsplit("_", 1)[1]) for name in m if name.startswith("standing_a_turn_")})
+    click.echo()
+    click.echo(f"{'after turn':>10} {'standing a':>12} {'standing b':>12}")
+    for k in turns:
+        click.echo(f"{k:>10} {m[f'standing_a_turn_{k}']:>12.4f} {m[f'standing_b_turn_{k}']:>12.4f}")
 
 
 def _print_result(result: AttackResult) -> None:

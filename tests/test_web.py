@@ -291,6 +291,7 @@ def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys
             "compare": f"/compare/hitech_tft?{urlencode({**COMPARE, 'method': 'exact'})}",
             "sweep": f"/sweep/hitech_tft?{urlencode(SWEEP)}",
             "duel": f"/duel/striker?{urlencode({'a.weapon': 'rifle', 'b.weapon': 'submachinegun', 'trials': '5000'})}",
+            "battle": f"/battle/striker?{urlencode({'battle': 'striker_fireteam', 'trials': '5000'})}",
             "results": "/results",
         }
         loaded = "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
@@ -316,6 +317,31 @@ def test_every_duel_page_renders_and_samples_as_the_command_line(client, capsys)
     api = client.get("/api/duel/striker", params=query).json()
     assert f"{api['metrics']['p_a_wins']:.6g}" in page.text
     assert "simlab duel striker --a weapon=rifle --b weapon=submachinegun --trials 2000 --seed 3" in page.text
+
+
+def test_the_battle_view_edits_groups_and_samples_as_the_command_line(client, capsys):
+    """ENG-1 to ENG-5 on the page: the battle's groups as fields, the CLI's numbers, survival curves."""
+    for system in all_systems():
+        page = client.get(f"/battle/{system.name}")
+        assert page.status_code == (200 if system.battle else 400)
+    query = {"battle": "striker_fireteam", "a.groups.0.count": "5", "b.doctrine.suppressors": "1", "trials": "3000",
+             "seed": "2"}  # fmt: skip
+    page = client.get("/battle/striker", params=query)
+    assert page.status_code == 200 and 'data-metric="p_a_wins"' in page.text
+    assert 'name="a.groups.0.weapon"' in page.text and 'name="b.doctrine.targets"' in page.text
+    assert "distribution=survival" in page.text
+    api = client.get("/api/battle/striker", params=query).json()
+    command = ["battle", "striker", "experiments/battles/striker_fireteam.toml", "--set", "a.groups.0.count=5",
+               "--set", "b.doctrine.suppressors=1", "--trials", "3000", "--seed", "2", "--json"]  # fmt: skip
+    code, out, _ = run_cli(capsys, *command)
+    assert code == 0 and api == json.loads(out)
+    assert f"{api['metrics']['p_a_wins']:.6g}" in page.text
+    assert "simlab battle striker experiments/battles/striker_fireteam.toml --set a.groups.0.count=5" in page.text
+    added = client.get("/battle/striker", params={**query, "b.groups.1.count": "1"})
+    assert added.status_code == 200 and "group 1: 1 × machinegunner" in added.text
+    bad = client.get("/battle/striker", params={**query, "a.groups.0.weapon": "gaus"})
+    assert bad.status_code == 400 and "a.groups.0.weapon: unknown weapon &#39;gaus&#39;" in bad.text
+    assert client.get("/api/battle/striker", params={**query, "a.groups.0.weapon": "gaus"}).status_code == 400
 
 
 COMPARE = {"vary": "weapon", "options": "assault rifle,gauss rifle,laser rifle", "armor": "flak jacket"}
@@ -434,6 +460,7 @@ def test_every_link_an_answer_offers_works(client):
         f"/attack/hitech_tft?{urlencode({**ASSAULT_RIFLE, 'method': 'exact'})}",
         f"/attack/striker?{urlencode({'weapon': 'rifle', 'method': 'monte_carlo', 'trials': '2000'})}",
         f"/duel/striker?{urlencode({'a.weapon': 'rifle', 'b.weapon': 'rifle', 'trials': '2000'})}",
+        f"/battle/striker?{urlencode({'battle': 'striker_fireteam', 'a.groups.0.count': '5', 'trials': '2000'})}",
         f"/sweep/hitech_tft?{urlencode(SWEEP)}",
         f"/compare/hitech_tft?{urlencode({**COMPARE, 'method': 'exact'})}",
     ]

@@ -12,17 +12,20 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from simlab.engine.blocks import check_seed, check_threads, check_trials
+from simlab.inputs.battles import Battle, load_battle, override
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 from simlab.inputs.variants import Variant
-from simlab.systems import AttackRequest, DuelRequest, System, get_system, require_duels
+from simlab.systems import AttackRequest, BattleRequest, DuelRequest, System, get_system, require_battles, require_duels
 
-__all__ = ["DEFAULT_TRIALS", "DEFAULT_DUELS", "attack_request", "duel_request"]
+__all__ = ["DEFAULT_TRIALS", "DEFAULT_DUELS", "DEFAULT_BATTLES", "attack_request", "duel_request", "battle_request"]
 
 #: Trials of one sampled attack when none are given.
 DEFAULT_TRIALS = 1_000_000
 #: Duels sampled when none are given.
 DEFAULT_DUELS = 100_000
+#: Battles sampled when none are given.
+DEFAULT_BATTLES = 100_000
 #: How the command line spells the choices that messages name.
 _OPTION_NAMES = {"exact": "--exact", "trials": "--trials", "kind": "--kind"}
 
@@ -135,6 +138,60 @@ def duel_request(
         b=b_inputs,
         a_rows=a_rows,
         b_rows=b_rows,
+        rules=dict(rules),
+        trials=n_trials,
+        seed=seed,
+        threads=threads,
+        progress=progress,
+        block_size=block_size,
+    )
+    return chosen, variant.apply(request) if variant is not None else request
+
+
+def battle_request(
+    system: str,
+    battle: Battle | str,
+    *,
+    changes: Mapping[str, Any] | None = None,
+    rules: Mapping[str, Any],
+    trials: int | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    max_trials: int,
+    variant: Variant | None = None,
+    progress: Callable[[int], None] | None = None,
+    names: Mapping[str, str] | None = None,
+    block_size: int | None = None,
+) -> tuple[System, BattleRequest]:
+    """The system and the request of a battle (ENG-1 to ENG-5).
+
+    Args:
+        system: The system's id; the battle must name the same.
+        battle: A battle, or the path of a battle file.
+        changes: Values changed by dotted path (``a.count``, ``b.doctrine.targets``).
+        rules: Rule parameters (over the battle's ``[rules]``).
+        trials: Battles to sample (default :data:`DEFAULT_BATTLES`).
+        seed: Root seed of the random streams.
+        threads: Sampling threads (None: every CPU).
+        max_trials: The most trials a request may sample.
+        variant: A house-rule variant applied to the request.
+        progress: Called with the battles done so far.
+        names: How the caller spells ``trials`` in messages.
+        block_size: Trials per block (None: the engine's choice).
+
+    Raises:
+        SimlabError: One line naming the file, line and key, or the option, at fault.
+    """
+    chosen = get_system(system)
+    require_battles(chosen)
+    spelled = {**_OPTION_NAMES, **(names or {})}
+    n_trials = _sampling(DEFAULT_BATTLES if trials is None else trials, seed, threads, max_trials, spelled["trials"])
+    found = load_battle(battle) if isinstance(battle, str) else battle
+    if found.system != chosen.name:
+        raise found.error("system", f"the battle is for {found.system!r}, not {chosen.name!r}")
+    found = override(found, changes or {})
+    request = BattleRequest(
+        battle=found,
         rules=dict(rules),
         trials=n_trials,
         seed=seed,

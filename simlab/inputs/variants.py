@@ -33,11 +33,11 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, parse_toml, read_text
 from simlab.inputs.params import NAME_RULE, as_plain, build, valid_name
 from simlab.inputs.tables import Table
-from simlab.systems import AttackRequest, DuelRequest, get_system
+from simlab.systems import AttackRequest, BattleRequest, DuelRequest, get_system
 
 __all__ = ["Variant", "VariantError", "load_variant", "parse_variant", "BASE"]
 
-Request = TypeVar("Request", AttackRequest, DuelRequest)
+Request = TypeVar("Request", AttackRequest, DuelRequest, BattleRequest)
 
 #: The name of the unchanged rules in tables that list variants.
 BASE = "base"

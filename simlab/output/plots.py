@@ -39,6 +39,7 @@ __all__ = [
     "comparison_charts",
     "stacked",
     "distribution_heatmap",
+    "survival",
     "AXIS_LABELS",
 ]
 
@@ -85,6 +86,13 @@ AXIS_LABELS = {
     "turns_a_wins": "turn A wins",
     "turns_b_wins": "turn B wins",
     "mean_missiles_destroyed": "expected missiles shot down",
+    "a.count": "figures of side a",
+    "b.count": "figures of side b",
+    "p_both_out": "P(both sides out)",
+    "standing_a": "figures of side a standing at the end",
+    "standing_b": "figures of side b standing at the end",
+    "killed_a": "figures of side a killed",
+    "killed_b": "figures of side b killed",
 }
 _STYLE = {"font.size": 9}
 #: The widest chart, in inches: at the figures' 110 dpi it fits a report page without shrinking.
@@ -453,6 +461,45 @@ def series(
     return fixed_layout(figure)
 
 
+def survival(
+    table: pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Survival curves of a battle (ENG-5): expected figures standing after each turn, per side.
+
+    Side a solid, side b dashed, one colour per value of ``by``, each with its 95 % band.
+    """
+    pattern = re.compile(r"^standing_([ab])_turn_(\d+)$")
+    frame = select(table, where)
+    found = frame["metric"].str.extract(pattern)
+    frame = frame.assign(side=found[0], k=pd.to_numeric(found[1])).dropna(subset=["side"])
+    keys = _by(by)
+    labels = _line_labels(frame, keys)
+    figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
+    axes = figure.add_subplot()
+    for i, label in enumerate(dict.fromkeys(labels)):
+        part = frame[labels == label]
+        colour = f"C{i % 10}"
+        for side, style in (("a", "-"), ("b", "--")):
+            line = part[part["side"] == side].sort_values("k")
+            if not len(line):
+                continue
+            name = f"{label}: side {side}" if label else f"side {side}"
+            axes.plot(line["k"], line["value"], style, color=colour, linewidth=1.4, label=name)
+            axes.fill_between(line["k"], line["ci_low"], line["ci_high"], color=colour, alpha=0.18, linewidth=0)
+    axes.set_xlabel("after turn (Tyconian: second)\n(lines: sampled means; bands: 95 % intervals)")
+    axes.set_ylabel("expected figures standing")
+    axes.set_ylim(bottom=0)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.grid(alpha=0.3)
+    axes.legend(title=", ".join(keys) or None, fontsize=8, title_fontsize=8, loc="upper left",
+                bbox_to_anchor=(1.01, 1.0))  # fmt: skip
+    axes.set_title(_title(title, "figures standing, side a (solid) and side b (dashed)", where), fontsize=9)
+    return fixed_layout(figure)
+
+
 def stacked(
     table: pd.DataFrame,
     metrics: Sequence[str],
@@ -597,10 +644,30 @@ def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartS
         charts.append(
             ChartSpec("heatmap", {"metric": "p_a_wins", "rows": "a.weapon", "cols": "b.weapon", "where": where})
         )
+    if experiment.kind == "battle":
+        charts += _battle_charts(grid, varying, few, where_first)
     if experiment.n_cells <= 12 and experiment.kind == "attack":
         charts.append(ChartSpec("distribution", {"distribution": "outcome" if outcomes else "damage", "by": varying}))
         if not outcomes:  # systems with damage points: attacks until the target goes down
             charts.append(ChartSpec("attacks_to_incapacitate", {"by": varying}))
+    return charts
+
+
+def _battle_charts(
+    grid: Mapping[str, Sequence[Any]], varying: list[str], few: list[str], where_first: Any
+) -> list[ChartSpec]:
+    """A battle's charts: survival curves, the win probability over two inputs, the casualties."""
+    charts = []
+    lines = few[:1]
+    charts.append(ChartSpec("survival", {"by": lines, "where": where_first(*lines)}))
+    if len(varying) >= 2:
+        rows, cols = varying[:2]
+        charts.append(ChartSpec("heatmap", {"metric": "p_a_wins", "rows": rows, "cols": cols,
+                                            "where": where_first(rows, cols)}))  # fmt: skip
+    elif varying:
+        charts.append(ChartSpec("curve", {"metric": "p_a_wins", "x": varying[0], "where": {}}))
+    for name in ("standing_a", "standing_b"):
+        charts.append(ChartSpec("distribution", {"distribution": name, "by": lines, "where": where_first(*lines)}))
     return charts
 
 
@@ -661,6 +728,8 @@ def draw(spec: ChartSpec, run: Any) -> Figure:
         return series(run.table, **options)
     if spec.kind == "stacked":
         return stacked(run.table, **options)
+    if spec.kind == "survival":
+        return survival(run.table, **options)
     if spec.kind == "distribution_heatmap":
         prefix = options["prefix"]
         names = run.experiment.answering.distribution_labels.get(prefix)

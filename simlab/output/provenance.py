@@ -57,7 +57,17 @@ def parameters_hash(experiment: Experiment) -> str:
         "tables": {name: table.digest for name, table in system.tables().items()},
         "variants": [{k: v.describe()[k] for k in ("name", "rules", "tables")} for v in experiment.variants],
     }
+    if experiment.battle is not None:  # the battle's sides, doctrine and groups determine the results too
+        payload["battle"] = experiment.battle.data
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()
+
+
+def _battle_provenance(experiment: Experiment) -> dict[str, Any]:
+    """The battle file of a battle experiment and its hash (nothing for other experiments)."""
+    battle = experiment.battle
+    if battle is None:
+        return {}
+    return {"battle": {"file": str(battle.path), "sha256": hashlib.sha256(battle.path.read_bytes()).hexdigest()}}
 
 
 def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used: int, rows: int) -> dict[str, Any]:
@@ -78,6 +88,7 @@ def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used
         "rules": as_plain(system.rules_type()),
         "tables": {name: {"file": t.source, "sha256": t.digest} for name, t in system.tables().items()},
         "variants": [variant.describe() for variant in experiment.variants],
+        **_battle_provenance(experiment),
         "parameters_hash": parameters_hash(experiment),
         "versions": package_versions(),
         "platform": platform.platform(),

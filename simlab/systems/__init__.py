@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.systems.base import AttackRequest, DuelRequest, System
+from simlab.systems.base import AttackRequest, BattleRequest, DuelRequest, System
 
-__all__ = ["AttackRequest", "DuelRequest", "System", "SYSTEM_NAMES", "get_system", "all_systems", "require_duels"]
+__all__ = [
+    "AttackRequest",
+    "DuelRequest",
+    "BattleRequest",
+    "System",
+    "SYSTEM_NAMES",
+    "get_system",
+    "all_systems",
+    "require_duels",
+    "require_battles",
+]
 
 #: System id → module that defines ``SYSTEM``.
 _MODULES = {
@@ -46,3 +56,14 @@ def require_duels(system: System) -> None:
     if system.duel is None:
         with_duels = [s.name for s in all_systems() if s.duel is not None]
         raise SimlabError(f"{system.name} has no duels (systems with duels: {', '.join(with_duels)})")
+
+
+def require_battles(system: System) -> None:
+    """Raise unless ``system`` fights battles (ENG-4), naming those that do.
+
+    Raises:
+        SimlabError: When the system has no battles.
+    """
+    if system.battle is None:
+        with_battles = [s.name for s in all_systems() if s.battle is not None]
+        raise SimlabError(f"{system.name} has no battles yet (systems with battles: {', '.join(with_battles)})")

@@ -16,6 +16,7 @@ from simlab.inputs.tables import Table
 __all__ = [
     "AttackRequest",
     "DuelRequest",
+    "BattleRequest",
     "System",
     "build_inputs",
     "sampling_options",
@@ -95,6 +96,37 @@ class DuelRequest:
     b: Mapping[str, Any]
     a_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     b_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    variant: str | None = None
+    trials: int = 100_000
+    seed: int = 0
+    cell: int = 0
+    threads: int | None = None
+    first_trial: int = 0
+    progress: ProgressFn | None = None
+    block_size: int | None = None
+
+
+@dataclass(frozen=True)
+class BattleRequest:
+    """A battle of two sides of several figures (``simlab battle``, ENG-1 to ENG-5).
+
+    Attributes:
+        battle: The battle (a checked battle file, :class:`simlab.inputs.battles.Battle`).
+        rules: Rule parameter → value, over the battle's own ``[rules]``.
+        tables: Tables replacing the system's own (a variant's).
+        variant: Name of the variant, if any.
+        trials: Battles to sample.
+        seed: Root seed.
+        cell: Index of the scenario in the run.
+        threads: Worker threads (None: all CPUs).
+        first_trial: Index of the first trial sampled.
+        progress: Called with the number of trials done.
+        block_size: Trials per block (None: the engine's default).
+    """
+
+    battle: Any
     rules: Mapping[str, Any] = field(default_factory=dict)
     tables: Mapping[str, Table[Any]] = field(default_factory=dict)
     variant: str | None = None
@@ -221,7 +253,7 @@ def with_row(request: AttackRequest, row: str, columns: Mapping[str, Any]) -> At
     return dataclasses.replace(request, row_overrides={**request.row_overrides, row: merged})
 
 
-def sampling_options(request: AttackRequest | DuelRequest) -> dict[str, Any]:
+def sampling_options(request: AttackRequest | DuelRequest | BattleRequest) -> dict[str, Any]:
     """The keyword arguments of :func:`simlab.engine.blocks.sample_cell` that a request asks for."""
     options: dict[str, Any] = {
         "trials": request.trials,
@@ -257,6 +289,9 @@ class System:
         duel: Answers a :class:`DuelRequest` (None: the system has no duels).
         duel_check: Validates a :class:`DuelRequest` without sampling it.
         duel_side_type: Frozen dataclass of one side's duel inputs.
+        battle: Answers a :class:`BattleRequest` (None: the system has no battles yet).
+        battle_check: Validates a :class:`BattleRequest` without sampling it.
+        battle_figure_type: Frozen dataclass of the inputs of one figure (or ship) of a battle.
         outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
         distribution_labels: Names of the outcomes of distributions, by name prefix
             (``wounds_`` → the wound levels).
@@ -284,6 +319,9 @@ class System:
     duel: Callable[[DuelRequest], AttackResult] | None = None
     duel_check: Callable[[DuelRequest], object] | None = None
     duel_side_type: type | None = None
+    battle: Callable[[BattleRequest], AttackResult] | None = None
+    battle_check: Callable[[BattleRequest], object] | None = None
+    battle_figure_type: type | None = None
     outcome_metrics: tuple[str, ...] = ()
     distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     distributions: Mapping[str, str] = field(default_factory=dict)
@@ -294,15 +332,20 @@ class System:
     @property
     def kinds(self) -> tuple[str, ...]:
         """What one cell of an experiment may ask: ``attack``, ``duel`` (with duels) and the questions."""
-        return ("attack", *(("duel",) if self.duel is not None else ()), *self.questions)
+        return (
+            "attack",
+            *(("duel",) if self.duel is not None else ()),
+            *(("battle",) if self.battle is not None else ()),
+            *self.questions,
+        )
 
     def for_kind(self, kind: str) -> System:
-        """The system that answers ``kind``: itself for attacks and duels, else the question.
+        """The system that answers ``kind``: itself for attacks, duels and battles, else the question.
 
         Raises:
             UnknownNameError: When the system asks no such question, with those it does.
         """
-        if kind == self.kind or (kind == "duel" and self.duel is not None):
+        if kind == self.kind or (kind == "duel" and self.duel is not None) or (kind == "battle" and self.battle):
             return self
         if kind not in self.questions:
             raise UnknownNameError(f"{self.name} question", kind, self.kinds)

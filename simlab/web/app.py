@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import json
 import math
@@ -48,7 +49,8 @@ from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
 from simlab.output.rendering import render
-from simlab.systems import System, all_systems, get_system, require_duels
+from simlab.systems import System, all_systems, get_system, require_battles, require_duels
+from simlab.web.battle import battle_files, battle_form, battle_items, parse_battle
 from simlab.web.compare import CompareQuery, compare_items, compare_loadouts, parse_compare
 from simlab.web.query import (
     AttackQuery,
@@ -75,6 +77,8 @@ __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 _LINKS = {"page": "", "json": "/api", "csv": "/csv"}
 #: The name of the outcome-breakdown chart among an answer's charts.
 OUTCOMES = "outcomes"
+#: The name of a battle's survival curves among its charts.
+SURVIVAL = "survival"
 #: The largest variant file a page accepts.
 MAX_UPLOAD_BYTES = 64 * 1024
 #: The most trials one request may sample unless ``simlab serve --max-trials`` says otherwise.
@@ -89,6 +93,7 @@ class _Config:
     max_trials: int
     variants: Mapping[str, Path]
     variant_systems: Mapping[str, str]
+    battles: Mapping[str, tuple[str, Path]]
 
 
 def create_app(
@@ -96,6 +101,7 @@ def create_app(
     max_trials: int = DEFAULT_WEB_MAX_TRIALS,
     results: Path = Path("results"),
     variants: Path = Path("experiments/variants"),
+    battles: Path = Path("experiments/battles"),
 ) -> FastAPI:
     """The application.
 
@@ -103,9 +109,10 @@ def create_app(
         max_trials: The most trials one request may sample.
         results: The directory whose reports the Results page lists.
         variants: The directory of the variant files a page may choose by name.
+        battles: The directory of the battle files the Battle view starts from.
     """
     files = variant_files(variants)
-    config = _Config(max_trials, files, _variant_systems(files))
+    config = _Config(max_trials, files, _variant_systems(files), battle_files(battles))
     running: dict[int, int] = {}  # answers being computed now → trials sampled so far (/api/status)
     app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
@@ -220,6 +227,87 @@ def create_app(
             context["error"] = str(exc)
         context["groups"] = _duel_groups(base, query)
         return _page(request, context)
+
+    @app.get("/battle/{system}", response_class=HTMLResponse)
+    async def battle(system: str, request: Request) -> Response:
+        return await _cancellable(request, lambda progress: battle_page(system, request, progress), running)
+
+    def battle_page(system: str, request: Request, progress: Callable[[int], None]) -> Response:
+        base = get_system(system)
+        require_battles(base)
+        items = request.query_params.multi_items()
+        hint = (
+            "Change a side's groups, doctrine or range: the battles are sampled and their survival curves appear here."
+        )
+        context = _view_context(systems, base, "battle", "battle", f"A battle: {base.title}", hint)
+        shipped = sorted(name for name, (owner, _) in config.battles.items() if owner == system)
+        context.update(battles=shipped, add_group=None, groups=[])
+        query = parse_battle(system, items)
+        if not query.battle and shipped:
+            query = dataclasses.replace(query, battle=shipped[0])
+        context["battle_name"] = query.battle
+        try:
+            found = query.load(config.battles)
+            context["groups"] = _battle_groups(base, found, query)
+            context["add_group"] = {  # a new group, like the side's last one
+                label: f"/battle/{system}?"
+                + urlencode([*battle_items(query), (f"{label}.groups.{len(side.groups)}.count", 1)])
+                for label, side in zip("ab", found.sides, strict=True)
+            }
+            chosen, battle_request = query.request(config.battles, config.max_trials, progress)
+            assert chosen.battle is not None
+            answer = chosen.battle(battle_request).to_json()
+            encoded = urlencode(battle_items(query))
+            docs = {**base.metrics, **base.extra_metrics}
+            shown = _answer_context(answer, docs, "battle", system, encoded, query.command(config.battles))
+            shown["answer"]["chart_urls"].insert(
+                0,
+                {
+                    "url": f"/chart/battle/{system}?{encoded}&distribution={SURVIVAL}",
+                    "name": SURVIVAL,
+                    "caption": "Figures standing after each turn, per side (95 % bands)",
+                },
+            )
+            shown["answer"]["metrics"] = [
+                m for m in shown["answer"]["metrics"] if not m["name"].startswith("standing_")
+            ]
+            context.update(shown)
+        except SimlabError as exc:
+            context["error"] = str(exc)
+        return _page(request, context)
+
+    @app.get("/api/battle/{system}")
+    async def api_battle(system: str, request: Request) -> Response:
+        query = parse_battle(system, request.query_params.multi_items())
+
+        def work(progress: Callable[[int], None]) -> Response:
+            chosen, battle_request = query.request(config.battles, config.max_trials, progress)
+            assert chosen.battle is not None
+            return _json(chosen.battle(battle_request).to_json())
+
+        return await _cancellable(request, work, running)
+
+    @app.get("/chart/battle/{system}")
+    def chart_battle(system: str, request: Request) -> Response:
+        items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
+        chosen, battle_request = parse_battle(system, items).request(config.battles, config.max_trials)
+        assert chosen.battle is not None
+        answer = chosen.battle(battle_request).to_json()
+        name = request.query_params.get("distribution", "")
+        if name == SURVIVAL:
+            frame = _metrics_frame(answer).assign(method=answer["method"])
+            figure = plots.survival(frame, title=f"Figures standing: {answer['scenario']['battle']}")
+            return Response(
+                png_bytes(figure), media_type="image/png", headers={"Cache-Control": "private, max-age=3600"}
+            )
+        return _chart_response(answer, name)
+
+    @app.get("/csv/battle/{system}")
+    def csv_battle(system: str, request: Request) -> Response:
+        query = parse_battle(system, request.query_params.multi_items())
+        chosen, battle_request = query.request(config.battles, config.max_trials)
+        assert chosen.battle is not None
+        return _csv(chosen.battle(battle_request).to_json())
 
     @app.get("/csv/duel/{system}")
     def csv_duel(system: str, request: Request) -> Response:
@@ -760,6 +848,13 @@ def _row_fields(name: str, records: list[dict[str, Any]], inputs: Mapping[str, s
             _field({"name": column, "default": shown, "doc": doc}, f"{name}.{column}", inputs.get(f"{name}.{column}"))
         )
     return fields
+
+
+def _battle_groups(base: System, battle: Any, query: Any) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The battle form: the battle's own values by dotted path, then the rules, trials and seed."""
+    groups = battle_form(base, battle, query, _field)
+    rules = [_field(spec, f"rule.{spec['name']}", query.rules.get(spec["name"])) for spec in describe(base.rules_type)]
+    return [*groups, ("rules", rules), ("sampling", _sampling_fields(query.trials, query.seed, "battles to sample"))]
 
 
 def _duel_groups(base: System, query: DuelQuery) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -20,7 +20,8 @@ import numpy as np
 
 from simlab.engine.blocks import default_threads, run_blocks
 from simlab.engine.rng import raw_draws, stream_key
-from simlab.systems import AttackRequest, duels, get_system
+from simlab.inputs.battles import battle_from_data
+from simlab.systems import AttackRequest, BattleRequest, battles, duels, get_system
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.oracle import icepool_attack, icepool_available
@@ -39,6 +40,9 @@ from simlab.systems.striker import kernels as striker_kernels
 from simlab.systems.striker import reference as striker_reference
 from simlab.systems.striker import rules as striker_rules
 from simlab.systems.striker import sample as striker_sample
+from simlab.systems.striker.battle import battle_tallies as striker_battle_tallies
+from simlab.systems.striker.battle import python_battle_tallies as striker_python_battle_tallies
+from simlab.systems.striker.battle import resolve_battle as striker_resolve_battle
 from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.exact import exact_outcome as striker_exact
 from simlab.systems.striker.resolve import resolve as striker_resolve
@@ -153,6 +157,15 @@ def _striker_duel() -> Samplers:
     )
 
 
+def _striker_battle() -> Samplers:
+    resolved = striker_resolve_battle(BattleRequest(battle_from_data(STRIKER_BATTLE, "striker_4_against_4")))
+
+    def block(subject: Any, seed: int) -> Any:
+        return partial(striker_battle_tallies, subject, stream_key(seed))
+
+    return _samplers(resolved, block, None, striker_python_battle_tallies, (0, battles.DRAWS))
+
+
 def _tyconian_full_auto() -> Samplers:
     attack = tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())
     return _samplers(
@@ -248,6 +261,19 @@ STRIKER_DUEL = (
     {"weapon": "assault rifle", "mode": "burst5", "armor": "cloth"},
     {"weapon": "rifle", "armor": "cloth", "skill": 2},
 )
+#: Striker: four assault riflemen firing bursts against two riflemen and two submachinegunners (ENG-4.1).
+STRIKER_BATTLE = {
+    "system": "striker",
+    "range_band": "medium",
+    "a": {"groups": [{"count": 4, "weapon": "assault rifle", "mode": "burst5", "armor": "cloth"}]},
+    "b": {
+        "doctrine": {"targets": "focus"},
+        "groups": [
+            {"count": 2, "weapon": "rifle", "armor": "mesh", "skill": 2},
+            {"count": 2, "weapon": "submachinegun", "mode": "burst5", "armor": "mesh"},
+        ],
+    },
+}
 
 #: Tyconian: four mortar bombs after two corrections at a figure in a flak vest (TYC-7.1, TYC-7.4).
 TYCONIAN_SALVO = {"explosive": "mortar bomb", "rounds": 4, "corrections": 2, "armor": "flak vest"}
@@ -266,6 +292,7 @@ WORKLOADS = (
     Workload("tft_full_burst_gauss", "hitech_tft", _tft(TFT_GAUSS), exact=_tft_exact(TFT_GAUSS)),
     Workload("striker_half_clip_burst", "striker", _striker_burst, exact=_striker_burst_exact),
     Workload("striker_duel", "striker", _striker_duel, scale=0.1),
+    Workload("striker_battle_4v4", "striker", _striker_battle, scale=0.02),
     Workload("tyconian_full_auto", "tyconian", _tyconian_full_auto, scale=0.2, exact=_tyconian_full_auto_exact),
     Workload("tyconian_duel", "tyconian", _tyconian_duel, scale=0.05),
     Workload(

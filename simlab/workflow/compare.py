@@ -74,6 +74,7 @@ def _sampled_batches(
             experiment.kind,
             inputs,
             variant,
+            experiment.battle,
             method="monte_carlo",
             trials=per_batch,
             seed=experiment.seed,

@@ -41,12 +41,21 @@ from typing import Any
 
 from simlab.engine.blocks import check_seed, check_trials
 from simlab.engine.results import METHODS, in_series
+from simlab.inputs.battles import Battle, BattleError, load_battle, override
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.params import NAME_RULE, coerce, field_specs, valid_name
 from simlab.inputs.variants import BASE, Variant, load_variant
-from simlab.systems import AttackRequest, DuelRequest, System, get_system, require_duels
+from simlab.systems import (
+    AttackRequest,
+    BattleRequest,
+    DuelRequest,
+    System,
+    get_system,
+    require_battles,
+    require_duels,
+)
 
 __all__ = [
     "RUN_METHODS",
@@ -58,13 +67,14 @@ __all__ = [
     "find_experiments",
     "request_for",
     "duel_request_for",
+    "battle_request_for",
     "answer",
 ]
 
 #: Values of ``method``.
 RUN_METHODS = (*METHODS, "both")
 #: Values of ``kind`` every system knows: what one cell asks (systems add their questions).
-KINDS = ("attack", "duel")
+KINDS = ("attack", "duel", "battle")
 #: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
 CHART_KINDS: dict[str, tuple[str, ...]] = {
     "curve": ("metric", "x", "by"),
@@ -74,6 +84,7 @@ CHART_KINDS: dict[str, tuple[str, ...]] = {
     "series": ("prefix", "by"),
     "stacked": ("metrics", "rows", "panels"),
     "distribution_heatmap": ("prefix",),
+    "survival": ("by",),
 }
 _CHART_COMMON = ("kind", "title", "name", "where")
 _TOP_KEYS = (
@@ -90,6 +101,7 @@ _TOP_KEYS = (
     "grid",
     "metrics",
     "charts",
+    "battle",
 )
 _SCALARS = (str, int, float, bool)
 DEFAULT_TRIALS = 1_000_000
@@ -131,8 +143,9 @@ class Experiment:
         path: The file.
         name: Name of the results directory.
         system: System id.
-        kind: ``attack`` (one attack per cell), ``duel`` (inputs ``a.KEY`` and ``b.KEY``) or
-            one of the system's questions (``explosion``, ``healing``...).
+        kind: ``attack`` (one attack per cell), ``duel`` (inputs ``a.KEY`` and ``b.KEY``),
+            ``battle`` (inputs are dotted paths of the battle: ``a.count``, ``b.doctrine.targets``)
+            or one of the system's questions (``explosion``, ``healing``...).
         description: One paragraph for the report.
         method: ``exact``, ``monte_carlo`` or ``both``.
         trials: Trials per cell when sampling (the first round, with ``precision``).
@@ -143,6 +156,7 @@ class Experiment:
         grid: Scenario input → values; the run covers their Cartesian product.
         metrics: Metrics to keep, or None for all.
         charts: Charts to draw, or empty for the default choice.
+        battle: The battle of a ``battle`` experiment (file ``battle``, relative to the experiment).
     """
 
     path: Path
@@ -159,6 +173,7 @@ class Experiment:
     grid: Mapping[str, tuple[Any, ...]]
     metrics: tuple[str, ...] | None
     charts: tuple[ChartSpec, ...]
+    battle: Battle | None = None
 
     @property
     def answering(self) -> System:
@@ -306,16 +321,25 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
             require_duels(system)
         except SimlabError as exc:
             raise check.fail("", "kind", str(exc)) from None
+    battle = None
+    if kind == "battle":
+        try:
+            require_battles(system)
+        except SimlabError as exc:
+            raise check.fail("", "kind", str(exc)) from None
+        battle = _battle(check, data, path, system.name)
+    elif "battle" in data:
+        raise check.fail("", "battle", 'a battle file belongs to kind = "battle"')
     try:
         asked = system.for_kind(kind)
     except SimlabError as exc:
         raise check.fail("", "kind", str(exc)) from None
-    sampled = kind == "duel" or asked.sampled_only
+    sampled = kind in ("duel", "battle") or asked.sampled_only
     method = data.get("method", "monte_carlo" if sampled else "exact")
     if method not in RUN_METHODS:
         raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
     if sampled and method != "monte_carlo":
-        what = "duels are" if kind == "duel" else f"{kind} questions are"
+        what = {"duel": "duels are", "battle": "battles are"}.get(kind, f"{kind} questions are")
         raise check.fail("", "method", f"{what} sampled: method must be monte_carlo")
     trials = check.typed(data, "trials", int, "an integer") if "trials" in data else DEFAULT_TRIALS
     try:
@@ -375,6 +399,7 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         grid=grid_values,
         metrics=metrics,
         charts=(),
+        battle=battle,
     )
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
     experiment = Experiment(**{**experiment.__dict__, "charts": charts})
@@ -382,6 +407,20 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     if check_cells:
         _check_cells(check, system, experiment)
     return experiment
+
+
+def _battle(check: _Checker, data: Mapping[str, Any], path: Path, system: str) -> Battle:
+    """The battle file of a battle experiment, for ``system``."""
+    if "battle" not in data:
+        raise check.fail("", "battle", 'missing: kind = "battle" names its battle file (battle = "battles/NAME.toml")')
+    name = check.typed(data, "battle", str, "the path of a battle file")
+    try:
+        found = load_battle(path.parent / name)
+    except BattleError as exc:
+        raise check.fail("", "battle", str(exc)) from None
+    if found.system != system:
+        raise check.fail("", "battle", f"{name} is a battle of {found.system!r}, not {system!r}")
+    return found
 
 
 def _strings(check: _Checker, data: Mapping[str, Any], key: str) -> list[str]:
@@ -478,8 +517,12 @@ def _chart(
     return ChartSpec(kind=kind, options={k: v for k, v in data.items() if k != "kind"})
 
 
-def _check_value(system: System, kind: str, key: str, value: Any) -> None:
+def _check_value(system: System, kind: str, key: str, value: Any, battle: Battle | None = None) -> None:
     """Check one input on its own: its name, its type, and the table row it names."""
+    if kind == "battle":
+        assert battle is not None and system.battle_check is not None
+        system.battle_check(BattleRequest(battle=override(battle, {key: value}), trials=1))
+        return
     if kind == "duel":
         side, dot, key = key.partition(".")
         if not dot or side not in ("a", "b"):
@@ -509,9 +552,9 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
         for key, options in values.items():
             for value in options:
                 try:
-                    _check_value(system, experiment.kind, key, value)
+                    _check_value(system, experiment.kind, key, value, experiment.battle)
                 except UnknownNameError as exc:
-                    if _allowed(system, experiment.kind, {**first, key: value}):
+                    if _allowed(system, experiment.kind, {**first, key: value}, experiment.battle):
                         continue  # a name that only exists with other inputs (weapon + ammo)
                     raise check.fail(table, key, str(exc)) from None
                 except SimlabError as exc:
@@ -519,23 +562,28 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
     for variant in (None, *experiment.variants):
         for cell in experiment.cells():
             try:
-                _check_request(system, experiment.kind, cell, variant)
+                _check_request(system, experiment.kind, cell, variant, experiment.battle)
             except SimlabError as exc:
                 shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
                 under = f" under variant {variant.name}" if variant else ""
                 raise check.fail("grid", "", f"cell {shown}{under}: {exc}") from None
 
 
-def _allowed(system: System, kind: str, inputs: Mapping[str, Any]) -> bool:
+def _allowed(system: System, kind: str, inputs: Mapping[str, Any], battle: Battle | None = None) -> bool:
     try:
-        _check_request(system, kind, inputs, None)
+        _check_request(system, kind, inputs, None, battle)
     except SimlabError:
         return False
     return True
 
 
-def _check_request(system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None) -> None:
-    if kind == "duel":
+def _check_request(
+    system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None, battle: Battle | None = None
+) -> None:
+    if kind == "battle":
+        assert battle is not None and system.battle_check is not None
+        system.battle_check(battle_request_for(battle, inputs, variant, trials=1))
+    elif kind == "duel":
         assert system.duel_check is not None
         system.duel_check(duel_request_for(system, inputs, variant))
     else:
@@ -567,8 +615,27 @@ def duel_request_for(
     return variant.apply(request) if variant is not None else request
 
 
-def answer(system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any) -> Any:
-    """The :class:`~simlab.engine.results.AttackResult` of one cell: an attack or a duel."""
+def battle_request_for(
+    battle: Battle, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
+) -> BattleRequest:
+    """The battle request of one cell: its inputs are dotted paths into the battle (``a.count``)."""
+    options.pop("method", None)
+    request = BattleRequest(battle=override(battle, inputs), **options)
+    return variant.apply(request) if variant is not None else request
+
+
+def answer(
+    system: System,
+    kind: str,
+    inputs: Mapping[str, Any],
+    variant: Variant | None = None,
+    battle: Battle | None = None,
+    **options: Any,
+) -> Any:
+    """The :class:`~simlab.engine.results.AttackResult` of one cell: an attack, a duel or a battle."""
+    if kind == "battle":
+        assert system.battle is not None and battle is not None
+        return system.battle(battle_request_for(battle, inputs, variant, **options))
     if kind == "duel":
         assert system.duel is not None
         return system.duel(duel_request_for(system, inputs, variant, **options))

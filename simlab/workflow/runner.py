@@ -173,6 +173,7 @@ def _sampled(
             experiment.kind,
             inputs,
             variant,
+            experiment.battle,
             method="monte_carlo",
             trials=trials,
             seed=experiment.seed,

@@ -46,7 +46,9 @@ from simlab.systems.base import (
     sampling_options,
     with_row,
 )
+from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
 from simlab.systems.duels import DUEL_DISTRIBUTIONS, duel_result
+from simlab.systems.striker.battle import BattleFigure, battle, check_battle
 from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, resolve_duel, side_json
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
@@ -142,15 +144,19 @@ SYSTEM = System(
     metrics=METRICS,
     attack=attack,
     check=resolve_request,
-    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS},
+    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS, **BATTLE_METRICS, **BATTLE_SERIES},
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
+    battle=battle,
+    battle_check=check_battle,
+    battle_figure_type=BattleFigure,
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
     marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
     distributions={
         "hits": "hits scored (STR-3)",
         "outcome": "worst result of the attack (STR-4.3, STR-6)",
         **DUEL_DISTRIBUTIONS,
+        **BATTLE_DISTRIBUTIONS,
     },
 )

@@ -1,0 +1,308 @@
+"""Compiled sampler of Striker battles, N against M (ENG-4.1; docs/architecture.md, principle 3).
+
+One private ``@njit(cache=True, nogil=True)`` kernel; its plain reference is its own source
+run by the interpreter (:mod:`simlab.engine.interpreted`), bit-identical. Each trial takes its
+draws one after another from its window of the cell's stream. Per turn: initiative (2d6 +
+tactics a side, again on a tie; only when some figure fires suppressively: it orders nothing
+else), each side's choice of targets (a draw per figure under ``random``), suppressive fire
+side by side in initiative order, every shot applied at once (to-hit, then for a natural 12
+its one wounding hit), then the normal fire of every other standing figure in line order,
+side a first (to-hit, then per hit its penetration 2d6 and any consciousness or Not Dead Yet
+2d6), applied together at the end of the turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6
+from simlab.systems.battles import (
+    DRAW,
+    INCAPACITATED,
+    KILLED,
+    STANDING,
+    assign_targets,
+    battle_outcome_compiled,
+    record_battle_compiled,
+    standing_neighbours,
+)
+
+# Columns of the per-group table.
+G_SIDE, G_PER_ATTACK, G_MAGAZINE, G_SPARE, G_ROLL_DM, G_MIN_ROUNDS, G_SUPPRESSIVE, G_GREEN, G_CAN_SUPPRESS = range(9)
+N_GROUP_COLUMNS = 9
+# Columns of the per-side table.
+S_TACTICS, S_TARGETS, S_BREAK, S_EXTRA_ADJACENT, S_SUPPRESSORS, S_GO_PRONE, S_COUNT = range(7)
+N_SIDE_COLUMNS = 7
+# Entries of the rule integers.
+R_HIT_TARGET, R_STEP, R_SERIOUS_LIGHT, R_SUPPRESS_FIRST, R_SUPPRESS_EXTRA, R_MAX_TURNS, R_INITIATIVE = range(7)
+N_RULES = 7
+# Rows of a pair's per-hit table (as the attack kernel's) and worst-outcome categories (STR-6.4).
+FOLLOW, TARGET, SUCCESS, FAILURE = range(4)
+UNHURT, LIGHT, SERIOUS, UNCONSCIOUS, NOT_DEAD_YET, CAT_KILLED = range(6)
+
+
+@njit(inline="always")
+def _wound(
+    w: np.uint64,
+    gamma: np.uint64,
+    tables: np.ndarray,
+    shooter: int,
+    target: int,
+    roll_dm: int,
+    penalty: int,
+) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
+    """One hit's penetration and its consciousness or Not Dead Yet roll (STR-4, STR-6).
+
+    Args:
+        w: Stream position.
+        gamma: Stream increment.
+        tables: The per-hit tables of every pair of groups.
+        shooter: The shooter's group.
+        target: The group of the figure hit.
+        roll_dm: DM of the figure's consciousness and Not Dead Yet rolls (END).
+        penalty: The figure's light-wound penalty.
+
+    Returns:
+        (new position, draws made, worst-outcome category of the hit).
+    """
+    w, r = draw_2d6(w, gamma)
+    if tables[shooter, target, FOLLOW, r] == 0:
+        return w, 1, tables[shooter, target, SUCCESS, r]
+    w, roll = draw_2d6(w, gamma)
+    if roll + roll_dm - penalty >= tables[shooter, target, TARGET, r]:
+        return w, 2, tables[shooter, target, SUCCESS, r]
+    return w, 2, tables[shooter, target, FAILURE, r]
+
+
+@njit(inline="always")
+def _take(category: int, serious_light: int, penalty: np.ndarray, state: np.ndarray, who: int) -> None:
+    """A hit's category on its figure: light wounds add to its penalty, the worst put it out."""
+    if category == LIGHT:
+        penalty[who] += 1
+    elif category == SERIOUS:
+        penalty[who] += serious_light
+    elif category == CAT_KILLED:
+        state[who] = KILLED
+    elif category >= UNCONSCIOUS and state[who] == STANDING:
+        state[who] = INCAPACITATED
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def battle_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    groups: np.ndarray,
+    figure_group: np.ndarray,
+    sides: np.ndarray,
+    dm: np.ndarray,
+    dm_prone: np.ndarray,
+    hit_tables: np.ndarray,
+    rules: np.ndarray,
+    counts: np.ndarray,
+    ends: np.ndarray,
+    turns_hist: np.ndarray,
+    by_turn: np.ndarray,
+    first_out: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample Striker battles (ENG-4.1 on STR-2 to STR-6 and STR-11) and add their tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        groups: ``(G, N_GROUP_COLUMNS)`` per group of figures: its side, rounds a shot fires,
+            magazine, spare magazines, DM of its consciousness rolls (END), rounds a shot
+            needs, suppressive template, green, whether it can fire suppressively.
+        figure_group: Each figure's group; side a's figures first, in line order.
+        sides: ``(2, N_SIDE_COLUMNS)``: tactics, target doctrine, break point (-1: none),
+            extra hits to adjacent enemies, doctrine suppressors, go prone, figures.
+        dm: ``(2, G, G)`` to-hit DM of normal (0) and suppressive (1) fire of a group at another.
+        dm_prone: The same at a prone target.
+        hit_tables: ``(G, G, 4, 13)`` per-hit table of a group's hits on another.
+        rules: The rule integers (R_HIT_TARGET ... R_INITIATIVE).
+        counts: Tallies of :mod:`simlab.systems.battles`.
+        ends: End histograms per side.
+        turns_hist: Histogram of turns.
+        by_turn: Standing series per side.
+        first_out: Per side, histogram of its figures out after the first turn.
+    """
+    n = figure_group.shape[0]
+    max_turns = rules[R_MAX_TURNS]
+    hit_target = rules[R_HIT_TARGET]
+    step = rules[R_STEP]
+    serious_light = rules[R_SERIOUS_LIGHT]
+    suppressing = rules[R_INITIATIVE] == 1  # some figure may fire suppressively
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    side_of = np.empty(n, np.int64)
+    for i in range(n):
+        side_of[i] = groups[figure_group[i], G_SIDE]
+    rounds = np.empty(n, np.int64)
+    spare = np.empty(n, np.int64)
+    penalty = np.empty(n, np.int64)
+    state = np.empty(n, np.int64)
+    new_penalty = np.empty(n, np.int64)
+    new_state = np.empty(n, np.int64)
+    target = np.empty(n, np.int64)
+    suppression = np.empty(n, np.int64)
+    prone = np.empty(n, np.bool_)
+    suppressor = np.empty(n, np.bool_)
+    members = np.empty((2, n), np.int64)
+    alive = np.empty(2, np.int64)
+    order = np.empty(n, np.int64)
+    history = np.empty((2, max_turns + 1), np.int64)
+    spent = np.empty(2, np.int64)
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        draws = 0
+        for s in range(2):
+            spent[s] = 0
+            history[s, 0] = sides[s, S_COUNT]
+            alive[s] = 0
+        for i in range(n):
+            g = figure_group[i]
+            rounds[i] = groups[g, G_MAGAZINE]
+            spare[i] = groups[g, G_SPARE]
+            penalty[i] = 0
+            state[i] = STANDING
+            new_penalty[i] = 0
+            new_state[i] = STANDING
+            suppression[i] = 0
+            prone[i] = False
+            suppressor[i] = False
+            s = side_of[i]
+            members[s, alive[s]] = i
+            alive[s] += 1
+        turns = 0
+        outcome = -1
+        while turns < max_turns:
+            turns += 1
+            first = 0
+            if suppressing:  # STR-11.1: only suppressive fire goes by initiative
+                lead = 0
+                while lead == 0:
+                    w, ours = draw_2d6(w, gamma)
+                    w, theirs = draw_2d6(w, gamma)
+                    draws += 2
+                    lead = ours + sides[0, S_TACTICS] - theirs - sides[1, S_TACTICS]
+                first = 0 if lead > 0 else 1
+            for s in range(2):
+                w, made = assign_targets(sides[s, S_TARGETS], s, members, alive, penalty, target, w, gamma)
+                draws += made
+            if suppressing:
+                for i in range(n):
+                    suppressor[i] = state[i] == STANDING and groups[figure_group[i], G_SUPPRESSIVE] == 1
+                for s in range(2):  # the doctrine's suppressors: the first able figures of the line
+                    wanted = sides[s, S_SUPPRESSORS]
+                    for i in range(n):
+                        if wanted == 0:
+                            break
+                        g = figure_group[i]
+                        if side_of[i] == s and state[i] == STANDING and not suppressor[i] and groups[g, G_CAN_SUPPRESS]:
+                            suppressor[i] = True
+                            wanted -= 1
+                # Suppressive fire first, the side with the initiative first, applied at once (STR-3.3).
+                for phase in range(2):
+                    s = first if phase == 0 else 1 - first
+                    for i in range(n):
+                        if side_of[i] != s or not suppressor[i] or state[i] != STANDING:
+                            continue
+                        g = figure_group[i]
+                        if rounds[i] < groups[g, G_MIN_ROUNDS]:
+                            if spare[i] > 0:  # reloading takes the turn
+                                spare[i] -= 1
+                                rounds[i] = groups[g, G_MAGAZINE]
+                            continue
+                        t = target[i]
+                        if t < 0:
+                            continue
+                        if state[t] != STANDING:  # put out by this phase: the nearest standing enemy instead
+                            m = standing_neighbours(t, side_of, state, order)
+                            if m == 0:
+                                continue
+                            t = order[0]
+                        fired = min(groups[g, G_PER_ATTACK], rounds[i])
+                        rounds[i] -= fired
+                        spent[s] += fired
+                        gt = figure_group[t]
+                        w, natural = draw_2d6(w, gamma)
+                        draws += 1
+                        to_hit = dm_prone[1, g, gt] if prone[t] else dm[1, g, gt]
+                        total = natural + to_hit - penalty[i] - suppression[i]
+                        if natural != 2 and (total >= hit_target or natural == 12):
+                            hits = max(1, min(1 + (total - hit_target) // step, fired))
+                            suppression[t] += rules[R_SUPPRESS_FIRST] + rules[R_SUPPRESS_EXTRA] * (hits - 1)
+                            if groups[gt, G_GREEN] == 1 or sides[1 - s, S_GO_PRONE] == 1:
+                                prone[t] = True
+                            if natural == 12:  # suppressive fire wounds on a natural 12 only, one hit
+                                roll_dm = groups[gt, G_ROLL_DM]
+                                w, made, category = _wound(w, gamma, hit_tables, g, gt, roll_dm, penalty[t])
+                                draws += made
+                                _take(category, serious_light, penalty, state, t)
+            # Normal fire of everyone else (side a's line, then side b's), applied together at the end of the turn.
+            for q in range(alive[0] + alive[1]):
+                s = 0 if q < alive[0] else 1
+                i = members[s, q - s * alive[0]]
+                if suppressor[i] or state[i] != STANDING:
+                    continue
+                g = figure_group[i]
+                if rounds[i] < groups[g, G_MIN_ROUNDS]:
+                    if spare[i] > 0:
+                        spare[i] -= 1
+                        rounds[i] = groups[g, G_MAGAZINE]
+                    continue
+                t = target[i]
+                if t < 0:
+                    continue
+                if state[t] != STANDING:
+                    m = standing_neighbours(t, side_of, state, order)
+                    if m == 0:
+                        continue
+                    t = order[0]
+                fired = min(groups[g, G_PER_ATTACK], rounds[i])
+                rounds[i] -= fired
+                spent[s] += fired
+                gt = figure_group[t]
+                w, natural = draw_2d6(w, gamma)
+                draws += 1
+                to_hit = dm_prone[0, g, gt] if prone[t] else dm[0, g, gt]
+                total = natural + to_hit - penalty[i] - suppression[i]
+                if natural == 2 or (total < hit_target and natural != 12):
+                    continue
+                hits = max(1, min(1 + (total - hit_target) // step, fired))
+                m = standing_neighbours(t, side_of, state, order) if sides[s, S_EXTRA_ADJACENT] else 0
+                for h in range(hits):
+                    who = t if h == 0 or h > m else order[h - 1]  # STR-3.2: extra hits to the adjacent
+                    gw = figure_group[who]
+                    w, made, category = _wound(w, gamma, hit_tables, g, gw, groups[gw, G_ROLL_DM], penalty[who])
+                    draws += made
+                    _take(category, serious_light, new_penalty, new_state, who)
+            alive[0] = 0
+            alive[1] = 0
+            for i in range(n):
+                penalty[i] += new_penalty[i]
+                if new_state[i] > state[i]:
+                    state[i] = new_state[i]
+                if state[i] == STANDING:
+                    s = side_of[i]
+                    members[s, alive[s]] = i
+                    alive[s] += 1
+                new_penalty[i] = 0
+                new_state[i] = STANDING
+                suppression[i] = 0
+                prone[i] = False
+            for s in range(2):
+                history[s, turns] = alive[s]
+                if turns == 1:
+                    first_out[s, sides[s, S_COUNT] - alive[s]] += 1
+            outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
+            if outcome >= 0:
+                break
+        if outcome < 0:
+            outcome = DRAW  # undecided after max_turns
+        record_battle_compiled(
+            counts, ends, turns_hist, by_turn, outcome, turns, max_turns, state, side_of, history, spent, draws
+        )

@@ -1,0 +1,326 @@
+"""Battles of several figures a side (docs/rules/engagements.md, ENG-1 to ENG-5).
+
+The battle file and its overrides; Striker battles (ENG-4.1) against the duel, by hand, by
+their exact first turn and by the properties the spec implies; the compiled kernel against
+its interpreted twin; the command line, experiments and their errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import chi_square_p, run_cli
+
+from simlab.engine.rng import stream_key
+from simlab.inputs.battles import BattleError, battle_from_data, load_battle, override
+from simlab.systems import BattleRequest, DuelRequest, get_system
+from simlab.systems.battles import battle_outcome, break_threshold
+from simlab.systems.striker.battle import (
+    battle_tallies,
+    first_turn_exact,
+    python_battle_tallies,
+    resolve_battle,
+)
+
+FIRETEAM = "experiments/battles/striker_fireteam.toml"
+STRIKER = get_system("striker")
+
+
+def striker_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
+    """A Striker battle's values: side a's and side b's groups, and anything else (``a={...}`` merges)."""
+    data = {"system": "striker", "name": "test", "a": {"groups": a_groups}, "b": {"groups": b_groups}}
+    for key, value in extra.items():
+        if key in ("a", "b"):
+            data[key].update(value)
+        else:
+            data[key] = value
+    return data
+
+
+def fight(data: dict, trials: int = 100_000, seed: int = 1, **options):
+    return STRIKER.battle(BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options))
+
+
+def close(x: float, y: float, ci_x: tuple[float, float], ci_y: tuple[float, float], sigmas: float = 4.0) -> bool:
+    """Two independent estimates agree within ``sigmas`` of their combined standard error."""
+    se = math.hypot((ci_x[1] - ci_x[0]) / 3.92, (ci_y[1] - ci_y[0]) / 3.92)
+    return abs(x - y) <= sigmas * max(se, 1e-9)
+
+
+RIFLEMAN = {"count": 1, "name": "rifleman", "weapon": "rifle", "armor": "cloth", "skill": 1}
+GUNNER = {"count": 1, "name": "gunner", "weapon": "assault rifle", "mode": "burst5", "armor": "mesh", "skill": 1}
+
+
+# ENG-1 to ENG-3: the battle file.
+
+
+def test_the_shipped_battle_file_reads_with_its_sides_and_groups():
+    battle = load_battle(FIRETEAM)
+    assert battle.system == "striker"
+    assert [side.count for side in battle.sides] == [4, 2]
+    assert battle.sides[0].doctrine.targets == "spread"
+
+
+def test_overrides_change_a_count_a_doctrine_and_a_groups_input():
+    battle = load_battle(FIRETEAM)
+    changed = override(battle, {"a.count": 6, "b.doctrine.targets": "focus", "a.groups.0.weapon": "assault rifle"})
+    assert changed.sides[0].count == 6
+    assert changed.sides[1].doctrine.targets == "focus"
+    assert changed.sides[0].groups[0].inputs["weapon"] == "assault rifle"
+    assert battle.sides[0].count == 4  # the original stays as it was
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        (
+            'system = "striker"\n[a]\nname = "x"\ncolour = 1\n[[a.groups]]\n[b]\n[[b.groups]]\n',
+            4,
+            "a.colour: unknown side key 'colour'",
+        ),
+        ('system = "striker"\n[a]\n[[a.groups]]\ncount = 0\n[b]\n[[b.groups]]\n', 4, "a.groups.0.count"),
+        ('system = "striker"\n[a]\n[a.doctrine]\ntargets = "all"\n[[a.groups]]\n[b]\n[[b.groups]]\n', 4, "targets"),
+        ('system = "striker"\n[a]\n[[a.groups]]\n', None, "b: missing"),
+        ('system = "striker"\nx = = 1\n[a]\n', 2, "not valid TOML"),
+    ],
+)
+def test_a_bad_battle_file_is_one_line_naming_file_line_and_key(tmp_path, text, line, fragment):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(BattleError) as caught:
+        load_battle(path)
+    message = str(caught.value)
+    assert "\n" not in message and fragment in message
+    assert message.startswith(f"{path}:{line}:" if line else f"{path}:")
+
+
+def test_a_template_input_the_system_does_not_know_names_its_line(tmp_path):
+    path = tmp_path / "battle.toml"
+    path.write_text(Path(FIRETEAM).read_text().replace('weapon = "rifle"', 'weapon = "gaus"'))
+    battle = load_battle(path)
+    with pytest.raises(BattleError) as caught:
+        resolve_battle(BattleRequest(battle))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "gaus" in text)
+    assert str(caught.value).startswith(f"{path}:")
+    assert "a.groups.0" in str(caught.value) and "gaus" in str(caught.value)
+    assert battle.lines["a.groups.0"] < line
+
+
+def test_break_points_and_outcomes_eng_2_eng_5():
+    assert break_threshold(0.0, 4) == -1
+    assert break_threshold(0.5, 4) == 2  # exact: 0.5 of 4 is 2
+    assert break_threshold(0.3, 10) == 3
+    assert battle_outcome(0, 0, -1, -1) == 2  # both out
+    assert battle_outcome(2, 0, -1, -1) == 0  # a wins
+    assert battle_outcome(0, 1, -1, -1) == 1  # b wins
+    assert battle_outcome(2, 3, 2, -1) == 4  # a breaks
+    assert battle_outcome(2, 3, 2, 3) == 3  # both break: a draw
+    assert battle_outcome(3, 3, 2, 2) == -1
+
+
+# ENG-4.1: Striker battles.
+
+
+def test_eng_4_1_first_turn_of_two_against_one_by_hand():
+    """2 fusion gunners against 1, blowthrough off: every hit is a dead result (total >= 12), so out.
+
+    Hit: 2d6 + skill 1 >= 8, i.e. 2d6 >= 7: 21/36 (STR-2.1). B is out after the first turn
+    unless both miss: 1 - (15/36)^2 = 1071/1296. B's one shot at A's first figure: 21/36.
+    """
+    gun = {"name": "gunner", "weapon": "fusion gun", "armor": "none", "skill": 1}
+    data = striker_battle([{**gun, "count": 2}], [{**gun, "count": 1}], rules={"blowthrough": False})
+    exact = first_turn_exact(resolve_battle(BattleRequest(battle_from_data(data))))
+    assert exact is not None
+    assert exact["first_turn_out_b"][1] == pytest.approx(float(Fraction(1071, 1296)), abs=1e-12)
+    assert exact["first_turn_out_a"] == pytest.approx({0: 15 / 36, 1: 21 / 36}, abs=1e-12)
+    result = fight(data, trials=200_000)
+    low, high = result.ci95["mean_first_turn_out_b"]
+    assert low <= 1071 / 1296 <= high
+    assert result.metrics["exact_mean_first_turn_out_b"] == pytest.approx(1071 / 1296)
+
+
+@pytest.mark.parametrize("doctrine", ["focus", "spread"])
+def test_eng_4_1_the_exact_first_turn_matches_the_sampler(doctrine):
+    data = striker_battle(
+        [{**RIFLEMAN, "count": 3}, {**GUNNER, "count": 1}],
+        [{**GUNNER, "count": 2}, {**RIFLEMAN, "count": 1, "armor": "mesh"}],
+        range_band="medium",
+        a={"doctrine": {"targets": doctrine}},
+        b={"doctrine": {"targets": doctrine}},
+    )
+    result = fight(data, trials=200_000)
+    for side in "ab":
+        exact = result.distributions[f"first_turn_out_{side}_exact"]
+        sampled = result.distributions[f"first_turn_out_{side}"]
+        top = max(*exact, *sampled) + 1
+        counts = np.array([round(sampled.get(k, 0.0) * 200_000) for k in range(top)])
+        assert chi_square_p(counts, np.array([exact.get(k, 0.0) for k in range(top)])) > 1e-4
+
+
+def test_eng_4_1_one_against_one_is_the_duel():
+    """A battle of one against one fights the duel of STR-11.2 (simultaneous fire, reloads).
+
+    The stream layouts differ (the duel draws each turn's length in seconds and ends on a dead
+    result without its Not Dead Yet roll, which changes nothing of who is down), so the
+    outcomes agree in distribution: within four standard errors at a fixed seed.
+    """
+    a = {"weapon": "assault rifle", "mode": "burst5", "armor": "cloth", "skill": 2, "magazines": 2}
+    b = {"weapon": "submachinegun", "mode": "burst5", "armor": "mesh", "skill": 1, "magazines": 2}
+    duel = STRIKER.duel(DuelRequest(a=a, b=b, rules={"max_turns": 60}, trials=200_000, seed=3))
+    battle = fight(striker_battle([{**a, "count": 1}], [{**b, "count": 1}], max_turns=60), trials=200_000, seed=4)
+    pairs = [("p_a_wins", "p_a_wins"), ("p_b_wins", "p_b_wins"), ("p_both_down", "p_both_out"),
+             ("p_neither", "p_draw"), ("mean_turns", "mean_turns")]  # fmt: skip
+    for duel_name, battle_name in pairs:
+        assert close(duel.metrics[duel_name], battle.metrics[battle_name], duel.ci95[duel_name],
+                     battle.ci95[battle_name]), duel_name  # fmt: skip
+
+
+def test_eng_4_1_adding_a_figure_never_lowers_the_win_probability():
+    base = striker_battle([{**RIFLEMAN, "count": 2}], [{**GUNNER, "count": 2}], range_band="medium")
+    chances = []
+    for count in (1, 2, 3, 4):
+        data = json.loads(json.dumps(base))
+        data["a"]["groups"][0]["count"] = count
+        result = fight(data, trials=40_000)
+        chances.append((result.metrics["p_a_wins"], result.ci95["p_a_wins"]))
+    for (p, (low, _)), (q, (_, high)) in itertools.pairwise(chances):
+        assert q >= p or high >= low  # never lower, within the intervals
+    assert chances[-1][0] > chances[0][0]
+
+
+def test_eng_2_focus_gets_a_target_out_no_later_than_spread():
+    """Side b breaks when its first figure is out (break_at = 0.5 of 2): the battle's length is that time."""
+    results = {}
+    for doctrine in ("focus", "spread"):
+        data = striker_battle(
+            [{**RIFLEMAN, "count": 4, "armor": "battle dress"}],  # the dummies' autopistols cannot hurt them
+            [{"count": 2, "name": "dummy", "weapon": "autopistol", "armor": "none"}],
+            a={"doctrine": {"targets": doctrine}},
+            b={"doctrine": {"break_at": 0.5}},
+        )
+        results[doctrine] = fight(data, trials=100_000)
+    focus, spread = results["focus"], results["spread"]
+    assert focus.metrics["mean_turns"] <= spread.ci95["mean_turns"][1]
+    assert focus.metrics["p_b_breaks"] > 0.99
+
+
+def test_str_3_2_extra_hits_to_adjacent_targets_raise_enemies_out_in_the_first_turn():
+    shooters = [{"count": 2, "name": "gunner", "weapon": "light machinegun", "mode": "full_clip", "skill": 3}]
+    targets = [{"count": 5, "name": "rifleman", "weapon": "rifle", "armor": "cloth"}]
+    out = {}
+    for extra in ("target", "adjacent"):
+        data = striker_battle(shooters, targets, a={"doctrine": {"targets": "focus", "extra_hits": extra}})
+        result = fight(data, trials=50_000)
+        out[extra] = (result.metrics["mean_first_turn_out_b"], result.ci95["mean_first_turn_out_b"])
+    assert out["adjacent"][1][0] > out["target"][1][1]
+
+
+def test_eng_4_1_suppressive_fire_goes_first_and_lowers_the_shots_of_that_turn():
+    """Two gunners suppressing (half a clip each) against four riflemen: fewer riflemen's hits land."""
+    gunners = [
+        {"count": 2, "name": "gunner", "weapon": "light machinegun", "mode": "half_clip", "armor": "flak jacket"}
+    ]
+    riflemen = [{**RIFLEMAN, "count": 4}]
+    quiet = fight(striker_battle(riflemen, gunners), trials=50_000)
+    loud = fight(striker_battle(riflemen, gunners, b={"doctrine": {"suppressors": 2}}), trials=50_000)
+    # Suppression makes the riflemen miss more in the first turn; it wounds only on a natural 12.
+    assert loud.metrics["mean_first_turn_out_b"] < quiet.metrics["mean_first_turn_out_b"]
+    assert loud.metrics["mean_first_turn_out_a"] < quiet.metrics["mean_first_turn_out_a"]
+    assert "first_turn_out_a_exact" not in loud.distributions  # suppression: not tractable
+
+
+def test_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
+    data = striker_battle(
+        [{**RIFLEMAN, "count": 2}, {**GUNNER, "count": 1, "suppressive": False, "green": True}],
+        [{**GUNNER, "count": 2, "mode": "half_clip"}],
+        a={"doctrine": {"targets": "random", "extra_hits": "adjacent"}},
+        b={"doctrine": {"targets": "weakest", "suppressors": 1, "go_prone": "when_suppressed", "break_at": 0.5}},
+        max_turns=8,
+    )
+    resolved = resolve_battle(BattleRequest(battle_from_data(data)))
+    key = stream_key(5, 2)
+    compiled = battle_tallies(resolved, key, 100, 400)
+    plain = python_battle_tallies(resolved, key, 100, 400)
+    for ours, theirs in zip(compiled, plain, strict=True):
+        assert np.array_equal(ours, theirs)
+
+
+def test_a_battle_is_the_same_for_any_thread_count_and_block_size():
+    data = json.loads(json.dumps(load_battle(FIRETEAM).data))
+    one = fight(data, trials=30_000, threads=1)
+    two = fight(data, trials=30_000, threads=2, block_size=777)
+    assert one.to_json() == two.to_json()
+
+
+# The command line and experiments.
+
+
+def test_simlab_battle_json_prints_outcomes_with_intervals_and_the_standing_series(capsys):
+    args = ["battle", "striker", FIRETEAM, "--trials", "200000", "--seed", "1", "--json"]
+    code, out, err = run_cli(capsys, *args, "--threads", "1")
+    assert code == 0, err
+    code, again, err = run_cli(capsys, *args, "--threads", "2")
+    assert code == 0, err
+    assert out == again
+    payload = json.loads(out)
+    for name in ("p_a_wins", "p_b_wins", "p_draw", "standing_a_turn_1", "standing_b_turn_20"):
+        assert name in payload["metrics"] and name in payload["ci95"]
+    total = sum(payload["metrics"][f"p_{o}"] for o in ("a_wins", "b_wins", "both_out", "draw", "a_breaks", "b_breaks"))
+    assert total == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["battle", "tyconian", FIRETEAM], "tyconian has no battles yet"),
+        (["battle", "space_v4", FIRETEAM], "space_v4 has no battles yet"),
+        (["battle", "striker", "nowhere.toml"], "nowhere.toml"),
+        (["battle", "striker", FIRETEAM, "--set", "a.groups.3.weapon=rifle"], "no group 3"),
+        (["battle", "striker", FIRETEAM, "--set", "a.groups.0.weapon=gaus"], "gaus"),
+        (["battle", "striker", FIRETEAM, "--set", "c.count=2"], "unknown battle key 'c'"),
+        (["battle", "striker", FIRETEAM, "--trials", "0"], "--trials"),
+        (["battle", "striker", FIRETEAM, "--rule", "max_turns=100000"], "max_turns"),
+    ],
+)
+def test_bad_battle_input_is_one_line_and_exit_2(capsys, args, fragment):
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err and fragment in err
+
+
+def test_a_battle_experiment_runs_with_survival_curves(tmp_path, capsys):
+    experiment = tmp_path / "battle.toml"
+    battle = tmp_path / "battles" / "fireteam.toml"
+    battle.parent.mkdir()
+    battle.write_text(Path(FIRETEAM).read_text())
+    experiment.write_text(
+        'name = "small_battle"\nsystem = "striker"\nkind = "battle"\nbattle = "battles/fireteam.toml"\n'
+        'trials = 2000\n[grid]\n"a.count" = [3, 4]\n"b.doctrine.suppressors" = [0, 1]\n'
+    )
+    code, _, err = run_cli(capsys, "run", str(experiment), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    folder = tmp_path / "out" / "small_battle"
+    assert (folder / "survival.png").exists() and (folder / "heatmap_p_a_wins.png").exists()
+    table = (folder / "table.csv").read_text()
+    assert "standing_a_turn_20" in table and "a.count" in table
+
+
+def test_a_battle_experiment_with_a_bad_grid_key_names_its_line(tmp_path, capsys):
+    (tmp_path / "battles").mkdir()
+    (tmp_path / "battles" / "fireteam.toml").write_text(Path(FIRETEAM).read_text())
+    experiment = tmp_path / "battle.toml"
+    experiment.write_text(
+        'name = "bad"\nsystem = "striker"\nkind = "battle"\nbattle = "battles/fireteam.toml"\n'
+        '[grid]\n"b.doctrine.targets" = ["spread", "all"]\n'
+    )
+    code, _, err = run_cli(capsys, "run", str(experiment), "--out", str(tmp_path / "out"))
+    assert code == 2
+    assert err.startswith(f"error: {experiment}:6:") and "'all'" in err
+    assert not (tmp_path / "out").exists()

@@ -278,7 +278,7 @@ def test_simlab_battle_json_prints_outcomes_with_intervals_and_the_standing_seri
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["battle", "tyconian", FIRETEAM], "tyconian has no battles yet"),
+        (["battle", "tyconian", FIRETEAM], "the battle is for 'striker', not 'tyconian'"),
         (["battle", "space_v4", FIRETEAM], "space_v4 has no battles yet"),
         (["battle", "striker", "nowhere.toml"], "nowhere.toml"),
         (["battle", "striker", FIRETEAM, "--set", "a.groups.3.weapon=rifle"], "no group 3"),
@@ -324,3 +324,113 @@ def test_a_battle_experiment_with_a_bad_grid_key_names_its_line(tmp_path, capsys
     assert code == 2
     assert err.startswith(f"error: {experiment}:6:") and "'all'" in err
     assert not (tmp_path / "out").exists()
+
+
+# ENG-4.2: Tyconian battles.
+
+TYCONIAN = get_system("tyconian")
+RIFLE = {"weapon": "battle rifle", "armor": "flak vest", "skill": 12}
+AUTO = {"weapon": "assault rifle", "mode": "full_auto", "armor": "flak vest", "skill": 10}
+
+
+def tyconian_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
+    data = {"system": "tyconian", "name": "test", "range_m": 40, "a": {"groups": a_groups}, "b": {"groups": b_groups}}
+    for key, value in extra.items():
+        if key in ("a", "b"):
+            data[key].update(value)
+        else:
+            data[key] = value
+    return data
+
+
+def tyconian_fight(data: dict, trials: int = 50_000, seed: int = 3, **options):
+    return TYCONIAN.battle(BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options))
+
+
+def test_eng_4_2_one_against_one_is_the_duel_to_the_last_trial():
+    """With the shots of a second landing together (``same_second = "together"``, the duel's reading),
+    one against one draws exactly as the duel of TYC-2 to TYC-6 on the same stream: the same tallies."""
+    a, b = {**RIFLE, "range_m": 40}, {**AUTO, "range_m": 40}
+    duel = TYCONIAN.duel(DuelRequest(a=a, b=b, rules={"max_turns": 20}, trials=50_000, seed=3))
+    battle = tyconian_fight(tyconian_battle([{**RIFLE, "count": 1}], [{**AUTO, "count": 1}], same_second="together"))
+    pairs = [("p_a_wins", "p_a_wins"), ("p_b_wins", "p_b_wins"), ("p_both_down", "p_both_out"),
+             ("p_neither", "p_draw"), ("mean_turns", "mean_turns"), ("mean_seconds", "mean_seconds")]  # fmt: skip
+    for duel_name, battle_name in pairs:
+        assert duel.metrics[duel_name] == battle.metrics[battle_name], duel_name
+    assert duel.distributions["seconds"] == battle.distributions["seconds"]
+
+
+def test_eng_4_2_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
+    from simlab.systems.tyconian.battle import battle_tallies as compiled
+    from simlab.systems.tyconian.battle import python_battle_tallies as plain
+    from simlab.systems.tyconian.battle import resolve_battle as resolve_tyconian
+
+    data = tyconian_battle(
+        [{**RIFLE, "count": 2}, {"count": 1, "weapon": "submachinegun", "mode": "burst", "armor": "flak vest"}],
+        [{**AUTO, "count": 3}],
+        a={"doctrine": {"targets": "random"}},
+        b={"doctrine": {"targets": "weakest", "break_at": 0.4}},
+        max_turns=6,
+    )
+    resolved = resolve_tyconian(BattleRequest(battle_from_data(data)))
+    key = stream_key(5, 1)
+    for ours, theirs in zip(compiled(resolved, key, 10, 150), plain(resolved, key, 10, 150), strict=True):
+        assert np.array_equal(ours, theirs)
+
+
+def test_eng_4_2_the_danger_zone_hits_only_figures_within_3_m():
+    """Full-auto misses fly at the target's friends within 3 m: a line 3.01 m apart draws exactly as one
+    100 m apart (no danger-zone dice at all), a line 3 m apart does not."""
+    gunners = [{**AUTO, "count": 2, "skill": 6}]
+    targets = [{**RIFLE, "count": 3, "armor": "none"}]
+
+    def first_turn(spacing: float):
+        data = tyconian_battle(gunners, targets, max_turns=1, a={"doctrine": {"targets": "focus"}},
+                               b={"formation": {"spacing_m": spacing}})  # fmt: skip
+        return tyconian_fight(data, trials=20_000)
+
+    far, beyond, within = first_turn(100.0), first_turn(3.01), first_turn(3.0)
+    assert far.to_json()["metrics"] == beyond.to_json()["metrics"]
+    assert within.metrics["mean_first_turn_out_b"] > far.ci95["mean_first_turn_out_b"][1]
+
+
+def test_eng_4_2_adding_a_figure_never_lowers_the_win_probability():
+    chances = []
+    for count in (1, 2, 3):
+        result = tyconian_fight(tyconian_battle([{**RIFLE, "count": count, "skill": 8}], [{**AUTO, "count": 2}]),
+                                trials=20_000)  # fmt: skip
+        chances.append((result.metrics["p_a_wins"], result.ci95["p_a_wins"]))
+    for (p, (low, _)), (q, (_, high)) in itertools.pairwise(chances):
+        assert q >= p or high >= low
+    assert chances[-1][0] > chances[0][0]
+
+
+def test_a_tyconian_battle_is_the_same_for_any_thread_count(capsys):
+    args = ["battle", "tyconian", "experiments/battles/tyconian_squads.toml", "--trials", "20000", "--json"]
+    code, one, err = run_cli(capsys, *args, "--threads", "1")
+    assert code == 0, err
+    code, two, err = run_cli(capsys, *args, "--threads", "2")
+    assert code == 0 and one == two
+    assert "mean_seconds" in json.loads(one)["metrics"]
+
+
+def test_variants_compare_and_regress_take_battle_experiments(tmp_path, capsys):
+    """A house rule on a battle: compared by common random numbers, and caught by regress."""
+    (tmp_path / "battles").mkdir()
+    (tmp_path / "battles" / "fireteam.toml").write_text(Path(FIRETEAM).read_text())
+    experiment = tmp_path / "battle.toml"
+    experiment.write_text(
+        'name = "small_battle"\nsystem = "striker"\nkind = "battle"\nbattle = "battles/fireteam.toml"\n'
+        'trials = 4000\n[grid]\n"a.count" = [3, 4]\n'
+    )
+    variant = "experiments/variants/striker_extra_hit_every_3.toml"
+    code, out, err = run_cli(capsys, "compare", str(experiment), "--variant", variant, "--out", str(tmp_path / "c"))
+    assert code == 0, err
+    assert (tmp_path / "c" / "compare_small_battle" / "table.csv").exists()
+    baselines = str(tmp_path / "baselines")
+    code, _, err = run_cli(capsys, "baseline", str(experiment), "--dir", baselines)
+    assert code == 0, err
+    code, out, _ = run_cli(capsys, "regress", str(experiment), "--dir", baselines)
+    assert code == 0 and "no change" in out
+    code, out, _ = run_cli(capsys, "regress", str(experiment), "--dir", baselines, "--variant", variant)
+    assert code == 1 and "changed:" in out and "standing_a_turn_" in out

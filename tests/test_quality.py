@@ -41,14 +41,16 @@ def test_bench_report_has_every_figure():
     names = [w["name"] for w in report["workloads"]]
     assert names == [
         "tft_four_round_burst", "tft_full_burst_gauss", "striker_half_clip_burst", "striker_duel",
-        "striker_battle_4v4", "tyconian_full_auto", "tyconian_duel", "tyconian_mortar_salvo", "tyconian_healing",
+        "striker_battle_4v4", "tyconian_full_auto", "tyconian_duel", "tyconian_battle_3v3",
+        "tyconian_mortar_salvo", "tyconian_healing",
         "space_turret_group", "space_missile_flight", "space_duel",
     ]  # fmt: skip
     for workload in report["workloads"]:
         assert set(workload) == keys
         twins = (
             {"numpy_trials_per_s"}
-            if workload["name"] in ("tyconian_mortar_salvo", "tyconian_healing", "space_duel", "striker_battle_4v4")
+            if workload["name"]
+            in ("tyconian_mortar_salvo", "tyconian_healing", "space_duel", "striker_battle_4v4", "tyconian_battle_3v3")
             else set()
         )
         assert all(workload[k] > 0 for k in keys - {"name", "system"} - twins)

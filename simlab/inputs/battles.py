@@ -69,7 +69,7 @@ RANGE_POLICIES = ("hold", "close", "open")
 MAX_FIGURES = 64
 #: Most groups a side may have.
 MAX_GROUPS = 16
-_TOP_KEYS = ("system", "name", "description", "range_band", "range_m", "max_turns", "rules", "a", "b")
+_TOP_KEYS = ("system", "name", "description", "range_band", "range_m", "max_turns", "same_second", "rules", "a", "b")
 _SIDE_KEYS = ("name", "tactics", "cover", "doctrine", "formation", "groups")
 
 
@@ -248,7 +248,8 @@ def battle_from_data(data: Mapping[str, Any], path: Path | str = "<battle>", tex
     system = data["system"]
     if not isinstance(system, str):
         raise check.fail("system", f"expected a system id, got {_describe(system)}")
-    name = data.get("name", Path(str(path)).stem)
+    stem = Path(str(path)).stem
+    name = data.get("name", stem if valid_name(stem) else "battle")
     if not isinstance(name, str) or not valid_name(name):
         raise check.fail("name", f"{name!r} is not a valid name ({NAME_RULE})")
     description = data.get("description", "")

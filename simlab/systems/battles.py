@@ -10,8 +10,10 @@ targets (ENG-2), one definition for every kernel.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +21,9 @@ from numba import njit
 
 from simlab.engine.blocks import Tallies
 from simlab.engine.intervals import mean_interval, wilson
+from simlab.engine.results import AttackResult
 from simlab.engine.rng import die_from_draw, mix64
+from simlab.inputs.params import as_plain
 
 __all__ = [
     "STANDING",
@@ -43,6 +47,9 @@ __all__ = [
     "battle_metric_names",
     "BATTLE_METRICS",
     "BATTLE_SERIES",
+    "rule_values",
+    "group_inputs",
+    "battle_result",
     "BATTLE_DISTRIBUTIONS",
 ]
 
@@ -84,7 +91,7 @@ BATTLE_METRICS = {
 }
 #: Series of every battle: prefix → description (``standing_a_turn_3``).
 BATTLE_SERIES = {
-    "standing_a_turn_": "expected figures of side a standing after turn k (series)",
+    "standing_a_turn_": "expected figures of side a standing after turn k (series; k = 0: the start)",
     "standing_b_turn_": "expected figures of side b standing after turn k (series)",
 }
 #: Distributions of every battle.
@@ -119,7 +126,7 @@ class BattleShape:
 
 def battle_metric_names(max_turns: int) -> list[str]:
     """Every metric of a battle of up to ``max_turns`` turns: ENG-5's, then the standing series."""
-    series = [f"standing_{s}_turn_{k}" for s in "ab" for k in range(1, max_turns + 1)]
+    series = [f"standing_{s}_turn_{k}" for s in "ab" for k in range(max_turns + 1)]
     return [*BATTLE_METRICS, *series]
 
 
@@ -346,6 +353,9 @@ def battle_estimates(
         # Battles over by turn k count with the figures they ended with.
         ended = np.concatenate(([0], np.cumsum(by_turn[s, 2])[:-1]))
         ended_sq = np.concatenate(([0], np.cumsum(by_turn[s, 3])[:-1]))
+        count = shape.count_a if s == 0 else shape.count_b
+        metrics[f"standing_{label}_turn_0"] = float(count)  # everyone stands before the first turn
+        ci[f"standing_{label}_turn_0"] = (float(count), float(count))
         for k in range(1, shape.max_turns + 1):
             total = int(by_turn[s, 0, k]) + int(ended[k])
             mean(f"standing_{label}_turn_{k}", total, int(by_turn[s, 1, k]) + int(ended_sq[k]))
@@ -357,3 +367,82 @@ def battle_estimates(
             distributions[f"{what}_{label}"] = {int(k): int(n) / trials for k, n in enumerate(ends[s, row]) if n}
         distributions[f"first_turn_out_{label}"] = {int(k): int(n) / trials for k, n in enumerate(first[s]) if n}
     return metrics, ci, distributions
+
+
+def rule_values(battle: Any, rules: Mapping[str, Any], default_max_turns: int) -> dict[str, Any]:
+    """The rule parameters of a battle: ``max_turns`` (ENG-2), the battle's ``[rules]``, then the request's."""
+    values = {"max_turns": default_max_turns, **battle.rules}
+    if battle.max_turns is not None:
+        values["max_turns"] = battle.max_turns
+    return {**values, **rules}
+
+
+def group_inputs(
+    battle: Any, key: str, inputs: Mapping[str, Any], rows: Sequence[str]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """A group's template inputs and its ``ROW.COLUMN`` overrides (ENG-1).
+
+    Raises:
+        BattleError: For a ROW that is none of ``rows``, located at the group's key.
+    """
+    scenario = {name: value for name, value in inputs.items() if "." not in name}
+    overrides: dict[str, dict[str, Any]] = {}
+    for name, value in inputs.items():
+        row, dot, column = name.partition(".")
+        if dot:
+            if row not in rows:
+                raise battle.error(f"{key}.{name}", f"unknown row input {row!r} (valid: {', '.join(rows)})")
+            overrides.setdefault(row, {})[column] = value
+    return scenario, overrides
+
+
+def battle_result(
+    system: str,
+    request: Any,
+    figures: Sequence[Any],
+    rules: Any,
+    estimates: tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]],
+    where: Mapping[str, Any],
+    details: Mapping[str, Any] | None = None,
+) -> AttackResult:
+    """The result of ``simlab battle``: both sides as the rules saw them, ENG-5's metrics and distributions.
+
+    Args:
+        system: System id.
+        request: The :class:`~simlab.systems.base.BattleRequest`.
+        figures: Each figure's resolved template, side a's first.
+        rules: The rule parameters.
+        estimates: Metrics, intervals and distributions.
+        where: The range the sides stand at (``range_band`` or ``range_m``).
+        details: Further figures worth showing.
+    """
+    battle = request.battle
+
+    def side_json(s: int, first: int) -> dict[str, Any]:
+        side = battle.sides[s]
+        groups, at = [], first
+        for group in side.groups:
+            groups.append({"name": group.name, "count": group.count, **as_plain(figures[at])})
+            at += group.count
+        return {
+            "name": side.name,
+            "tactics": side.tactics,
+            "doctrine": as_plain(side.doctrine),
+            "formation": as_plain(side.formation),
+            "groups": groups,
+        }
+
+    metrics, ci, distributions = estimates
+    return AttackResult(
+        system=system,
+        method="monte_carlo",
+        trials=request.trials,
+        seed=request.seed,
+        scenario={"battle": battle.name, **where, "a": side_json(0, 0), "b": side_json(1, battle.sides[0].count)},
+        rules=as_plain(rules),
+        metrics=metrics,
+        ci95=ci,
+        distributions=distributions,
+        details={"weapon": " vs ".join(side.name for side in battle.sides), **(details or {})},
+        variant=request.variant,
+    )

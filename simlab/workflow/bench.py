@@ -50,6 +50,9 @@ from simlab.systems.tyconian import kernels as tyconian_kernels
 from simlab.systems.tyconian import reference as tyconian_reference
 from simlab.systems.tyconian import rules as tyconian_rules
 from simlab.systems.tyconian import sample as tyconian_sample
+from simlab.systems.tyconian.battle import battle_tallies as tyconian_battle_tallies
+from simlab.systems.tyconian.battle import python_battle_tallies as tyconian_python_battle_tallies
+from simlab.systems.tyconian.battle import resolve_battle as tyconian_resolve_battle
 from simlab.systems.tyconian.duel import resolve_duel as tyconian_resolve_duel
 from simlab.systems.tyconian.exact import exact_attack as tyconian_exact
 from simlab.systems.tyconian.questions import blast_kernels, healing_kernels
@@ -166,6 +169,15 @@ def _striker_battle() -> Samplers:
     return _samplers(resolved, block, None, striker_python_battle_tallies, (0, battles.DRAWS))
 
 
+def _tyconian_battle() -> Samplers:
+    resolved = tyconian_resolve_battle(BattleRequest(battle_from_data(TYCONIAN_BATTLE, "tyconian_3_against_3")))
+
+    def block(subject: Any, seed: int) -> Any:
+        return partial(tyconian_battle_tallies, subject, stream_key(seed))
+
+    return _samplers(resolved, block, None, tyconian_python_battle_tallies, (0, battles.DRAWS))
+
+
 def _tyconian_full_auto() -> Samplers:
     attack = tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())
     return _samplers(
@@ -274,6 +286,16 @@ STRIKER_BATTLE = {
         ],
     },
 }
+#: Tyconian: three battle riflemen against three assault riflemen on full automatic at 40 m (ENG-4.2).
+TYCONIAN_BATTLE = {
+    "system": "tyconian",
+    "range_m": 40,
+    "a": {"groups": [{"count": 3, "weapon": "battle rifle", "armor": "flak vest", "skill": 12}]},
+    "b": {
+        "doctrine": {"targets": "focus"},
+        "groups": [{"count": 3, "weapon": "assault rifle", "mode": "full_auto", "armor": "flak vest"}],
+    },
+}
 
 #: Tyconian: four mortar bombs after two corrections at a figure in a flak vest (TYC-7.1, TYC-7.4).
 TYCONIAN_SALVO = {"explosive": "mortar bomb", "rounds": 4, "corrections": 2, "armor": "flak vest"}
@@ -295,6 +317,7 @@ WORKLOADS = (
     Workload("striker_battle_4v4", "striker", _striker_battle, scale=0.02),
     Workload("tyconian_full_auto", "tyconian", _tyconian_full_auto, scale=0.2, exact=_tyconian_full_auto_exact),
     Workload("tyconian_duel", "tyconian", _tyconian_duel, scale=0.05),
+    Workload("tyconian_battle_3v3", "tyconian", _tyconian_battle, scale=0.01),
     Workload(
         "tyconian_mortar_salvo",
         "tyconian",

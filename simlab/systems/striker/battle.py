@@ -37,14 +37,17 @@ from simlab.engine.results import AttackResult
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import as_plain, build, spec_field
+from simlab.inputs.params import build, spec_field
 from simlab.inputs.tables import Table
 from simlab.systems.base import BattleRequest, sampling_options
 from simlab.systems.battles import (
     BattleShape,
     battle_estimates,
+    battle_result,
     break_threshold,
+    group_inputs,
     new_battle_tallies,
+    rule_values,
 )
 from simlab.systems.striker import battle_kernel as k
 from simlab.systems.striker.duel import DuelSide, _attack_of
@@ -95,11 +98,8 @@ class ResolvedBattle:
 
 
 def _rules(request: BattleRequest) -> Rules:
-    battle = request.battle
-    values = {"max_turns": DEFAULT_MAX_TURNS, **battle.rules}
-    if battle.max_turns is not None:
-        values["max_turns"] = battle.max_turns
-    return build(Rules, {**values, **request.rules}, what="--rule name", owner="--rule")
+    values = rule_values(request.battle, request.rules, DEFAULT_MAX_TURNS)
+    return build(Rules, values, what="--rule name", owner="--rule")
 
 
 def _templates(battle: Battle) -> list[tuple[int, str, BattleFigure, dict[str, dict[str, Any]]]]:
@@ -119,14 +119,7 @@ def _templates(battle: Battle) -> list[tuple[int, str, BattleFigure, dict[str, d
             inputs["range_band"] = band
             if side.cover is not None:
                 inputs.setdefault("cover", side.cover)
-            scenario = {name: v for name, v in inputs.items() if "." not in name}
-            rows: dict[str, dict[str, Any]] = {}
-            for name, value in inputs.items():
-                row, dot, column = name.partition(".")
-                if dot:
-                    if row not in ("weapon", "armor"):
-                        raise battle.error(f"{key}.{name}", f"unknown row input {row!r} (valid: armor, weapon)")
-                    rows.setdefault(row, {})[column] = value
+            scenario, rows = group_inputs(battle, key, inputs, ("weapon", "armor"))
             try:
                 figure = build(BattleFigure, scenario, what="figure input", owner=f"{key}.")
             except SimlabError as exc:
@@ -321,56 +314,22 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
     return result
 
 
-def _side_json(battle: Battle, s: int, figures: tuple[BattleFigure, ...], first: int) -> dict[str, Any]:
-    side = battle.sides[s]
-    groups = []
-    at = first
-    for group in side.groups:
-        groups.append({"name": group.name, "count": group.count, **as_plain(figures[at])})
-        at += group.count
-    return {
-        "name": side.name,
-        "tactics": side.tactics,
-        "doctrine": as_plain(side.doctrine),
-        "formation": as_plain(side.formation),
-        "groups": groups,
-    }
-
-
 def battle(request: BattleRequest, system: str = "striker") -> AttackResult:
     """Sample a Striker battle (ENG-4.1) into ENG-5's metrics, with the exact first turn where tractable."""
     resolved = resolve_battle(request)
     tallies = sample_battle(resolved, **sampling_options(request))
     metrics, ci, distributions = battle_estimates(tallies, request.trials, resolved.shape)
     exact = first_turn_exact(resolved)
-    details: dict[str, Any] = {
-        "weapon": " vs ".join(s.name for s in request.battle.sides),
-        "first_turn_exact": exact is not None,
-    }
     if exact is not None:
         for name, dist in exact.items():
             distributions[f"{name}_exact"] = dist
             value = float(sum(n * p for n, p in dist.items()))
             metrics[f"exact_mean_{name}"] = value
             ci[f"exact_mean_{name}"] = (value, value)  # exact: a point
-    b = request.battle
-    return AttackResult(
-        system=system,
-        method="monte_carlo",
-        trials=request.trials,
-        seed=request.seed,
-        scenario={
-            "battle": b.name,
-            "range_band": b.range_band or "short",
-            "a": _side_json(b, 0, resolved.figures, 0),
-            "b": _side_json(b, 1, resolved.figures, b.sides[0].count),
-        },
-        rules=as_plain(resolved.rules),
-        metrics=metrics,
-        ci95=ci,
-        distributions=distributions,
-        details=details,
-        variant=request.variant,
+    where = {"range_band": request.battle.range_band or "short"}
+    details = {"first_turn_exact": exact is not None}
+    return battle_result(
+        system, request, resolved.figures, resolved.rules, (metrics, ci, distributions), where, details
     )
 
 

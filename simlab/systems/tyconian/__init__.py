@@ -44,7 +44,9 @@ from simlab.systems.base import (
     sampling_options,
     with_row,
 )
+from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
 from simlab.systems.duels import DUEL_DISTRIBUTIONS, DUEL_METRICS, duel_result
+from simlab.systems.tyconian.battle import battle, check_battle
 from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.fire import shot_chances
@@ -152,17 +154,21 @@ SYSTEM = System(
     metrics=METRICS,
     attack=attack,
     check=resolve_request,
-    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS},
+    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS, **BATTLE_METRICS, **BATTLE_SERIES},
     marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
     distribution_labels={"wounds_": WOUND_LEVELS},
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
+    battle=battle,
+    battle_check=check_battle,
+    battle_figure_type=DuelSide,
     questions=QUESTIONS,
     distributions={
         "hits": "hits on the target (TYC-3, TYC-4)",
         "damage": "damage of all hits and blunt trauma (TYC-5)",
         **WOUND_DISTRIBUTIONS,
         **DUEL_DISTRIBUTIONS,
+        **BATTLE_DISTRIBUTIONS,
     },
 )

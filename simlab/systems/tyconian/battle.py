@@ -1,0 +1,233 @@
+"""Battles of Tyconian figures, N against M (ENG-4.2): resolution and sampling.
+
+Every pair of groups (a shooter's, a target's) is resolved as one side of the system's duel
+(:func:`simlab.systems.tyconian.duel._side`): the shooter's parameters and fire plans, and the
+damage tables of its hits on the target's armour and cover, so a battle uses the very rules of
+a duel. The kernel (:mod:`.battle_kernel`) runs the seconds.
+
+Readings where ENG-4.2 and the seed are silent:
+
+* Simultaneous actions within a second go in order of d20 + DEX, and each figure's hits
+  count at once (ENG-4.2); ``same_second = "together"`` in the battle file lets the shots of a
+  second land together at its end, as in the duel (so one against one is the duel exactly).
+* The danger zone (TYC-4.5) takes half the missed dice of a volley, rounded up, at the
+  standing friends of the target within 3 m along its line (``spacing_m`` apart), each die at
+  one of them chosen uniformly, hitting on a 6; with nobody within 3 m they are lost.
+* A figure whose target is out shoots at the nearest standing figure beside it.
+* ``weakest`` picks the figure whose wound levels have risen the most.
+* The battle's ``range_m`` is every pair's distance; a group's ``cover_av`` is its cover.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from simlab.engine.blocks import Tallies, sample_cell
+from simlab.engine.interpreted import block_functions
+from simlab.engine.intervals import mean_interval
+from simlab.engine.results import AttackResult
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.inputs.battles import TARGETS, Battle, blame
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import build
+from simlab.systems.base import BattleRequest, sampling_options
+from simlab.systems.battles import (
+    BattleShape,
+    battle_estimates,
+    battle_result,
+    break_threshold,
+    group_inputs,
+    new_battle_tallies,
+    rule_values,
+)
+from simlab.systems.tyconian import battle_kernel as k
+from simlab.systems.tyconian.duel import SIDE_FIELDS, DuelSide, _side
+from simlab.systems.tyconian.resolve import resolve
+from simlab.systems.tyconian.rules import Rules, Scenario
+from simlab.systems.tyconian.sample import duel_flags
+
+__all__ = ["ResolvedBattle", "resolve_battle", "battle", "check_battle", "battle_tallies", "python_battle_tallies"]
+
+#: Turns (of 5 seconds) a Tyconian battle lasts at most unless the battle or a rule says otherwise (ENG-2).
+DEFAULT_MAX_TURNS = 20
+#: The danger zone's reach (ENG-4.2), in centimetres.
+DANGER_CM = 300
+#: How the shots of one second are resolved (ENG-4.2; ``together``: the duel's reading).
+SAME_SECOND = ("initiative", "together")
+
+
+@dataclass(frozen=True, eq=False)
+class ResolvedBattle:
+    """The kernel's view of a battle: per group and pair of groups the resolved rules."""
+
+    battle: Battle
+    rules: Rules
+    figures: tuple[DuelSide, ...]
+    arrays: tuple[npt.NDArray[np.int64], ...]
+    shape: BattleShape
+
+
+def _templates(battle: Battle) -> list[tuple[int, str, DuelSide, dict[str, dict[str, Any]]]]:
+    """Each group's side, key, figure and row overrides, side a's first."""
+    if battle.range_band is not None:
+        raise battle.error("range_band", "tyconian battles take range_m, the distance in metres (ENG-3)")
+    found = []
+    for s, side in enumerate(battle.sides):
+        if side.cover is not None:
+            raise battle.error(f"{'ab'[s]}.cover", "tyconian cover is a group's cover_av (AV of the cover)")
+        for g, group in enumerate(side.groups):
+            key = f"{'ab'[s]}.groups.{g}"
+            inputs = dict(group.inputs)
+            if "range_m" in inputs:
+                raise battle.error(f"{key}.range_m", "give range_m at the top of the battle (ENG-3: one range)")
+            inputs["range_m"] = battle.range_m if battle.range_m is not None else 20.0
+            scenario, rows = group_inputs(battle, key, inputs, ("weapon", "armor"))
+            try:
+                figure = build(DuelSide, scenario, what="figure input", owner=f"{key}.")
+            except SimlabError as exc:
+                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+            found.append((s, key, figure, rows))
+    return found
+
+
+def resolve_battle(request: BattleRequest) -> ResolvedBattle:
+    """Validate a battle's templates against the rules and tabulate every pair of groups.
+
+    Raises:
+        SimlabError: For any bad input, located in the battle file.
+    """
+    battle: Battle = request.battle
+    same_second = battle.data.get("same_second", "initiative")
+    if same_second not in SAME_SECOND:
+        raise battle.error("same_second", f"unknown same_second {same_second!r} (valid: {', '.join(SAME_SECOND)})")
+    rules = build(Rules, rule_values(battle, request.rules, DEFAULT_MAX_TURNS), what="--rule name", owner="--rule")
+    templates = _templates(battle)
+    count = len(templates)
+    tables = dict(request.tables)
+    params: list[list[int]] = [[] for _ in range(count)]
+    plans: list[np.ndarray] = [np.zeros(0)] * count
+    shots: list[np.ndarray] = [np.zeros(0)] * count
+    pair_tables: dict[tuple[int, int], np.ndarray] = {}
+    for gs, (s, key, shooter, own) in enumerate(templates):
+        for gt, (t, _, target, other) in enumerate(templates):
+            if s == t:
+                continue
+            rows = {"weapon": own.get("weapon", {}), "armor": other.get("armor", {})}
+            try:
+                p, table, plan, shot, _ = _side(shooter, target, rules, rows, tables)
+            except SimlabError as exc:
+                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+            params[gs], plans[gs], shots[gs] = p, plan, shot
+            pair_tables[gs, gt] = table
+    wear = max(len(table) for table in pair_tables.values())
+    locations = np.zeros((count, count, wear, 5, 7), np.int64)
+    for (gs, gt), table in pair_tables.items():  # pad to the same depth: the last level repeats
+        locations[gs, gt] = np.concatenate([table, np.repeat(table[-1:], wear - len(table), axis=0)])
+    capacity = np.zeros((count, 7), np.int64)
+    for gt in range(count):
+        gs = next(g for g, t in pair_tables if t == gt)
+        capacity[gt] = pair_tables[gs, gt][0, 3]
+    limb = np.array(pair_tables[next(iter(pair_tables))][0, 4], np.int64)
+    first = templates[0]
+    location_of_roll = resolve(
+        Scenario(weapon=first[2].weapon or "", armor="none"), rules, {"weapon": first[3].get("weapon", {})}, tables
+    ).location_of_roll
+    figure_group: list[int] = []
+    position: list[int] = []
+    figures: list[DuelSide] = []
+    g = 0
+    for side in battle.sides:
+        place = 0
+        for group in side.groups:
+            figure_group += [g] * group.count
+            position += list(range(place, place + group.count))
+            figures += [templates[g][2]] * group.count
+            place += group.count
+            g += 1
+    sides = np.zeros((2, k.N_SIDE_COLUMNS), np.int64)
+    for s, side in enumerate(battle.sides):
+        sides[s] = (
+            TARGETS.index(side.doctrine.targets),
+            break_threshold(side.doctrine.break_at, side.count),
+            side.count,
+            round(100 * side.formation.spacing_m),
+        )
+    flags = duel_flags(rules)
+    rule_ints = np.array(
+        [
+            rules.skill_die, rules.critical_success_max, rules.critical_failure_min, flags[0], flags[1], flags[2],
+            rules.recoil_dice_factor, rules.tactics_turns, rules.max_turns, int(same_second == "initiative"),
+            DANGER_CM,
+        ],
+        np.int64,
+    )  # fmt: skip
+    per_hit = 2 + int((locations[:, :, :, 0] + locations[:, :, :, 1]).max())
+    per_turn = 0
+    for i in range(len(figure_group)):
+        row = params[figure_group[i]]
+        auto = row[SIDE_FIELDS.index("auto_rounds")] if row[SIDE_FIELDS.index("full_auto")] else 0
+        per_turn += 4 + 5 + max(int(shots[figure_group[i]].max()) * (1 + per_hit), auto * (3 + per_hit))
+    if per_turn * rules.max_turns >= DRAWS_PER_TRIAL_LIMIT // 2:
+        raise battle.error(
+            "max_turns",
+            f"a battle of up to {rules.max_turns} turns may need {per_turn * rules.max_turns} draws per trial; "
+            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT // 2}: lower max_turns",
+        )
+    arrays = (
+        np.array(params, np.int64),
+        np.array([s for s, *_ in templates], np.int64),
+        np.array(figure_group, np.int64),
+        np.array(position, np.int64),
+        sides,
+        locations,
+        capacity,
+        limb,
+        np.stack(plans),
+        np.stack(shots),
+        np.asarray(location_of_roll, np.int64),
+        rule_ints,
+    )
+    shape = BattleShape(battle.sides[0].count, battle.sides[1].count, rules.max_turns)
+    return ResolvedBattle(battle, rules, tuple(figures), arrays, shape)
+
+
+def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
+    return resolved.arrays
+
+
+def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
+    return (*new_battle_tallies(resolved.shape), np.zeros(5 * resolved.shape.max_turns + 1, np.int64))
+
+
+battle_tallies, python_battle_tallies = block_functions(k.battle_block, _arguments, _new_tallies)
+
+
+def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
+    """The summed tallies of sampled battles: ``options`` are those of :func:`sample_cell`."""
+    return sample_cell(partial(battle_tallies, resolved), **options)
+
+
+def battle(request: BattleRequest, system: str = "tyconian") -> AttackResult:
+    """Sample a Tyconian battle (ENG-4.2) into ENG-5's metrics, with its length in seconds."""
+    resolved = resolve_battle(request)
+    tallies = sample_battle(resolved, **sampling_options(request))
+    metrics, ci, distributions = battle_estimates(tallies[:5], request.trials, resolved.shape)
+    seconds = tallies[5]
+    ticks = np.arange(len(seconds), dtype=np.int64)
+    total, square = int(ticks @ seconds), int((ticks * ticks) @ seconds)
+    metrics["mean_seconds"] = total / request.trials
+    ci["mean_seconds"] = mean_interval(total, square, request.trials)
+    distributions["seconds"] = {int(t): int(c) / request.trials for t, c in enumerate(seconds) if c}
+    where = {"range_m": request.battle.range_m if request.battle.range_m is not None else 20.0}
+    details = {"same_second": request.battle.data.get("same_second", "initiative")}
+    estimates = (metrics, ci, distributions)
+    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
+
+
+#: Validates a battle request without sampling it.
+check_battle = resolve_battle

@@ -1,0 +1,486 @@
+"""Compiled sampler of Tyconian battles, N against M (ENG-4.2; docs/architecture.md, principle 3).
+
+One private ``@njit(cache=True, nogil=True)`` kernel on the duel's mechanics (:mod:`.kernels`:
+a hit's location, damage and stun, the wound levels); its plain reference is its own source
+run by the interpreter, bit-identical. Each trial takes its draws one after another. Per turn
+(5 seconds): the consciousness rolls of the seriously wounded (TYC-6.3), each side's choice of
+targets (a draw per figure under ``random``), each figure's fire plan (TYC-2.3); then second by
+second the figures that act in it, in order of d20 + DEX (a d20 each, ENG-4.2; with
+``same_second = "together"`` in line order, landing together as in the duel), each shot's d20
+and, on a hit, its location, damage dice and stun; full-automatic fire at the end of the turn:
+a d6 a die, the hits, then the danger zone (half the missed dice, rounded up: for each the
+figure within 3 m it flies at, then its d6; a 6 hits, TYC-4.5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_die, mix64
+from simlab.systems.battles import (
+    DRAW,
+    INCAPACITATED,
+    KILLED,
+    STANDING,
+    assign_targets,
+    battle_outcome_compiled,
+    record_battle_compiled,
+    standing_neighbours,
+)
+from simlab.systems.tyconian.kernels import (
+    AIM_SKILL,
+    AUTO,
+    AUTO_MINIMUM,
+    AUTO_RECOIL,
+    AUTO_REDUCTION,
+    AUTO_ROUNDS,
+    BONUS_TURN,
+    DEX,
+    END,
+    HIT_FACE,
+    MAGAZINE,
+    MULTIPLIER,
+    OFF_PENALTY,
+    PLAIN_TURN,
+    PRIMARY_PENALTY,
+    RECOIL,
+    ROUNDS,
+    SKILL,
+    SPARE,
+    STR,
+    STR_LOSS,
+    TACTICS,
+    TACTICS_TURN,
+    TWO_WEAPONS,
+    _hit_on,
+    _level,
+    round_off_ratio,
+)
+
+# Columns of the per-side table.
+S_TARGETS, S_BREAK, S_COUNT, S_SPACING_CM = range(4)
+N_SIDE_COLUMNS = 4
+# Entries of the rule integers.
+(R_SKILL_DIE, R_CRIT_SUCCESS, R_CRIT_FAILURE, R_ROUND_DOWN, R_KNOCKDOWN_PER_SHOT, R_ROLL_EVERY_TURN, R_RECOIL_DICE,
+ R_TACTICS_TURNS, R_MAX_TURNS, R_IN_ORDER, R_DANGER_CM) = range(11)  # fmt: skip
+N_RULES = 11
+
+
+@njit(inline="always")
+def _wounds(
+    w: np.uint64,
+    gamma: np.uint64,
+    j: int,
+    pending: np.ndarray,
+    located: np.ndarray,
+    level: np.ndarray,
+    capacity: np.ndarray,
+    limb: np.ndarray,
+    end: int,
+    dex: np.ndarray,
+    strength: np.ndarray,
+    slight: np.ndarray,
+    serious: np.ndarray,
+    serious_count: np.ndarray,
+    stunned: bool,
+    wounds: np.ndarray,
+) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
+    """The wounds of figure ``j``'s pending damage (TYC-6, as the duel counts them).
+
+    Returns:
+        (new position, draws made, the figure's state: standing, incapacitated or killed).
+    """
+    made = 0
+    out = stunned
+    killed = False
+    for i in range(7):
+        if pending[j, i] == 0:
+            continue
+        located[j, i] += pending[j, i]
+        pending[j, i] = 0
+        new = _level(located[j, i], capacity[i], limb[i] == 1, i == 0)
+        if new >= 2 and not slight[j]:
+            slight[j] = True
+            dex[j] -= 2
+        if new >= 3 and not serious[j]:
+            serious[j] = True
+            dex[j] -= 4
+            strength[j] //= 2
+        if new == 3 and level[j, i] < 3:
+            serious_count[j] += 1
+            if i == 0:
+                out = True
+            else:
+                w, a = draw_die(w, gamma, 6)
+                w, b = draw_die(w, gamma, 6)
+                w, c = draw_die(w, gamma, 6)
+                made += 3
+                if a + b + c > end:
+                    out = True
+        if new >= 4:
+            out = True
+        if new == 6:
+            killed = True
+        if new > level[j, i]:
+            wounds[j] += new - level[j, i]
+            level[j, i] = new
+    if serious_count[j] >= 3 or dex[j] <= 0:
+        out = True
+    if killed:
+        return w, made, KILLED
+    return w, made, INCAPACITATED if out else STANDING
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def battle_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    groups: np.ndarray,
+    group_side: np.ndarray,
+    figure_group: np.ndarray,
+    position: np.ndarray,
+    sides: np.ndarray,
+    locations: np.ndarray,
+    capacity: np.ndarray,
+    limb: np.ndarray,
+    plans: np.ndarray,
+    plan_shots: np.ndarray,
+    location_of_roll: np.ndarray,
+    rules: np.ndarray,
+    counts: np.ndarray,
+    ends: np.ndarray,
+    turns_hist: np.ndarray,
+    by_turn: np.ndarray,
+    first_out: np.ndarray,
+    seconds_hist: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample Tyconian battles (ENG-4.2 on TYC-2 to TYC-6) and add their tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        groups: ``(G, 21)`` per group the duel's per-side parameters (duel.SIDE_FIELDS).
+        group_side: Each group's side.
+        figure_group: Each figure's group; side a's figures first, in line order.
+        position: Each figure's place in its side's line.
+        sides: ``(2, N_SIDE_COLUMNS)``: target doctrine, break point, figures, spacing (cm).
+        locations: ``(G, G, wear + 1, 5, 7)`` damage tables of a group's hits on another (TYC-5).
+        capacity: ``(G, 7)`` capacity of each location of a group's figures (TYC-6.1).
+        limb: ``(7,)`` 1 for a limb.
+        plans: ``(G, 3, 16, MAX_SHOTS)`` the second of each shot by kind of turn and DEX.
+        plan_shots: ``(G, 3, 16)`` the shots of each plan.
+        location_of_roll: Location index of each d20 roll.
+        rules: The rule integers (R_SKILL_DIE ... R_DANGER_CM).
+        counts: Tallies of :mod:`simlab.systems.battles`.
+        ends: End histograms per side.
+        turns_hist: Histogram of turns.
+        by_turn: Standing series per side.
+        first_out: Per side, histogram of its figures out after the first turn.
+        seconds_hist: Histogram of the battle's length in seconds.
+    """
+    n = figure_group.shape[0]
+    max_turns = rules[R_MAX_TURNS]
+    rounding_down = rules[R_ROUND_DOWN] == 1
+    knockdown_per_shot = rules[R_KNOCKDOWN_PER_SHOT] == 1
+    roll_every_turn = rules[R_ROLL_EVERY_TURN] == 1
+    in_order = rules[R_IN_ORDER] == 1
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    side_of = np.empty(n, np.int64)
+    for i in range(n):
+        side_of[i] = group_side[figure_group[i]]
+    dex = np.empty(n, np.int64)
+    strength = np.empty(n, np.int64)
+    loaded = np.empty(n, np.int64)
+    spare = np.empty(n, np.int64)
+    state = np.empty(n, np.int64)
+    slight = np.empty(n, np.bool_)
+    serious = np.empty(n, np.bool_)
+    serious_count = np.empty(n, np.int64)
+    located = np.zeros((n, 7), np.int64)
+    level = np.zeros((n, 7), np.int64)
+    penetrations = np.zeros((n, 7), np.int64)
+    pending = np.zeros((n, 7), np.int64)
+    stunned = np.empty(n, np.bool_)
+    hit = np.empty(n, np.bool_)
+    wounds = np.empty(n, np.int64)
+    n_shots = np.empty(n, np.int64)
+    kind = np.empty(n, np.int64)
+    row = np.empty(n, np.int64)
+    firing_auto = np.empty(n, np.bool_)
+    recoil_total = np.empty(n, np.int64)
+    knocked = np.empty(n, np.bool_)
+    turn_dex = np.empty(n, np.int64)
+    turn_damage = np.empty(n, np.int64)
+    hardest = np.empty(n, np.int64)
+    target = np.empty(n, np.int64)
+    members = np.empty((2, n), np.int64)
+    alive = np.empty(2, np.int64)
+    order = np.empty(n, np.int64)
+    acting = np.empty(n, np.int64)
+    speed = np.empty(n, np.int64)
+    history = np.empty((2, max_turns + 1), np.int64)
+    spent = np.empty(2, np.int64)
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        made = 0
+        for s in range(2):
+            spent[s] = 0
+            history[s, 0] = sides[s, S_COUNT]
+        for i in range(n):
+            g = figure_group[i]
+            dex[i] = groups[g, DEX]
+            strength[i] = groups[g, STR]
+            loaded[i] = groups[g, MAGAZINE]
+            spare[i] = groups[g, SPARE]
+            state[i] = STANDING
+            slight[i] = False
+            serious[i] = False
+            knocked[i] = False
+            serious_count[i] = 0
+            wounds[i] = 0
+            for q in range(7):
+                located[i, q] = 0
+                level[i, q] = 0
+                penetrations[i, q] = 0
+                pending[i, q] = 0
+        turns = 0
+        elapsed = 0
+        outcome = -1
+        while turns < max_turns and outcome < 0:
+            turns += 1
+            for i in range(n):  # a seriously wounded figure that tries to act rolls to stay conscious (TYC-6.3)
+                if roll_every_turn and serious[i] and state[i] == STANDING and not knocked[i]:
+                    w, a = draw_die(w, gamma, 6)
+                    w, b = draw_die(w, gamma, 6)
+                    w, c = draw_die(w, gamma, 6)
+                    made += 3
+                    if a + b + c > groups[figure_group[i], END]:
+                        state[i] = INCAPACITATED
+            alive[0] = 0
+            alive[1] = 0
+            for i in range(n):
+                if state[i] == STANDING:
+                    members[side_of[i], alive[side_of[i]]] = i
+                    alive[side_of[i]] += 1
+            outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
+            if outcome >= 0:
+                elapsed = 5 * (turns - 1)
+                history[0, turns] = alive[0]
+                history[1, turns] = alive[1]
+                break
+            for s in range(2):
+                w, drawn = assign_targets(sides[s, S_TARGETS], s, members, alive, wounds, target, w, gamma)
+                made += drawn
+            for i in range(n):  # each figure's fire plan for the turn (TYC-2.3)
+                g = figure_group[i]
+                n_shots[i] = 0
+                firing_auto[i] = False
+                recoil_total[i] = 0
+                turn_dex[i] = dex[i]
+                turn_damage[i] = 0
+                hardest[i] = 0
+                lying = knocked[i]
+                knocked[i] = False
+                if state[i] != STANDING or lying or dex[i] <= 0:  # knocked down last turn: no actions (TYC-6.4)
+                    continue
+                if loaded[i] < (1 if groups[g, AUTO] else groups[g, ROUNDS]):
+                    if spare[i] > 0:  # a turn spent reloading
+                        spare[i] -= 1
+                        loaded[i] = groups[g, MAGAZINE]
+                    continue
+                if groups[g, AUTO]:
+                    firing_auto[i] = True
+                    continue
+                kind[i] = PLAIN_TURN
+                if groups[g, TACTICS]:
+                    if turns == 1:
+                        kind[i] = TACTICS_TURN
+                    elif turns <= 1 + rules[R_TACTICS_TURNS]:
+                        kind[i] = BONUS_TURN
+                row[i] = min(dex[i], 15)
+                n_shots[i] = min(plan_shots[g, kind[i], row[i]], loaded[i] // groups[g, ROUNDS])
+            for second in range(1, 6):
+                count = 0
+                for i in range(n):  # who acts in this second
+                    if state[i] != STANDING:
+                        continue
+                    g = figure_group[i]
+                    acts = firing_auto[i] and second == 5
+                    for k in range(n_shots[i]):
+                        if plans[g, kind[i], row[i], k] == second:
+                            acts = True
+                    if acts:
+                        acting[count] = i
+                        count += 1
+                if in_order:  # simultaneous actions go in order of d20 + DEX (TYC-2), ties by place in line
+                    for q in range(count):
+                        w, roll = draw_die(w, gamma, 20)
+                        made += 1
+                        speed[q] = roll + dex[acting[q]]
+                    for q in range(1, count):
+                        who = acting[q]
+                        key = speed[q]
+                        p = q - 1
+                        while p >= 0 and speed[p] < key:
+                            acting[p + 1] = acting[p]
+                            speed[p + 1] = speed[p]
+                            p -= 1
+                        acting[p + 1] = who
+                        speed[p + 1] = key
+                for i in range(n):
+                    stunned[i] = False
+                    hit[i] = False
+                for q in range(count):
+                    i = acting[q]
+                    if state[i] != STANDING:
+                        continue  # put out earlier in this second
+                    g = figure_group[i]
+                    s = side_of[i]
+                    t = target[i]
+                    if t < 0:
+                        continue
+                    if state[t] != STANDING:  # its target is out: the nearest standing figure beside it
+                        m = standing_neighbours(t, side_of, state, order)
+                        if m == 0:
+                            continue
+                        t = order[0]
+                    gt = figure_group[t]
+                    for k in range(n_shots[i]):
+                        if plans[g, kind[i], row[i], k] != second:
+                            continue
+                        hand_penalty = 0
+                        if groups[g, TWO_WEAPONS]:  # the hands alternate, the primary first (TYC-3.5)
+                            fired = (groups[g, MAGAZINE] - loaded[i]) // groups[g, ROUNDS]
+                            hand_penalty = groups[g, PRIMARY_PENALTY] if fired % 2 == 0 else groups[g, OFF_PENALTY]
+                        loaded[i] -= groups[g, ROUNDS]
+                        spent[s] += groups[g, ROUNDS]
+                        recoil_total[i] += groups[g, RECOIL]
+                        penalty = max(0, recoil_total[i] - (strength[i] - groups[g, STR_LOSS]))
+                        base = (groups[g, SKILL] + groups[g, AIM_SKILL]) * groups[g, MULTIPLIER]
+                        skill = round_off_ratio(base, 100, rounding_down) - penalty - hand_penalty
+                        w, roll = draw_die(w, gamma, rules[R_SKILL_DIE])
+                        made += 1
+                        critical = roll <= rules[R_CRIT_SUCCESS]
+                        if critical or (roll < rules[R_CRIT_FAILURE] and roll <= skill):
+                            w, location, damage, stun, used = _hit_on(
+                                w, gamma, locations[g, gt], location_of_roll, critical, groups[gt, END],
+                                penetrations[t],
+                            )  # fmt: skip
+                            made += used
+                            pending[t, location] += damage
+                            stunned[t] = stunned[t] or stun
+                            hit[t] = True
+                            turn_damage[t] += damage
+                            hardest[t] = max(hardest[t], damage)
+                    if firing_auto[i] and second == 5:
+                        rounds = min(groups[g, AUTO_ROUNDS], loaded[i])
+                        loaded[i] -= rounds
+                        spent[s] += rounds
+                        full = groups[g, AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
+                        reduction = round_off_ratio(groups[g, AUTO_REDUCTION] * rounds, full, rounding_down)
+                        r5 = 5 * groups[g, AUTO_RECOIL]
+                        if r5 > strength[i]:
+                            reduction += rules[R_RECOIL_DICE] * (r5 - strength[i])
+                        dice = rounds - reduction
+                        if reduction > 0:
+                            floor = round_off_ratio(groups[g, AUTO_MINIMUM] * rounds, full, rounding_down)
+                            dice = max(dice, floor)
+                        dice = max(0, min(dice, rounds))
+                        scored = 0
+                        for _ in range(dice):
+                            w, face = draw_die(w, gamma, 6)
+                            scored += face >= groups[g, HIT_FACE]
+                        made += dice
+                        volley = 0
+                        for _ in range(scored):
+                            w, location, damage, stun, used = _hit_on(
+                                w, gamma, locations[g, gt], location_of_roll, False, groups[gt, END],
+                                penetrations[t],
+                            )  # fmt: skip
+                            made += used
+                            pending[t, location] += damage
+                            stunned[t] = stunned[t] or stun
+                            hit[t] = True
+                            volley += damage
+                        turn_damage[t] += volley
+                        hardest[t] = max(hardest[t], volley)  # a volley is one shot (TYC-6.4)
+                        # The danger zone (TYC-4.5, ENG-4.2): half the missed dice, rounded up, at the
+                        # standing friends of the target within 3 m; the rest are lost.
+                        near = standing_neighbours(t, side_of, state, order)
+                        close = 0
+                        spacing = sides[side_of[t], S_SPACING_CM]
+                        for p in range(near):
+                            if abs(position[order[p]] - position[t]) * spacing <= rules[R_DANGER_CM]:
+                                order[close] = order[p]
+                                close += 1
+                        if close > 0:
+                            for _ in range((dice - scored + 1) // 2):
+                                w += gamma
+                                j = order[die_from_draw(mix64(w), np.int64(close)) - 1]
+                                w, face = draw_die(w, gamma, 6)
+                                made += 2
+                                if face == 6:
+                                    gj = figure_group[j]
+                                    w, location, damage, stun, used = _hit_on(
+                                        w, gamma, locations[g, gj], location_of_roll, False, groups[gj, END],
+                                        penetrations[j],
+                                    )  # fmt: skip
+                                    made += used
+                                    pending[j, location] += damage
+                                    stunned[j] = stunned[j] or stun
+                                    hit[j] = True
+                                    turn_damage[j] += damage
+                                    hardest[j] = max(hardest[j], damage)
+                    if in_order:  # this figure's hits count at once
+                        for j in range(n):
+                            if hit[j]:
+                                hit[j] = False
+                                w, drawn, became = _wounds(
+                                    w, gamma, j, pending, located, level, capacity[figure_group[j]], limb,
+                                    groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
+                                    stunned[j], wounds,
+                                )  # fmt: skip
+                                made += drawn
+                                stunned[j] = False
+                                if became > state[j]:
+                                    state[j] = became
+                if not in_order:  # the shots of a second land together (the duel's reading)
+                    for j in range(n):
+                        if hit[j]:
+                            w, drawn, became = _wounds(
+                                w, gamma, j, pending, located, level, capacity[figure_group[j]], limb,
+                                groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
+                                stunned[j], wounds,
+                            )  # fmt: skip
+                            made += drawn
+                            if became > state[j]:
+                                state[j] = became
+                alive[0] = 0
+                alive[1] = 0
+                for i in range(n):
+                    if state[i] == STANDING:
+                        members[side_of[i], alive[side_of[i]]] = i
+                        alive[side_of[i]] += 1
+                outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
+                if outcome >= 0:
+                    elapsed = 5 * (turns - 1) + second
+                    break
+            for i in range(n):  # knocked down: the impact damage of the turn above DEX (TYC-6.4)
+                knocked[i] = (hardest[i] if knockdown_per_shot else turn_damage[i]) > turn_dex[i]
+            history[0, turns] = alive[0]
+            history[1, turns] = alive[1]
+            if turns == 1:
+                for s in range(2):
+                    first_out[s, sides[s, S_COUNT] - alive[s]] += 1
+        if outcome < 0:
+            outcome = DRAW  # undecided after max_turns
+            elapsed = 5 * turns
+        seconds_hist[elapsed] += 1
+        record_battle_compiled(
+            counts, ends, turns_hist, by_turn, outcome, turns, max_turns, state, side_of, history, spent, made
+        )

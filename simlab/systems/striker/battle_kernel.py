@@ -7,8 +7,8 @@ tactics a side, again on a tie; only when some figure fires suppressively: it or
 else), each side's choice of targets (a draw per figure under ``random``), suppressive fire
 side by side in initiative order, every shot applied at once (to-hit, then for a natural 12
 its one wounding hit), then the normal fire of every other standing figure in line order,
-side a first (to-hit, then per hit its penetration 2d6 and any consciousness or Not Dead Yet
-2d6), applied together at the end of the turn.
+side a first (to-hit, then per hit two places: its penetration 2d6 and the consciousness or
+Not Dead Yet 2d6 where the wound calls for one), applied together at the end of the turn.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6, mix64, two_d6_from_draw
 from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
@@ -54,6 +54,10 @@ def _wound(
 ) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
     """One hit's penetration and its consciousness or Not Dead Yet roll (STR-4, STR-6).
 
+    Branch-free, as the attack kernel: the follow-up 2d6 has its fixed place after the
+    penetration roll and is computed always; it counts as a draw made only where the wound
+    level calls for it.
+
     Args:
         w: Stream position.
         gamma: Stream increment.
@@ -66,26 +70,19 @@ def _wound(
     Returns:
         (new position, draws made, worst-outcome category of the hit).
     """
-    w, r = draw_2d6(w, gamma)
-    if tables[shooter, target, FOLLOW, r] == 0:
-        return w, 1, tables[shooter, target, SUCCESS, r]
-    w, roll = draw_2d6(w, gamma)
-    if roll + roll_dm - penalty >= tables[shooter, target, TARGET, r]:
-        return w, 2, tables[shooter, target, SUCCESS, r]
-    return w, 2, tables[shooter, target, FAILURE, r]
+    r = two_d6_from_draw(mix64(w + gamma))
+    roll = two_d6_from_draw(mix64(w + gamma + gamma))
+    success = roll + roll_dm - penalty >= tables[shooter, target, TARGET, r]
+    category = tables[shooter, target, SUCCESS, r] if success else tables[shooter, target, FAILURE, r]
+    return w + gamma + gamma, 1 + tables[shooter, target, FOLLOW, r], category
 
 
 @njit(inline="always")
 def _take(category: int, serious_light: int, penalty: np.ndarray, state: np.ndarray, who: int) -> None:
-    """A hit's category on its figure: light wounds add to its penalty, the worst put it out."""
-    if category == LIGHT:
-        penalty[who] += 1
-    elif category == SERIOUS:
-        penalty[who] += serious_light
-    elif category == CAT_KILLED:
-        state[who] = KILLED
-    elif category >= UNCONSCIOUS and state[who] == STANDING:
-        state[who] = INCAPACITATED
+    """A hit's category on its figure: light wounds add to its penalty, the worst put it out (branch-free)."""
+    penalty[who] += (category == LIGHT) + serious_light * (category == SERIOUS)
+    out = KILLED if category == CAT_KILLED else (INCAPACITATED if category >= UNCONSCIOUS else STANDING)
+    state[who] = max(state[who], out)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

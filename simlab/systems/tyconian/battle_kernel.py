@@ -212,6 +212,7 @@ def battle_block(
     kind = np.empty(n, np.int64)
     row = np.empty(n, np.int64)
     firing_auto = np.empty(n, np.bool_)
+    seconds_of = np.empty(n, np.int64)  # bit s: the figure acts in second s of this turn
     recoil_total = np.empty(n, np.int64)
     knocked = np.empty(n, np.bool_)
     turn_dex = np.empty(n, np.int64)
@@ -279,6 +280,7 @@ def battle_block(
             for i in range(n):  # each figure's fire plan for the turn (TYC-2.3)
                 g = figure_group[i]
                 n_shots[i] = 0
+                seconds_of[i] = 0
                 firing_auto[i] = False
                 recoil_total[i] = 0
                 turn_dex[i] = dex[i]
@@ -295,6 +297,7 @@ def battle_block(
                     continue
                 if groups[g, AUTO]:
                     firing_auto[i] = True
+                    seconds_of[i] = 1 << 5  # one volley at the end of the turn (TYC-4)
                     continue
                 kind[i] = PLAIN_TURN
                 if groups[g, TACTICS]:
@@ -304,17 +307,13 @@ def battle_block(
                         kind[i] = BONUS_TURN
                 row[i] = min(dex[i], 15)
                 n_shots[i] = min(plan_shots[g, kind[i], row[i]], loaded[i] // groups[g, ROUNDS])
+                for k in range(n_shots[i]):
+                    seconds_of[i] |= 1 << plans[g, kind[i], row[i], k]
             for second in range(1, 6):
                 count = 0
+                bit = 1 << second
                 for i in range(n):  # who acts in this second
-                    if state[i] != STANDING:
-                        continue
-                    g = figure_group[i]
-                    acts = firing_auto[i] and second == 5
-                    for k in range(n_shots[i]):
-                        if plans[g, kind[i], row[i], k] == second:
-                            acts = True
-                    if acts:
+                    if state[i] == STANDING and seconds_of[i] & bit:
                         acting[count] = i
                         count += 1
                 if in_order:  # simultaneous actions go in order of d20 + DEX (TYC-2), ties by place in line

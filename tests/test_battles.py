@@ -279,7 +279,7 @@ def test_simlab_battle_json_prints_outcomes_with_intervals_and_the_standing_seri
     ("args", "fragment"),
     [
         (["battle", "tyconian", FIRETEAM], "the battle is for 'striker', not 'tyconian'"),
-        (["battle", "space_v4", FIRETEAM], "space_v4 has no battles yet"),
+        (["battle", "hitech_tft", FIRETEAM], "the battle is for 'striker', not 'hitech_tft'"),
         (["battle", "striker", "nowhere.toml"], "nowhere.toml"),
         (["battle", "striker", FIRETEAM, "--set", "a.groups.3.weapon=rifle"], "no group 3"),
         (["battle", "striker", FIRETEAM, "--set", "a.groups.0.weapon=gaus"], "gaus"),
@@ -434,3 +434,130 @@ def test_variants_compare_and_regress_take_battle_experiments(tmp_path, capsys):
     assert code == 0 and "no change" in out
     code, out, _ = run_cli(capsys, "regress", str(experiment), "--dir", baselines, "--variant", variant)
     assert code == 1 and "changed:" in out and "standing_a_turn_" in out
+
+
+# ENG-4.4: Space Combat V4 fleets.
+
+SPACE = get_system("space_v4")
+
+
+def test_eng_4_4_one_ship_against_one_is_the_duel():
+    """One ship a side fights SPC-7's duel; the battle draws a roll-off per ship where the duel draws one
+    coin, so the two agree in distribution: within four standard errors at a fixed seed."""
+    a, b = {"ship": "patrol cruiser"}, {"ship": "mercenary cruiser", "pd_hold": 3}
+    duel = SPACE.duel(DuelRequest(a={**a, "range_policy": "close"}, b=b, rules={"max_turns": 20}, trials=40_000,
+                                  seed=3))  # fmt: skip
+    data = {"system": "space_v4", "a": {"formation": {"range_policy": "close"}, "groups": [{**a, "count": 1}]},
+            "b": {"groups": [{**b, "count": 1}]}}  # fmt: skip
+    battle = SPACE.battle(BattleRequest(battle_from_data(data), trials=40_000, seed=4))
+    for name in ("p_a_wins", "p_b_wins", "p_draw", "mean_turns"):
+        assert close(duel.metrics[name], battle.metrics[name], duel.ci95[name], battle.ci95[name]), name
+
+
+def test_eng_4_4_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
+    from simlab.systems.space_v4.battle import battle_tallies as compiled
+    from simlab.systems.space_v4.battle import python_battle_tallies as plain
+    from simlab.systems.space_v4.battle import resolve_battle as resolve_space
+
+    data = {
+        "system": "space_v4", "range_band": "very_short", "max_turns": 6,
+        "a": {"doctrine": {"targets": "random"}, "groups": [{"ship": "scout", "count": 2}, {"ship": "far trader"}]},
+        "b": {"doctrine": {"targets": "weakest", "break_at": 0.5},
+              "groups": [{"ship": "patrol cruiser", "pd_hold": 1}, {"ship": "yacht"}]},
+    }  # fmt: skip
+    resolved = resolve_space(BattleRequest(battle_from_data(data)))
+    key = stream_key(5, 1)
+    for ours, theirs in zip(compiled(resolved, key, 10, 60), plain(resolved, key, 10, 60), strict=True):
+        assert np.array_equal(ours, theirs)
+
+
+def test_eng_4_4_more_scouts_beat_the_cruiser_and_the_same_for_any_thread_count(capsys):
+    args = ["battle", "space_v4", "experiments/battles/space_squadron.toml", "--trials", "4000", "--json"]
+    code, one, err = run_cli(capsys, *args, "--threads", "1")
+    assert code == 0, err
+    code, two, _ = run_cli(capsys, *args, "--threads", "2")
+    assert one == two
+    code, many, _ = run_cli(capsys, *args, "--set", "a.count=12", "--set", "b.formation.range_policy=close")
+    few, more = json.loads(one)["metrics"], json.loads(many)["metrics"]
+    assert more["p_a_wins"] > few["p_a_wins"] and more["mean_killed_b"] + more["mean_incapacitated_b"] > 0.5
+
+
+# ENG-4.3: HiTech TFT battles.
+
+TFT = get_system("hitech_tft")
+BURSTS = {"weapon": "assault rifle", "mode": "four", "armor": "flak jacket"}
+
+
+def tft_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
+    data = {"system": "hitech_tft", "name": "test", "range_m": 20, "a": {"groups": a_groups}, "b": {"groups": b_groups}}
+    for key, value in extra.items():
+        if key in ("a", "b"):
+            data[key].update(value)
+        else:
+            data[key] = value
+    return data
+
+
+def tft_fight(data: dict, trials: int = 50_000, seed: int = 1, **options):
+    return TFT.battle(BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options))
+
+
+def test_eng_4_3_the_exact_first_turn_matches_the_sampler():
+    """Without blasts or splash the first turn's shots are independent attacks (TFT-3, TFT-4): a target
+    is out when their summed damage reaches ST - 1 (TFT-6.1)."""
+    data = tft_battle(
+        [{**BURSTS, "count": 3}],
+        [{"count": 2, "weapon": "gauss rifle", "armor": "flak jacket", "st": 10},
+         {"count": 1, "weapon": "submachinegun", "mode": "four", "armor": "none"}],
+        b={"doctrine": {"targets": "spread"}},
+    )  # fmt: skip
+    result = tft_fight(data, trials=200_000)
+    for side in "ab":
+        exact = result.distributions[f"first_turn_out_{side}_exact"]
+        sampled = result.distributions[f"first_turn_out_{side}"]
+        top = max(*exact, *sampled) + 1
+        counts = np.array([round(sampled.get(k, 0.0) * 200_000) for k in range(top)])
+        assert chi_square_p(counts, np.array([exact.get(k, 0.0) for k in range(top)])) > 1e-4
+
+
+def test_eng_4_3_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
+    from simlab.systems.hitech_tft.battle import battle_tallies as compiled
+    from simlab.systems.hitech_tft.battle import python_battle_tallies as plain
+    from simlab.systems.hitech_tft.battle import resolve_battle as resolve_tft
+
+    data = tft_battle(
+        [{**BURSTS, "count": 3}],
+        [{"count": 2, "weapon": "rifle grenade TL12", "armor": "flak jacket"},
+         {"count": 1, "weapon": "snub pistol", "ammo": "HE", "armor": "none"}],
+        b={"doctrine": {"targets": "random", "break_at": 0.4}},
+        max_turns=6,
+    )  # fmt: skip
+    resolved = resolve_tft(BattleRequest(battle_from_data(data)))
+    key = stream_key(5, 1)
+    for ours, theirs in zip(compiled(resolved, key, 10, 300), plain(resolved, key, 10, 300), strict=True):
+        assert np.array_equal(ours, theirs)
+
+
+def test_tft_4_5_he_rounds_splash_the_adjacent_figures():
+    shooters = [{"count": 3, "weapon": "snub pistol", "ammo": "HE", "dx": 14}]
+    targets = [{"count": 5, "weapon": "assault rifle", "armor": "none", "st": 8}]
+    data = tft_battle(shooters, targets, range_m=4, max_turns=1, a={"doctrine": {"targets": "focus"}})
+    splash = tft_fight(data, trials=20_000)
+    none = TFT.battle(BattleRequest(battle_from_data(data), rules={"he_splash_per_die": 0}, trials=20_000, seed=1))
+    assert splash.metrics["mean_first_turn_out_b"] > none.ci95["mean_first_turn_out_b"][1]
+
+
+def test_tft_7_a_blast_reaches_only_figures_within_3_hexes():
+    """Rifle grenades at a line of figures 100 m apart hurt the target alone (a scatter of 1d6 hexes
+    reaches nobody else); 1 m apart, the burst takes the neighbours too."""
+    grenadiers = [{"count": 2, "weapon": "rifle grenade TL12", "dx": 13}]
+    line = [{"count": 4, "weapon": "assault rifle", "armor": "flak jacket"}]
+
+    def first_turn(spacing: float):
+        data = tft_battle(grenadiers, line, max_turns=1, a={"doctrine": {"targets": "focus"}},
+                          b={"formation": {"spacing_m": spacing}})  # fmt: skip
+        return tft_fight(data, trials=20_000)
+
+    far, near = first_turn(100.0), first_turn(1.0)
+    assert far.distributions["first_turn_out_b"].keys() <= {0, 1}
+    assert near.metrics["mean_first_turn_out_b"] > far.ci95["mean_first_turn_out_b"][1]

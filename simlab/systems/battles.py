@@ -48,6 +48,9 @@ __all__ = [
     "BATTLE_METRICS",
     "BATTLE_SERIES",
     "rule_values",
+    "first_turn_targets",
+    "first_turn_distributions",
+    "with_exact_first_turn",
     "group_inputs",
     "battle_result",
     "BATTLE_DISTRIBUTIONS",
@@ -446,3 +449,48 @@ def battle_result(
         details={"weapon": " vs ".join(side.name for side in battle.sides), **(details or {})},
         variant=request.variant,
     )
+
+
+def first_turn_targets(battle: Any, side: int) -> list[tuple[int, int]]:
+    """(shooter, target) of every figure of ``side`` in the first turn, figures numbered side a's first.
+
+    Only for the deterministic doctrines (ENG-2): ``focus`` and ``weakest`` (nobody is wounded
+    yet: the lowest index) and ``spread`` (the k-th figure at the (k mod m)-th enemy).
+    """
+    counts = [s.count for s in battle.sides]
+    mine = range(0, counts[0]) if side == 0 else range(counts[0], counts[0] + counts[1])
+    enemies = list(range(counts[0], counts[0] + counts[1])) if side == 0 else list(range(counts[0]))
+    spread = battle.sides[side].doctrine.targets == "spread"
+    return [(i, enemies[n % len(enemies)] if spread else enemies[0]) for n, i in enumerate(mine)]
+
+
+def first_turn_distributions(battle: Any, fates: Sequence[Sequence[float]]) -> dict[str, dict[int, float]]:
+    """``first_turn_out_a`` and ``_b``: the count out of independent figures, each out with its chance.
+
+    Args:
+        battle: The battle.
+        fates: Per side, the chance of each of its figures shot at to be out after the first turn.
+    """
+    result: dict[str, dict[int, float]] = {}
+    for s, label in enumerate("ab"):
+        dist = np.zeros(battle.sides[s].count + 1)
+        dist[0] = 1.0
+        for p in fates[s]:  # Poisson-binomial
+            dist[1:] = dist[1:] * (1 - p) + dist[:-1] * p
+            dist[0] *= 1 - p
+        result[f"first_turn_out_{label}"] = {n: float(q) for n, q in enumerate(dist) if q > 0}
+    return result
+
+
+def with_exact_first_turn(
+    estimates: tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]],
+    exact: Mapping[str, dict[int, float]] | None,
+) -> tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]]:
+    """The estimates with the exact first turn beside the sampled one: ``exact_mean_first_turn_out_*``."""
+    metrics, ci, distributions = estimates
+    for name, dist in (exact or {}).items():
+        distributions[f"{name}_exact"] = dist
+        value = float(sum(n * p for n, p in dist.items()))
+        metrics[f"exact_mean_{name}"] = value
+        ci[f"exact_mean_{name}"] = (value, value)  # exact: a point
+    return metrics, ci, distributions

@@ -166,7 +166,8 @@ def battle_form(
         )
     ]
     # Range and cover belong to the battle and the side (ENG-3): not a group's field here.
-    figure_specs = [spec for spec in describe(base.battle_figure_type) if spec["name"] not in ("range_band", "cover")]
+    shared = ("range_band", "range_m", "cover", "start_band", "range_policy")
+    figure_specs = [spec for spec in describe(base.battle_figure_type) if spec["name"] not in shared]
     for s, side in enumerate(battle.sides):
         label = "ab"[s]
         fields = [

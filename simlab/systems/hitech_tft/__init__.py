@@ -40,6 +40,8 @@ from simlab.systems.base import (
     sampling_options,
     with_row,
 )
+from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
+from simlab.systems.hitech_tft.battle import battle, check_battle
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.outcomes import EXTRA_METRICS, METRICS, Outcome, joint_metrics, metric_names
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
@@ -136,7 +138,14 @@ SYSTEM = System(
     metrics=METRICS,
     attack=attack,
     check=resolve_request,
-    extra_metrics=EXTRA_METRICS,
+    extra_metrics={**EXTRA_METRICS, **BATTLE_METRICS, **BATTLE_SERIES},
+    battle=battle,
+    battle_check=check_battle,
+    battle_figure_type=Scenario,
     marginals={"+1 DX": plus_one("dx", resolve_request), "+1 armour": plus_one_armour},
-    distributions={"hits": "hits scored (TFT-3.3)", "damage": "damage taken after armour (TFT-4)"},
+    distributions={
+        "hits": "hits scored (TFT-3.3)",
+        "damage": "damage taken after armour (TFT-4)",
+        **BATTLE_DISTRIBUTIONS,
+    },
 )

@@ -20,7 +20,9 @@ from simlab.systems.base import (
     plus_one,
     sampling_options,
 )
+from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
 from simlab.systems.duels import duel_result
+from simlab.systems.space_v4.battle import battle, check_battle
 from simlab.systems.space_v4.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.space_v4.exact import exact_attack
 from simlab.systems.space_v4.fractions import damage_fractions
@@ -128,15 +130,21 @@ SYSTEM = System(
     extra_metrics={
         MARGIN_SERIES: "expected applied hits of one roll that succeeds by margin k (series)",
         **DUEL_METRICS,
+        **BATTLE_METRICS,
+        **BATTLE_SERIES,
     },
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
+    battle=battle,
+    battle_check=check_battle,
+    battle_figure_type=DuelSide,
     marginals={"+1 computer": plus_one("attacker_computer", _filled), "+1 G": plus_one("attacker_g", _filled)},
     distributions={
         "applied_hits": "applied hits of the attack (SPC-4.2)",
         "turns": "turns the duel lasted (SPC-7)",
         "turns_a_wins": "turns of the duels A won",
         "turns_b_wins": "turns of the duels B won",
+        **BATTLE_DISTRIBUTIONS,
     },
 )

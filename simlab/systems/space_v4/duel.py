@@ -29,7 +29,7 @@ and how it fights (:class:`DuelSide`). Choices where the spec is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,7 +88,7 @@ class ResolvedDuel:
         return self.ships[0].name, self.ships[1].name
 
 
-def _side_row(side: DuelSide, ship: Ship, rules: Rules) -> list[int]:
+def side_row(side: DuelSide, ship: Ship, rules: Rules) -> list[int]:
     """A ship's values for the kernel, indexed by ``k.G`` ... ``k.SKILL_ROLLS``."""
     values = {
         k.G: ship.g,
@@ -120,10 +120,10 @@ def _start_band(a: DuelSide, b: DuelSide) -> str:
     return given.pop() if given else "typical"
 
 
-def _turret_array(fleet: tuple[Ship, Ship]) -> npt.NDArray[np.int64]:
-    """Weapons of each kind per turret of both ships, ``(2, turrets, 4)``."""
+def turret_array(fleet: Sequence[Ship]) -> npt.NDArray[np.int64]:
+    """Weapons of each kind per turret of each ship, ``(ships, turrets, 4)``."""
     layouts = [turrets_of(ship) for ship in fleet]
-    array = np.zeros((2, max(1, *(len(t) for t in layouts)), len(k.WEAPON_KINDS)), np.int64)
+    array = np.zeros((len(fleet), max(1, *(len(t) for t in layouts)), len(k.WEAPON_KINDS)), np.int64)
     for s, layout in enumerate(layouts):
         for t, turret in enumerate(layout):
             for kind, weapon in enumerate(k.WEAPON_KINDS):
@@ -139,6 +139,58 @@ def _draw_bound(turrets: npt.NDArray[np.int64], max_turns: int) -> int:
     for x in range(2):
         per_turn += 4 + int(per_side[x].sum()) + 2 * int(lasers[1 - x])
     return 1 + max_turns * per_turn
+
+
+def tabulate(
+    side_rows: npt.NDArray[np.int64],
+    turrets: npt.NDArray[np.int64],
+    rules: Rules,
+    tables: Mapping[str, Table[Any]],
+    start: str,
+) -> tuple[npt.NDArray[np.int64], ...]:
+    """The rule integers, band DMs, weapons each band allows and applied-hits table of ships in a fight.
+
+    Args:
+        side_rows: Each ship's values (:func:`side_row`).
+        turrets: Weapons of each kind per turret of each ship.
+        rules: The rule parameters.
+        tables: Tables replacing the shipped ones (a variant's).
+        start: The range band the fight starts at.
+    """
+    per_kind = turrets.sum(axis=1)
+    optimal = per_kind * np.array([1, 1, 3, 6])
+    max_optimal = 6 if rules.grouping == "per_weapon" else int(optimal.max())
+    computers, drives = side_rows[:, k.COMPUTER], side_rows[:, k.G]
+    max_dm = (
+        max(dm for dm, *_ in BANDS.values())
+        + max(0, int(computers.max()) + 1 - int(computers.min()))
+        + max(0, int(drives.max()) + 1 - int(drives.min()))
+        + 2  # the chief gunner; sand read as +1
+    )
+    fractions = tables.get("fractions") or damage_fractions()
+    rule_values = {
+        k.R_TO_HIT: rules.to_hit,
+        k.R_NATURAL: int(rules.natural_rules),
+        k.R_GROUPING: int(rules.grouping == "per_weapon"),
+        k.R_HELD: rules.pd_dedicated_target,
+        k.R_FIRED: rules.pd_fired_target,
+        k.R_PD_DM: rules.pd_computer_dm,
+        k.R_SKILL_TARGET: rules.skill_target,
+        k.R_REDUCTION: rules.engineer_reduction,
+        k.R_PER_CRIT: rules.hits_per_critical,
+        k.R_CUMULATIVE: int(rules.crit_accounting == "cumulative"),
+        k.R_MAX_TURNS: rules.max_turns,
+        k.R_START_BAND: BAND_ORDER.index(start),
+        k.R_SAND_PLUS_ONE: int(rules.sand_dm == "plus_one"),
+        k.R_EVERY_TURN_MOVES: int(rules.range_moves == "every_turn"),
+    }
+    band_fires = np.array([[may_fire(w, band, rules) for w in k.WEAPON_KINDS] for band in BAND_ORDER], np.int64)
+    return (
+        np.array([rule_values[i] for i in range(k.N_RULE_INTS)], np.int64),
+        np.array([BANDS[band][0] for band in BAND_ORDER], np.int64),
+        band_fires,
+        applied_table(rules, fractions, max_optimal, max(0, 12 + max_dm - rules.to_hit)),
+    )
 
 
 def resolve_duel(
@@ -178,42 +230,15 @@ def resolve_duel(
         fleet.append(ship)
     pair = (fleet[0], fleet[1])
     start = _start_band(*sides)
-    turrets = _turret_array(pair)
+    turrets = turret_array(pair)
     bound = _draw_bound(turrets, rules.max_turns)
     if bound >= DRAWS_PER_TRIAL_LIMIT:
         raise SimlabError(
             f"a duel of up to {rules.max_turns} turns may need {bound} draws per trial; "
             f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT - 1}: lower --rule max_turns"
         )
-    side_rows = np.array([_side_row(side, ship, rules) for side, ship in zip(sides, pair, strict=True)], np.int64)
-    per_kind = turrets.sum(axis=1)
-    optimal = per_kind * np.array([1, 1, 3, 6])
-    max_optimal = 6 if rules.grouping == "per_weapon" else int(optimal.max())
-    computers, drives = side_rows[:, k.COMPUTER], side_rows[:, k.G]
-    max_dm = (
-        max(dm for dm, *_ in BANDS.values())
-        + max(0, int(computers.max()) + 1 - int(computers.min()))
-        + max(0, int(drives.max()) + 1 - int(drives.min()))
-        + 2  # the chief gunner; sand read as +1
-    )
-    fractions = chosen.get("fractions") or damage_fractions()
-    rule_values = {
-        k.R_TO_HIT: rules.to_hit,
-        k.R_NATURAL: int(rules.natural_rules),
-        k.R_GROUPING: int(rules.grouping == "per_weapon"),
-        k.R_HELD: rules.pd_dedicated_target,
-        k.R_FIRED: rules.pd_fired_target,
-        k.R_PD_DM: rules.pd_computer_dm,
-        k.R_SKILL_TARGET: rules.skill_target,
-        k.R_REDUCTION: rules.engineer_reduction,
-        k.R_PER_CRIT: rules.hits_per_critical,
-        k.R_CUMULATIVE: int(rules.crit_accounting == "cumulative"),
-        k.R_MAX_TURNS: rules.max_turns,
-        k.R_START_BAND: BAND_ORDER.index(start),
-        k.R_SAND_PLUS_ONE: int(rules.sand_dm == "plus_one"),
-        k.R_EVERY_TURN_MOVES: int(rules.range_moves == "every_turn"),
-    }
-    band_fires = np.array([[may_fire(w, band, rules) for w in k.WEAPON_KINDS] for band in BAND_ORDER], np.int64)
+    side_rows = np.array([side_row(side, ship, rules) for side, ship in zip(sides, pair, strict=True)], np.int64)
+    rule_ints, band_dm, band_fires, applied = tabulate(side_rows, turrets, rules, chosen, start)
     return ResolvedDuel(
         a=sides[0],
         b=sides[1],
@@ -222,10 +247,10 @@ def resolve_duel(
         start_band=start,
         sides=side_rows,
         turrets=turrets,
-        rule_ints=np.array([rule_values[i] for i in range(k.N_RULE_INTS)], np.int64),
-        band_dm=np.array([BANDS[band][0] for band in BAND_ORDER], np.int64),
+        rule_ints=rule_ints,
+        band_dm=band_dm,
         band_fires=band_fires,
-        applied=applied_table(rules, fractions, max_optimal, max(0, 12 + max_dm - rules.to_hit)),
+        applied=applied,
     )
 
 

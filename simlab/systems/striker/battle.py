@@ -45,9 +45,12 @@ from simlab.systems.battles import (
     battle_estimates,
     battle_result,
     break_threshold,
+    first_turn_distributions,
+    first_turn_targets,
     group_inputs,
     new_battle_tallies,
     rule_values,
+    with_exact_first_turn,
 )
 from simlab.systems.striker import battle_kernel as k
 from simlab.systems.striker.duel import DuelSide, _attack_of
@@ -264,15 +267,6 @@ def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
     return sample_cell(partial(battle_tallies, resolved), **options)
 
 
-def _first_turn_targets(resolved: ResolvedBattle, side: int) -> list[tuple[int, int]]:
-    """(shooter, target) of every figure of ``side`` in the first turn (deterministic doctrines)."""
-    side_of = resolved.groups[resolved.figure_group, k.G_SIDE]
-    mine = [i for i in range(len(side_of)) if side_of[i] == side]
-    enemies = [j for j in range(len(side_of)) if side_of[j] != side]
-    mode = resolved.battle.sides[side].doctrine.targets
-    return [(i, enemies[0] if mode in ("focus", "weakest") else enemies[n % len(enemies)]) for n, i in enumerate(mine)]
-
-
 def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | None:
     """The exact distribution of each side's figures out after the first turn, where tractable.
 
@@ -290,11 +284,10 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
     ):
         return None
     p_out: dict[tuple[int, int], float] = {}
-    result: dict[str, dict[int, float]] = {}
     fates: list[list[float]] = [[], []]
     for shooter_side in range(2):
         stays: dict[int, float] = {}
-        for i, t in _first_turn_targets(resolved, shooter_side):
+        for i, t in first_turn_targets(resolved.battle, shooter_side):
             gs, gt = int(resolved.figure_group[i]), int(resolved.figure_group[t])
             if resolved.groups[gs, k.G_MAGAZINE] < resolved.groups[gs, k.G_MIN_ROUNDS]:
                 continue  # reloads in the first turn
@@ -302,35 +295,19 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
                 joint = exact_outcome(resolved.attacks[gs, gt]).joint
                 p_out[gs, gt] = float(joint.sum(axis=0)[list(INCAPACITATED)].sum())
             stays[t] = stays.get(t, 1.0) * (1.0 - p_out[gs, gt])
-        target_side = 1 - shooter_side
-        fates[target_side] = [1.0 - stays.get(j, 1.0) for j in stays]
-    for s, label in enumerate("ab"):
-        dist = np.zeros(resolved.battle.sides[s].count + 1)
-        dist[0] = 1.0
-        for p in fates[s]:
-            dist[1:] = dist[1:] * (1 - p) + dist[:-1] * p
-            dist[0] *= 1 - p
-        result[f"first_turn_out_{label}"] = {n: float(q) for n, q in enumerate(dist) if q > 0}
-    return result
+        fates[1 - shooter_side] = [1.0 - stays[j] for j in stays]
+    return first_turn_distributions(resolved.battle, fates)
 
 
 def battle(request: BattleRequest, system: str = "striker") -> AttackResult:
     """Sample a Striker battle (ENG-4.1) into ENG-5's metrics, with the exact first turn where tractable."""
     resolved = resolve_battle(request)
     tallies = sample_battle(resolved, **sampling_options(request))
-    metrics, ci, distributions = battle_estimates(tallies, request.trials, resolved.shape)
     exact = first_turn_exact(resolved)
-    if exact is not None:
-        for name, dist in exact.items():
-            distributions[f"{name}_exact"] = dist
-            value = float(sum(n * p for n, p in dist.items()))
-            metrics[f"exact_mean_{name}"] = value
-            ci[f"exact_mean_{name}"] = (value, value)  # exact: a point
+    estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)
     where = {"range_band": request.battle.range_band or "short"}
     details = {"first_turn_exact": exact is not None}
-    return battle_result(
-        system, request, resolved.figures, resolved.rules, (metrics, ci, distributions), where, details
-    )
+    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
 
 
 #: Validates a battle request without sampling it.

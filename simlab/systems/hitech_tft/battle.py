@@ -1,0 +1,267 @@
+"""Battles of HiTech TFT figures, N against M (ENG-4.3): resolution and sampling.
+
+A group's template is a firer's inputs of one attack (TFT-1: ``weapon``, ``ammo``, ``dx``,
+``talent``, ``mode``, ``moved_hexes``, ``fire``, ``laser_scope``, ``dx_mod``...) and, as a
+target, its own ``armor`` and ``st``. Every pair of groups (a firer's, a target's) is
+resolved as one attack of the system (:func:`simlab.systems.hitech_tft.resolve.resolve`): its
+roll table, dice, armour and HE or blast figures, so a battle uses the very rules of an attack.
+
+Readings where ENG-4.3 and the rules are silent:
+
+* Every standing figure fires once a turn at its target (ammunition is not counted out;
+  ``mean_rounds_*`` are the rounds fired); the turn's damage and knockdowns count at its end.
+* A knocked-down figure (the attack's knockdown damage at the threshold, TFT-5.2) spends the
+  next turn getting up; a staggered one fires at -2 DX in the next turn; a figure whose roll
+  drops or breaks its weapon (17, 18) fires no more.
+* A figure is incapacitated at ST - 1 damage and killed at ST (TFT-6.1), damage adding up
+  over the battle.
+* HE splash (TFT-4.5) reaches the standing neighbours on either side of the target in its line.
+* A blast weapon that misses scatters 1d6 hexes left or right along the target's line (a draw
+  for the side, TFT-7.2 reduced to the line); every standing figure of that line within 3
+  hexes of the burst takes the dice of its distance (TFT-7.3). Figures stand ``spacing_m``
+  apart, and hexes are ``megahex_m / 3`` wide: the distance in hexes is the distance in
+  metres over that, rounded to the nearest (halves up).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from simlab.engine.blocks import Tallies, sample_cell
+from simlab.engine.interpreted import block_functions
+from simlab.engine.results import AttackResult
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.inputs.battles import TARGETS, Battle, blame
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import build
+from simlab.systems.base import BattleRequest, sampling_options
+from simlab.systems.battles import (
+    BattleShape,
+    battle_estimates,
+    battle_result,
+    break_threshold,
+    first_turn_distributions,
+    first_turn_targets,
+    group_inputs,
+    new_battle_tallies,
+    rule_values,
+    with_exact_first_turn,
+)
+from simlab.systems.hitech_tft import battle_kernel as k
+from simlab.systems.hitech_tft.exact import exact_outcome
+from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
+from simlab.systems.hitech_tft.rules import Rules, Scenario
+
+__all__ = ["ResolvedBattle", "resolve_battle", "battle", "check_battle", "battle_tallies", "python_battle_tallies"]
+
+#: Turns a HiTech TFT battle lasts at most unless the battle says otherwise (ENG-2).
+DEFAULT_MAX_TURNS = 20
+#: Rounds a shot of each mode fires (``half`` and ``full`` from the clip).
+_FIXED_ROUNDS = {"single": 1, "four": 4}
+
+
+@dataclass(frozen=True, eq=False)
+class ResolvedBattle:
+    """The kernel's view of a battle: per group and pair of groups the resolved attacks."""
+
+    battle: Battle
+    rules: Rules
+    figures: tuple[Scenario, ...]
+    attacks: dict[tuple[int, int], ResolvedAttack]
+    figure_group: tuple[int, ...]
+    arrays: tuple[Any, ...]
+    shape: BattleShape
+
+
+def _rounds(attack: ResolvedAttack, mode: str) -> int:
+    clip = attack.weapon.clip or 1
+    return _FIXED_ROUNDS.get(mode, clip // 2 if mode == "half" else clip)
+
+
+def resolve_battle(request: BattleRequest) -> ResolvedBattle:
+    """Validate a battle's templates against the rules and tabulate every pair of groups.
+
+    Raises:
+        SimlabError: For any bad input, located in the battle file.
+    """
+    battle: Battle = request.battle
+    values = rule_values(battle, request.rules, DEFAULT_MAX_TURNS)
+    max_turns = values.pop("max_turns")
+    rules = build(Rules, values, what="--rule name", owner="--rule")
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= 1000:
+        raise battle.error("max_turns", f"expected an integer from 1 to 1000, got {max_turns!r}")
+    if battle.range_band is not None:
+        raise battle.error("range_band", "hitech_tft battles take range_m, the distance in metres (ENG-3)")
+    range_m = battle.range_m if battle.range_m is not None else 20.0
+    templates: list[tuple[int, str, Scenario, dict[str, dict[str, Any]]]] = []
+    for s, side in enumerate(battle.sides):
+        for g, group in enumerate(side.groups):
+            key = f"{'ab'[s]}.groups.{g}"
+            inputs = dict(group.inputs)
+            if "range_m" in inputs:
+                raise battle.error(f"{key}.range_m", "give range_m at the top of the battle (ENG-3: one range)")
+            if side.cover is not None:
+                raise battle.error(f"{'ab'[s]}.cover", "hitech_tft cover is a DX modifier: the dx_mod of the groups")
+            scenario, rows = group_inputs(battle, key, inputs, ("weapon", "armor"))
+            try:
+                figure = build(Scenario, {**scenario, "range_m": range_m}, what="figure input", owner=f"{key}.")
+            except SimlabError as exc:
+                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+            templates.append((s, key, figure, rows))
+    count = len(templates)
+    tables = dict(request.tables)
+    groups = np.zeros((count, k.N_GROUP_COLUMNS), np.int64)
+    rolls = np.zeros((count, 2, 3, 19), np.int64)
+    protection = np.zeros((count, count), np.int64)
+    factor = np.ones((count, count), np.int64)
+    dice_at = np.zeros((count, 4), np.int64)
+    protection_at = np.zeros((count, count, 4), np.int64)
+    attacks: dict[tuple[int, int], ResolvedAttack] = {}
+    for gs, (s, key, shooter, own) in enumerate(templates):
+        for gt, (t, _, target, other) in enumerate(templates):
+            if s == t:
+                continue
+            pair = Scenario(**{**shooter.__dict__, "armor": target.armor, "st": target.st})
+            try:
+                attack = resolve(pair, rules, own.get("weapon", {}), other.get("armor", {}), tables)
+                slow = resolve(
+                    Scenario(**{**pair.__dict__, "dx_mod": pair.dx_mod - 2}), rules, own.get("weapon", {}),
+                    other.get("armor", {}), tables,
+                )  # fmt: skip
+            except SimlabError as exc:
+                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+            attacks[gs, gt] = attack
+            protection[gs, gt] = attack.protection
+            factor[gs, gt] = attack.damage_factor
+            for version, resolved in enumerate((attack, slow)):
+                table = resolved.table
+                rolls[gs, version] = (table.hits, table.multiplier, table.weapon_lost)
+            if attack.blast is not None:
+                dice_at[gs, : len(attack.blast.dice_at)] = attack.blast.dice_at[:4]
+                protection_at[gs, gt, : len(attack.blast.protection_at)] = attack.blast.protection_at[:4]
+            groups[gs] = (
+                s, attack.dice_per_hit, attack.adds_per_hit,
+                -1 if attack.splash_per_die is None else attack.splash_per_die, int(attack.blast is not None),
+                shooter.st, 0, attack.stagger_threshold, attack.knockdown_threshold, _rounds(attack, shooter.mode),
+                int(attack.per_die), -1 if attack.quickdraw_dx is None else attack.quickdraw_dx,
+            )  # fmt: skip
+    for gt, (_, _, target, other) in enumerate(templates):  # soft armour is the wearer's (TFT-5.1)
+        gs = next(g for g in range(count) if templates[g][0] != templates[gt][0])
+        shooter = templates[gs][2]
+        worn = resolve(
+            Scenario(**{**shooter.__dict__, "armor": target.armor, "st": target.st}), rules,
+            templates[gs][3].get("weapon", {}), other.get("armor", {}), tables,
+        ).armour  # fmt: skip
+        groups[gt, k.G_SOFT] = int(worn.soft)
+        groups[gt, k.G_ST] = target.st
+    figure_group: list[int] = []
+    figures: list[Scenario] = []
+    places_cm: list[int] = []
+    g = 0
+    for side in battle.sides:
+        place = 0
+        for group in side.groups:
+            figure_group += [g] * group.count
+            figures += [templates[g][2]] * group.count
+            places_cm += [round(100 * side.formation.spacing_m * (place + p)) for p in range(group.count)]
+            place += group.count
+            g += 1
+    n = len(figure_group)
+    hex_cm = 100 * rules.megahex_m / 3
+    side_of = [templates[figure_group[i]][0] for i in range(n)]
+    blast_hexes = np.full((n, n, 2 * k.SCATTER + 1), 99, np.int64)
+    for t in range(n):
+        for j in range(n):
+            if side_of[j] != side_of[t]:
+                continue
+            for o in range(2 * k.SCATTER + 1):
+                burst = places_cm[t] + (o - k.SCATTER) * hex_cm
+                blast_hexes[t, j, o] = min(99, math.floor(abs(places_cm[j] - burst) / hex_cm + 0.5))
+    sides = np.zeros((2, k.N_SIDE_COLUMNS), np.int64)
+    for s, side in enumerate(battle.sides):
+        doctrine = side.doctrine
+        sides[s] = (TARGETS.index(doctrine.targets), break_threshold(doctrine.break_at, side.count), side.count)
+    most_dice = int(rolls[:, :, 0].max() * groups[:, k.G_DICE].max() * 3) + int(dice_at.max()) * n
+    per_turn = 2 * n + n * (6 + 2 + most_dice)
+    if per_turn * max_turns >= DRAWS_PER_TRIAL_LIMIT // 2:
+        raise battle.error(
+            "max_turns",
+            f"a battle of up to {max_turns} turns may need {per_turn * max_turns} draws per trial; "
+            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT // 2}: lower max_turns",
+        )
+    arrays = (
+        groups, rolls, np.array(figure_group, np.int64), sides, protection, factor, dice_at, protection_at,
+        blast_hexes, max_turns,
+    )  # fmt: skip
+    shape = BattleShape(battle.sides[0].count, battle.sides[1].count, max_turns)
+    return ResolvedBattle(battle, rules, tuple(figures), attacks, tuple(figure_group), arrays, shape)
+
+
+def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
+    return resolved.arrays
+
+
+def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
+    return new_battle_tallies(resolved.shape)
+
+
+battle_tallies, python_battle_tallies = block_functions(k.battle_block, _arguments, _new_tallies)
+
+
+def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
+    """The summed tallies of sampled battles: ``options`` are those of :func:`sample_cell`."""
+    return sample_cell(partial(battle_tallies, resolved), **options)
+
+
+def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | None:
+    """The exact distribution of each side's figures out after the first turn, where tractable.
+
+    Tractable: no blast and no HE splash, targets by ``focus``, ``spread`` or ``weakest``
+    (nobody is hurt yet: the lowest index). Each shot of the first turn is then an independent
+    attack of the system (TFT-3 to TFT-4, exact damage distribution) on an unhurt figure; a
+    target is out when the sum of the damage of the shots at it reaches ST - 1 (TFT-6.1). The
+    targets' fates are independent, and the count out is their Poisson-binomial.
+
+    Returns:
+        ``first_turn_out_a`` and ``first_turn_out_b`` (None when not tractable).
+    """
+    if any(a.blast is not None or a.splash_per_die is not None for a in resolved.attacks.values()) or any(
+        side.doctrine.targets == "random" for side in resolved.battle.sides
+    ):
+        return None
+    damage: dict[tuple[int, int], np.ndarray] = {}
+    fates: list[list[float]] = [[], []]
+    for shooter_side in range(2):
+        taken: dict[int, np.ndarray] = {}
+        for i, t in first_turn_targets(resolved.battle, shooter_side):
+            pair = resolved.figure_group[i], resolved.figure_group[t]
+            if pair not in damage:
+                damage[pair] = exact_outcome(resolved.attacks[pair]).joint.sum(axis=0)
+            taken[t] = np.convolve(taken[t], damage[pair]) if t in taken else damage[pair]
+        out = []
+        for t, pmf in taken.items():
+            st = resolved.attacks[next(p for p in resolved.attacks if p[1] == resolved.figure_group[t])].st
+            out.append(float(pmf[max(0, st - 1) :].sum()))
+        fates[1 - shooter_side] = out
+    return first_turn_distributions(resolved.battle, fates)
+
+
+def battle(request: BattleRequest, system: str = "hitech_tft") -> AttackResult:
+    """Sample a HiTech TFT battle (ENG-4.3) into ENG-5's metrics, with the exact first turn where tractable."""
+    resolved = resolve_battle(request)
+    tallies = sample_battle(resolved, **sampling_options(request))
+    exact = first_turn_exact(resolved)
+    estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)
+    where = {"range_m": request.battle.range_m if request.battle.range_m is not None else 20.0}
+    details = {"first_turn_exact": exact is not None}
+    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
+
+
+#: Validates a battle request without sampling it.
+check_battle = resolve_battle

@@ -1,0 +1,316 @@
+"""Compiled sampler of Space Combat V4 battles, fleet against fleet (ENG-4.4; principle 3).
+
+One private ``@njit(cache=True, nogil=True)`` kernel on the duel's mechanics
+(:func:`simlab.systems.space_v4.kernels.fire_group`: one attack roll, point defence and the
+damage fractions); its plain reference is its own source run by the interpreter. Each trial
+takes its draws one after another: first a draw per ship that orders ships of equal G (the
+roll-off of SPC-7), then per turn each side's choice of targets (a draw per ship under
+``random``) and each ship's turn in order of G: its crew's skill rolls, its groups' attack
+rolls and the target's point-defence rolls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, mix64
+from simlab.systems.battles import (
+    DRAW,
+    INCAPACITATED,
+    KILLED,
+    STANDING,
+    assign_targets,
+    battle_outcome_compiled,
+    record_battle_compiled,
+    standing_neighbours,
+)
+from simlab.systems.space_v4.kernels import (
+    BEAM,
+    CLOSE,
+    COMPUTER,
+    DISABLE,
+    ENGINEER,
+    GUNNER,
+    HULL,
+    MAGAZINE,
+    MISSILE,
+    NAVIGATOR,
+    NUCLEAR,
+    OPEN,
+    PD_HOLD,
+    PILOT,
+    PULSE,
+    R_CUMULATIVE,
+    R_EVERY_TURN_MOVES,
+    R_FIRED,
+    R_GROUPING,
+    R_HELD,
+    R_MAX_TURNS,
+    R_NATURAL,
+    R_PD_DM,
+    R_PER_CRIT,
+    R_REDUCTION,
+    R_SAND_PLUS_ONE,
+    R_SKILL_TARGET,
+    R_START_BAND,
+    R_TO_HIT,
+    SAND,
+    SANDCASTERS,
+    SKILL_ROLLS,
+    TONS,
+    G,
+    _skill,
+    fire_group,
+)
+
+# Columns of the per-side table.
+S_TARGETS, S_BREAK, S_COUNT, S_POLICY = range(4)
+N_SIDE_COLUMNS = 4
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def battle_block(
+    offset: np.uint64,
+    gamma: np.uint64,
+    start: int,
+    stop: int,
+    ships: np.ndarray,
+    turrets: np.ndarray,
+    side_of: np.ndarray,
+    sides: np.ndarray,
+    rule_ints: np.ndarray,
+    band_dm: np.ndarray,
+    band_fires: np.ndarray,
+    applied: np.ndarray,
+    counts: np.ndarray,
+    ends: np.ndarray,
+    turns_hist: np.ndarray,
+    by_turn: np.ndarray,
+    first_out: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Sample battles of fleets (ENG-4.4 on SPC-3 to SPC-7) and add their tallies.
+
+    Args:
+        offset: Stream offset of the cell.
+        gamma: Stream increment of the cell.
+        start: First trial.
+        stop: One past the last trial.
+        ships: ``(n, N_SIDE_INTS)`` each ship's values, as a duel side's (kernels.G ... SKILL_ROLLS).
+        turrets: ``(n, turrets, 4)`` weapons of each kind per turret of each ship.
+        side_of: Each ship's side; side a's ships first, in line order.
+        sides: ``(2, N_SIDE_COLUMNS)``: target doctrine, break point, ships, range policy.
+        rule_ints: The duel's rule integers (kernels.R_TO_HIT ...).
+        band_dm: DM of each range band.
+        band_fires: Whether each weapon kind may fire at each band.
+        applied: Applied hits by optimal hits and margin.
+        counts: Tallies of :mod:`simlab.systems.battles`.
+        ends: End histograms per side.
+        turns_hist: Histogram of turns.
+        by_turn: Standing series per side.
+        first_out: Per side, histogram of its ships out after the first turn.
+    """
+    n = side_of.shape[0]
+    n_turrets = turrets.shape[1]
+    max_turns = rule_ints[R_MAX_TURNS]
+    per_crit = rule_ints[R_PER_CRIT]
+    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    lasers_of = np.zeros((n, n_turrets), np.int64)
+    for i in range(n):
+        for t in range(n_turrets):
+            lasers_of[i, t] = turrets[i, t, BEAM] + turrets[i, t, PULSE]
+    held = np.zeros((n, n_turrets), np.int64)
+    fired = np.zeros((n, n_turrets), np.int64)
+    pd = np.zeros((turrets.sum() + 1, 2), np.int64)
+    hits_on = np.zeros(n, np.int64)
+    crits_on = np.zeros(n, np.int64)
+    magazine = np.zeros(n, np.int64)
+    sand_up = np.zeros(n, np.bool_)
+    engineer_up = np.zeros(n, np.bool_)
+    state = np.zeros(n, np.int64)
+    target = np.zeros(n, np.int64)
+    order = np.zeros(n, np.int64)
+    acting = np.zeros(n, np.int64)
+    key = np.zeros(n, np.uint64)
+    members = np.zeros((2, n), np.int64)
+    alive = np.zeros(2, np.int64)
+    group = np.zeros(4, np.int64)
+    history = np.zeros((2, max_turns + 1), np.int64)
+    spent = np.zeros(2, np.int64)
+    for trial in range(start, stop):
+        w = offset + np.uint64(trial) * stride
+        made = 0
+        alive[0] = 0
+        alive[1] = 0
+        for s in range(2):
+            spent[s] = 0
+            history[s, 0] = sides[s, S_COUNT]
+        for i in range(n):
+            hits_on[i] = 0
+            crits_on[i] = 0
+            magazine[i] = ships[i, MAGAZINE]
+            sand_up[i] = False
+            engineer_up[i] = False
+            state[i] = STANDING
+            for t in range(n_turrets):
+                held[i, t] = lasers_of[i, t]
+                fired[i, t] = 0
+            members[side_of[i], alive[side_of[i]]] = i
+            alive[side_of[i]] += 1
+            w += gamma  # the roll-off that orders ships of equal G (SPC-7)
+            key[i] = mix64(w)
+            made += 1
+            acting[i] = i
+        for q in range(1, n):  # higher G first, then the roll-off
+            who = acting[q]
+            p = q - 1
+            while p >= 0 and (
+                ships[acting[p], G] < ships[who, G]
+                or (ships[acting[p], G] == ships[who, G] and key[acting[p]] > key[who])
+            ):
+                acting[p + 1] = acting[p]
+                p -= 1
+            acting[p + 1] = who
+        band = rule_ints[R_START_BAND]
+        turns = 0
+        outcome = -1
+        while turns < max_turns and outcome < 0:
+            turns += 1
+            for s in range(2):
+                w, drawn = assign_targets(sides[s, S_TARGETS], s, members, alive, hits_on, target, w, gamma)
+                made += drawn
+            for q in range(n):
+                x = acting[q]
+                if state[x] != STANDING:
+                    continue
+                y = target[x]
+                if y < 0:
+                    continue
+                if state[y] != STANDING:  # its target is out: the nearest standing ship beside it
+                    m = standing_neighbours(y, side_of, state, order)
+                    if m == 0:
+                        continue
+                    y = order[0]
+                # Crew skill rolls (SPC-6).
+                g_x = ships[x, G]
+                computer_x = ships[x, COMPUTER]
+                gunner = 0
+                engineer_up[x] = False
+                if ships[x, SKILL_ROLLS] == 1:
+                    goal = rule_ints[R_SKILL_TARGET]
+                    w, ok = _skill(w, gamma, ships[x, PILOT], goal)
+                    g_x += int(ok)
+                    w, ok = _skill(w, gamma, ships[x, NAVIGATOR], goal)
+                    computer_x += int(ok)
+                    w, ok = _skill(w, gamma, ships[x, GUNNER], goal)
+                    gunner = 1 if ok else 0
+                    w, ok = _skill(w, gamma, ships[x, ENGINEER], goal)
+                    engineer_up[x] = ok
+                    made += 4
+                # Lasers held back for point defence, then sand (SPC-7).
+                to_hold = ships[x, PD_HOLD]
+                group[:] = 0
+                for t in range(n_turrets):
+                    keep = min(to_hold, lasers_of[x, t])
+                    to_hold -= keep
+                    beams = turrets[x, t, BEAM]
+                    pulses = turrets[x, t, PULSE]
+                    kept_pulses = min(keep, pulses)  # pulses are held first: they reach less far
+                    kept_beams = keep - kept_pulses
+                    fire_beams = (beams - kept_beams) * band_fires[band, BEAM]
+                    fire_pulses = (pulses - kept_pulses) * band_fires[band, PULSE]
+                    group[BEAM] += fire_beams
+                    group[PULSE] += fire_pulses
+                    fired[x, t] = fire_beams + fire_pulses
+                    held[x, t] = lasers_of[x, t] - fired[x, t]
+                    group[MISSILE] += turrets[x, t, MISSILE] * band_fires[band, MISSILE]
+                    group[NUCLEAR] += turrets[x, t, NUCLEAR] * band_fires[band, NUCLEAR]
+                sand_up[x] = ships[x, SAND] == 1 and ships[x, SANDCASTERS] > 0
+                for kind in range(MISSILE, NUCLEAR + 1):  # missiles before nuclear ones, while the magazine lasts
+                    group[kind] = min(group[kind], magazine[x])
+                    magazine[x] -= group[kind]
+                    spent[side_of[x]] += group[kind]
+                best = -1  # the chief gunner's +1 goes to the attack with the most optimal hits
+                most = 0
+                for kind in range(4):
+                    optimal = group[kind] * (1 if kind < MISSILE else 3 if kind == MISSILE else 6)
+                    if optimal > most:
+                        best, most = kind, optimal
+                base_dm = band_dm[band] + max(0, computer_x - ships[y, COMPUTER]) + max(0, g_x - ships[y, G])
+                sand = 0
+                if sand_up[y]:
+                    if rule_ints[R_SAND_PLUS_ONE] == 1:
+                        sand = 1
+                    else:
+                        per_200 = ships[y, SANDCASTERS] * 200
+                        sand = -2 if per_200 >= 2 * ships[y, TONS] else -1 if per_200 >= ships[y, TONS] else 0
+                better = ships[y, COMPUTER] > computer_x
+                need_held = rule_ints[R_HELD] - (rule_ints[R_PD_DM] if better else 0)
+                need_fired = rule_ints[R_FIRED] - (rule_ints[R_PD_DM] if better else 0)
+                reduction = rule_ints[R_REDUCTION] if engineer_up[y] else 0
+                for kind in range(4):
+                    count = group[kind]
+                    if count == 0 or state[y] != STANDING:
+                        continue
+                    dm = base_dm + (sand if kind < MISSILE else 0)
+                    per_weapon_hits = 1 if kind < MISSILE else 3 if kind == MISSILE else 6
+                    rolls = count if rule_ints[R_GROUPING] == 1 else 1
+                    size = 1 if rule_ints[R_GROUPING] == 1 else count
+                    pd[:count, :] = 0  # its point defence protects itself only (ENG-4.4, SPC-5.2)
+                    if kind >= MISSILE:
+                        k = 0
+                        for t in range(n_turrets):
+                            if lasers_of[y, t] > 0:
+                                pd[k % count, 0] += held[y, t]
+                                pd[k % count, 1] += fired[y, t]
+                                k += 1
+                    for r in range(rolls):
+                        bonus = 1 if (kind == best and r == 0) else 0
+                        w, hits, _, draws, _ = fire_group(
+                            w, gamma, size, per_weapon_hits, dm + gunner * bonus, rule_ints[R_TO_HIT],
+                            rule_ints[R_NATURAL] == 1, applied, pd, r * size, need_held, need_fired, reduction,
+                        )  # fmt: skip
+                        made += draws
+                        hits_on[y] += hits
+                        if rule_ints[R_CUMULATIVE] == 1:
+                            crits_on[y] = hits_on[y] // per_crit
+                        else:
+                            crits_on[y] += hits // per_crit
+                        if hits_on[y] >= ships[y, HULL]:
+                            state[y] = KILLED  # destroyed
+                            break
+                        if crits_on[y] >= ships[y, DISABLE]:
+                            state[y] = INCAPACITATED  # disabled
+                            break
+                alive[0] = 0
+                alive[1] = 0
+                for i in range(n):
+                    if state[i] == STANDING:
+                        members[side_of[i], alive[side_of[i]]] = i
+                        alive[side_of[i]] += 1
+                fastest = x
+                for p in range(n):  # in order of G: the first standing ship is the fastest
+                    if state[acting[p]] == STANDING:
+                        fastest = acting[p]
+                        break
+                outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
+                if outcome >= 0:
+                    break
+                # Movement (SPC-7, ENG-4.4): at the end of each ship's turn the battle's fastest
+                # standing ship moves the range by its side's policy (the old reading: its own turn only).
+                if fastest == x or rule_ints[R_EVERY_TURN_MOVES] == 1:
+                    policy = sides[side_of[fastest], S_POLICY]
+                    if policy == CLOSE:
+                        band = max(0, band - 1)
+                    elif policy == OPEN:
+                        band = min(band_dm.shape[0] - 1, band + 1)
+            history[0, turns] = alive[0]
+            history[1, turns] = alive[1]
+            if turns == 1:
+                for s in range(2):
+                    first_out[s, sides[s, S_COUNT] - alive[s]] += 1
+        if outcome < 0:
+            outcome = DRAW  # undecided after max_turns
+        record_battle_compiled(
+            counts, ends, turns_hist, by_turn, outcome, turns, max_turns, state, side_of, history, spent, made
+        )

@@ -1,9 +1,9 @@
 """Compiled sampler of Tyconian battles, N against M (ENG-4.2; docs/architecture.md, principle 3).
 
-One private ``@njit(cache=True, nogil=True)`` kernel on the duel's mechanics (:mod:`.kernels`:
-a hit's location, damage and stun, the wound levels); its plain reference is its own source
-run by the interpreter, bit-identical. Each trial takes its draws one after another. Per turn
-(5 seconds): the consciousness rolls of the seriously wounded (TYC-6.3), each side's choice of
+One private ``@njit(cache=True, nogil=True)`` kernel on the duel's mechanics (:mod:`.kernels`: a
+shot's skill, a volley's dice, a hit's location, damage and stun, the wounds of TYC-6); its plain
+reference is its own source run by the interpreter, bit-identical. Each trial takes its draws one
+after another. Per turn (5 seconds): the consciousness rolls of the seriously wounded (TYC-6.3), each side's choice of
 targets (a draw per figure under ``random``), each figure's fire plan (TYC-2.3); then second by
 second the figures that act in it, in order of d20 + DEX (a d20 each, ENG-4.2; with
 ``same_second = "together"`` in line order, landing together as in the duel), each shot's d20
@@ -21,7 +21,6 @@ from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_die, mi
 from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
-    KILLED,
     STANDING,
     assign_targets,
     battle_outcome_compiled,
@@ -29,33 +28,22 @@ from simlab.systems.battles import (
     standing_neighbours,
 )
 from simlab.systems.tyconian.kernels import (
-    AIM_SKILL,
     AUTO,
-    AUTO_MINIMUM,
-    AUTO_RECOIL,
-    AUTO_REDUCTION,
-    AUTO_ROUNDS,
     BONUS_TURN,
     DEX,
     END,
     HIT_FACE,
     MAGAZINE,
-    MULTIPLIER,
-    OFF_PENALTY,
     PLAIN_TURN,
-    PRIMARY_PENALTY,
-    RECOIL,
     ROUNDS,
-    SKILL,
     SPARE,
     STR,
-    STR_LOSS,
     TACTICS,
     TACTICS_TURN,
-    TWO_WEAPONS,
     _hit_on,
-    _level,
-    round_off_ratio,
+    count_wounds,
+    shot_skill,
+    volley_dice,
 )
 
 # Columns of the per-side table.
@@ -65,71 +53,6 @@ N_SIDE_COLUMNS = 4
 (R_SKILL_DIE, R_CRIT_SUCCESS, R_CRIT_FAILURE, R_ROUND_DOWN, R_KNOCKDOWN_PER_SHOT, R_ROLL_EVERY_TURN, R_RECOIL_DICE,
  R_TACTICS_TURNS, R_MAX_TURNS, R_IN_ORDER, R_DANGER_CM) = range(11)  # fmt: skip
 N_RULES = 11
-
-
-@njit(inline="always")
-def _wounds(
-    w: np.uint64,
-    gamma: np.uint64,
-    j: int,
-    pending: np.ndarray,
-    located: np.ndarray,
-    level: np.ndarray,
-    capacity: np.ndarray,
-    limb: np.ndarray,
-    end: int,
-    dex: np.ndarray,
-    strength: np.ndarray,
-    slight: np.ndarray,
-    serious: np.ndarray,
-    serious_count: np.ndarray,
-    stunned: bool,
-    wounds: np.ndarray,
-) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
-    """The wounds of figure ``j``'s pending damage (TYC-6, as the duel counts them).
-
-    Returns:
-        (new position, draws made, the figure's state: standing, incapacitated or killed).
-    """
-    made = 0
-    out = stunned
-    killed = False
-    for i in range(7):
-        if pending[j, i] == 0:
-            continue
-        located[j, i] += pending[j, i]
-        pending[j, i] = 0
-        new = _level(located[j, i], capacity[i], limb[i] == 1, i == 0)
-        if new >= 2 and not slight[j]:
-            slight[j] = True
-            dex[j] -= 2
-        if new >= 3 and not serious[j]:
-            serious[j] = True
-            dex[j] -= 4
-            strength[j] //= 2
-        if new == 3 and level[j, i] < 3:
-            serious_count[j] += 1
-            if i == 0:
-                out = True
-            else:
-                w, a = draw_die(w, gamma, 6)
-                w, b = draw_die(w, gamma, 6)
-                w, c = draw_die(w, gamma, 6)
-                made += 3
-                if a + b + c > end:
-                    out = True
-        if new >= 4:
-            out = True
-        if new == 6:
-            killed = True
-        if new > level[j, i]:
-            wounds[j] += new - level[j, i]
-            level[j, i] = new
-    if serious_count[j] >= 3 or dex[j] <= 0:
-        out = True
-    if killed:
-        return w, made, KILLED
-    return w, made, INCAPACITATED if out else STANDING
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -352,16 +275,10 @@ def battle_block(
                     for k in range(n_shots[i]):
                         if plans[g, kind[i], row[i], k] != second:
                             continue
-                        hand_penalty = 0
-                        if groups[g, TWO_WEAPONS]:  # the hands alternate, the primary first (TYC-3.5)
-                            fired = (groups[g, MAGAZINE] - loaded[i]) // groups[g, ROUNDS]
-                            hand_penalty = groups[g, PRIMARY_PENALTY] if fired % 2 == 0 else groups[g, OFF_PENALTY]
-                        loaded[i] -= groups[g, ROUNDS]
                         spent[s] += groups[g, ROUNDS]
-                        recoil_total[i] += groups[g, RECOIL]
-                        penalty = max(0, recoil_total[i] - (strength[i] - groups[g, STR_LOSS]))
-                        base = (groups[g, SKILL] + groups[g, AIM_SKILL]) * groups[g, MULTIPLIER]
-                        skill = round_off_ratio(base, 100, rounding_down) - penalty - hand_penalty
+                        skill, loaded[i], recoil_total[i] = shot_skill(
+                            groups[g], loaded[i], recoil_total[i], strength[i], rounding_down
+                        )
                         w, roll = draw_die(w, gamma, rules[R_SKILL_DIE])
                         made += 1
                         critical = roll <= rules[R_CRIT_SUCCESS]
@@ -377,19 +294,11 @@ def battle_block(
                             turn_damage[t] += damage
                             hardest[t] = max(hardest[t], damage)
                     if firing_auto[i] and second == 5:
-                        rounds = min(groups[g, AUTO_ROUNDS], loaded[i])
+                        dice, rounds = volley_dice(
+                            groups[g], loaded[i], strength[i], rounding_down, rules[R_RECOIL_DICE]
+                        )
                         loaded[i] -= rounds
                         spent[s] += rounds
-                        full = groups[g, AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
-                        reduction = round_off_ratio(groups[g, AUTO_REDUCTION] * rounds, full, rounding_down)
-                        r5 = 5 * groups[g, AUTO_RECOIL]
-                        if r5 > strength[i]:
-                            reduction += rules[R_RECOIL_DICE] * (r5 - strength[i])
-                        dice = rounds - reduction
-                        if reduction > 0:
-                            floor = round_off_ratio(groups[g, AUTO_MINIMUM] * rounds, full, rounding_down)
-                            dice = max(dice, floor)
-                        dice = max(0, min(dice, rounds))
                         scored = 0
                         for _ in range(dice):
                             w, face = draw_die(w, gamma, 6)
@@ -439,7 +348,7 @@ def battle_block(
                         for j in range(n):
                             if hit[j]:
                                 hit[j] = False
-                                w, drawn, became = _wounds(
+                                w, drawn, became = count_wounds(
                                     w, gamma, j, pending, located, level, capacity[figure_group[j]], limb,
                                     groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
                                     stunned[j], wounds,
@@ -451,7 +360,7 @@ def battle_block(
                 if not in_order:  # the shots of a second land together (the duel's reading)
                     for j in range(n):
                         if hit[j]:
-                            w, drawn, became = _wounds(
+                            w, drawn, became = count_wounds(
                                 w, gamma, j, pending, located, level, capacity[figure_group[j]], limb,
                                 groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
                                 stunned[j], wounds,

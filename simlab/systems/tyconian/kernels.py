@@ -285,6 +285,114 @@ def _hit_on(
     return w, location, damage, stunned, made
 
 
+@njit(inline="always")
+def shot_skill(
+    params: np.ndarray, loaded: np.int64, recoil_total: np.int64, strength: np.int64, rounding_down: bool
+) -> tuple[np.int64, np.int64, np.int64]:  # pragma: no cover - compiled
+    """One shot of a fire plan (TYC-3): (skill it rolls against, rounds left, recoil built up).
+
+    The hands of two weapons alternate, the primary first (TYC-3.5); recoil builds shot by
+    shot over STR' (TYC-3.4). ``params`` is a figure's row of duel.SIDE_FIELDS.
+    """
+    hand_penalty = 0
+    if params[TWO_WEAPONS]:
+        fired = (params[MAGAZINE] - loaded) // params[ROUNDS]
+        hand_penalty = params[PRIMARY_PENALTY] if fired % 2 == 0 else params[OFF_PENALTY]
+    loaded -= params[ROUNDS]
+    recoil_total += params[RECOIL]
+    penalty = max(0, recoil_total - (strength - params[STR_LOSS]))
+    base = (params[SKILL] + params[AIM_SKILL]) * params[MULTIPLIER]
+    return round_off_ratio(base, 100, rounding_down) - penalty - hand_penalty, loaded, recoil_total
+
+
+@njit(inline="always")
+def volley_dice(
+    params: np.ndarray, loaded: np.int64, strength: np.int64, rounding_down: bool, recoil_dice_factor: np.int64
+) -> tuple[np.int64, np.int64]:  # pragma: no cover - compiled
+    """A turn of full-automatic fire (TYC-4.1 to TYC-4.4): (dice rolled, rounds fired)."""
+    rounds = min(params[AUTO_ROUNDS], loaded)
+    full = params[AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
+    reduction = round_off_ratio(params[AUTO_REDUCTION] * rounds, full, rounding_down)
+    r5 = 5 * params[AUTO_RECOIL]
+    if r5 > strength:
+        reduction += recoil_dice_factor * (r5 - strength)
+    dice = rounds - reduction
+    if reduction > 0:
+        floor = round_off_ratio(params[AUTO_MINIMUM] * rounds, full, rounding_down)
+        dice = max(dice, floor)
+    return max(0, min(dice, rounds)), rounds
+
+
+@njit(inline="always")
+def count_wounds(
+    w: np.uint64,
+    gamma: np.uint64,
+    j: int,
+    pending: np.ndarray,
+    located: np.ndarray,
+    level: np.ndarray,
+    capacity: np.ndarray,
+    limb: np.ndarray,
+    end: int,
+    dex: np.ndarray,
+    strength: np.ndarray,
+    slight: np.ndarray,
+    serious: np.ndarray,
+    serious_count: np.ndarray,
+    stunned: bool,
+    wounds: np.ndarray,
+) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
+    """The wounds of figure ``j``'s pending damage by location (TYC-6), its pending cleared.
+
+    The first slight wound costs 2 DEX, the first serious one 4 DEX more and half the STR; a
+    serious wound anywhere but the head calls for 3d6 under END (else unconscious); a serious
+    head wound, a critical or amputated location, three serious locations, a stunning hit or
+    DEX 0 put the figure out; a killing wound kills it. ``wounds[j]`` adds the levels gained.
+
+    Returns:
+        (new position, draws made, 0 standing, 1 out, 2 killed).
+    """
+    made = 0
+    out = stunned
+    killed = False
+    for i in range(7):
+        if pending[j, i] == 0:
+            continue
+        located[j, i] += pending[j, i]
+        pending[j, i] = 0
+        new = _level(located[j, i], capacity[i], limb[i] == 1, i == 0)
+        if new >= 2 and not slight[j]:
+            slight[j] = True
+            dex[j] -= 2
+        if new >= 3 and not serious[j]:
+            serious[j] = True
+            dex[j] -= 4
+            strength[j] //= 2
+        if new == 3 and level[j, i] < 3:
+            serious_count[j] += 1
+            if i == 0:
+                out = True
+            else:
+                w, a = draw_die(w, gamma, 6)
+                w, b = draw_die(w, gamma, 6)
+                w, c = draw_die(w, gamma, 6)
+                made += 3
+                if a + b + c > end:
+                    out = True
+        if new >= 4:
+            out = True
+        if new == 6:
+            killed = True
+        if new > level[j, i]:
+            wounds[j] += new - level[j, i]
+            level[j, i] = new
+    if serious_count[j] >= 3 or dex[j] <= 0:
+        out = True
+    if killed:
+        return w, made, 2
+    return w, made, 1 if out else 0
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def duel_block(
     offset: np.uint64,
@@ -354,6 +462,7 @@ def duel_block(
     turn_dex = np.empty(2, np.int64)
     turn_damage = np.empty(2, np.int64)
     hardest = np.empty(2, np.int64)
+    gained = np.zeros(2, np.int64)  # wound levels gained (the battles' "weakest"; unused here)
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
         made = 0
@@ -426,15 +535,9 @@ def duel_block(
                     for k in range(n_shots[s]):
                         if plans[s, kind[s], row[s], k] != second:
                             continue
-                        hand_penalty = 0
-                        if sides[s, TWO_WEAPONS]:  # the hands alternate, the primary first (TYC-3.5)
-                            fired = (sides[s, MAGAZINE] - loaded[s]) // sides[s, ROUNDS]
-                            hand_penalty = sides[s, PRIMARY_PENALTY] if fired % 2 == 0 else sides[s, OFF_PENALTY]
-                        loaded[s] -= sides[s, ROUNDS]
-                        recoil_total[s] += sides[s, RECOIL]
-                        penalty = max(0, recoil_total[s] - (strength[s] - sides[s, STR_LOSS]))
-                        base = (sides[s, SKILL] + sides[s, AIM_SKILL]) * sides[s, MULTIPLIER]
-                        skill = round_off_ratio(base, 100, rounding_down) - penalty - hand_penalty
+                        skill, loaded[s], recoil_total[s] = shot_skill(
+                            sides[s], loaded[s], recoil_total[s], strength[s], rounding_down
+                        )
                         w, roll = draw_die(w, gamma, roll_limits[0])
                         made += 1
                         critical = roll <= roll_limits[1]
@@ -449,18 +552,8 @@ def duel_block(
                             turn_damage[other] += damage
                             hardest[other] = max(hardest[other], damage)
                     if firing_auto[s] and second == 5:
-                        rounds = min(sides[s, AUTO_ROUNDS], loaded[s])
+                        dice, rounds = volley_dice(sides[s], loaded[s], strength[s], rounding_down, recoil_dice_factor)
                         loaded[s] -= rounds
-                        full = sides[s, AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
-                        reduction = round_off_ratio(sides[s, AUTO_REDUCTION] * rounds, full, rounding_down)
-                        r5 = 5 * sides[s, AUTO_RECOIL]
-                        if r5 > strength[s]:
-                            reduction += recoil_dice_factor * (r5 - strength[s])
-                        dice = rounds - reduction
-                        if reduction > 0:
-                            floor = round_off_ratio(sides[s, AUTO_MINIMUM] * rounds, full, rounding_down)
-                            dice = max(dice, floor)
-                        dice = max(0, min(dice, rounds))
                         scored = 0
                         for _ in range(dice):
                             w, face = draw_die(w, gamma, 6)
@@ -479,39 +572,13 @@ def duel_block(
                         turn_damage[other] += volley
                         hardest[other] = max(hardest[other], volley)  # a volley is one shot (TYC-6.4)
                 for s in range(2):  # the wounds of this second (TYC-6)
-                    out = stunned[s]
                     shooter = 1 - s
-                    for i in range(7):
-                        if pending[s, i] == 0:
-                            continue
-                        located[s, i] += pending[s, i]
-                        new = _level(
-                            located[s, i], locations[shooter, 0, 3, i], locations[shooter, 0, 4, i] == 1, i == 0
-                        )
-                        if new >= 2 and not slight[s]:
-                            slight[s] = True
-                            dex[s] -= 2
-                        if new >= 3 and not serious[s]:
-                            serious[s] = True
-                            dex[s] -= 4
-                            strength[s] //= 2
-                        if new == 3 and level[s, i] < 3:
-                            serious_count[s] += 1
-                            if i == 0:
-                                out = True
-                            else:
-                                w, a = draw_die(w, gamma, 6)
-                                w, b = draw_die(w, gamma, 6)
-                                w, c = draw_die(w, gamma, 6)
-                                made += 3
-                                if a + b + c > sides[s, END]:
-                                    out = True
-                        if new >= 4:
-                            out = True
-                        level[s, i] = max(level[s, i], new)
-                    if serious_count[s] >= 3 or dex[s] <= 0:
-                        out = True
-                    down[s] = down[s] or out
+                    w, drawn, became = count_wounds(
+                        w, gamma, s, pending, located, level, locations[shooter, 0, 3], locations[shooter, 0, 4],
+                        sides[s, END], dex, strength, slight, serious, serious_count, stunned[s], gained,
+                    )  # fmt: skip
+                    made += drawn
+                    down[s] = down[s] or became > 0
                 if down[0] or down[1]:
                     over = True
                     elapsed = 5 * (turns - 1) + second

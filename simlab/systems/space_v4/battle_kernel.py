@@ -36,32 +36,27 @@ from simlab.systems.space_v4.kernels import (
     MAGAZINE,
     MISSILE,
     NAVIGATOR,
-    NUCLEAR,
     OPEN,
-    PD_HOLD,
     PILOT,
     PULSE,
     R_CUMULATIVE,
     R_EVERY_TURN_MOVES,
-    R_FIRED,
     R_GROUPING,
-    R_HELD,
     R_MAX_TURNS,
     R_NATURAL,
-    R_PD_DM,
     R_PER_CRIT,
-    R_REDUCTION,
-    R_SAND_PLUS_ONE,
     R_SKILL_TARGET,
     R_START_BAND,
     R_TO_HIT,
     SAND,
     SANDCASTERS,
     SKILL_ROLLS,
-    TONS,
     G,
     _skill,
+    defence,
     fire_group,
+    point_defence,
+    prepare_fire,
 )
 
 # Columns of the per-side table.
@@ -207,47 +202,15 @@ def battle_block(
                     w, ok = _skill(w, gamma, ships[x, ENGINEER], goal)
                     engineer_up[x] = ok
                     made += 4
-                # Lasers held back for point defence, then sand (SPC-7).
-                to_hold = ships[x, PD_HOLD]
-                group[:] = 0
-                for t in range(n_turrets):
-                    keep = min(to_hold, lasers_of[x, t])
-                    to_hold -= keep
-                    beams = turrets[x, t, BEAM]
-                    pulses = turrets[x, t, PULSE]
-                    kept_pulses = min(keep, pulses)  # pulses are held first: they reach less far
-                    kept_beams = keep - kept_pulses
-                    fire_beams = (beams - kept_beams) * band_fires[band, BEAM]
-                    fire_pulses = (pulses - kept_pulses) * band_fires[band, PULSE]
-                    group[BEAM] += fire_beams
-                    group[PULSE] += fire_pulses
-                    fired[x, t] = fire_beams + fire_pulses
-                    held[x, t] = lasers_of[x, t] - fired[x, t]
-                    group[MISSILE] += turrets[x, t, MISSILE] * band_fires[band, MISSILE]
-                    group[NUCLEAR] += turrets[x, t, NUCLEAR] * band_fires[band, NUCLEAR]
+                # Lasers held back for point defence, missiles launched, then sand (SPC-7).
+                launched, best = prepare_fire(
+                    ships, x, band, turrets, lasers_of, band_fires, held, fired, magazine, group
+                )
+                spent[side_of[x]] += launched
                 sand_up[x] = ships[x, SAND] == 1 and ships[x, SANDCASTERS] > 0
-                for kind in range(MISSILE, NUCLEAR + 1):  # missiles before nuclear ones, while the magazine lasts
-                    group[kind] = min(group[kind], magazine[x])
-                    magazine[x] -= group[kind]
-                    spent[side_of[x]] += group[kind]
-                best = -1  # the chief gunner's +1 goes to the attack with the most optimal hits
-                most = 0
-                for kind in range(4):
-                    optimal = group[kind] * (1 if kind < MISSILE else 3 if kind == MISSILE else 6)
-                    if optimal > most:
-                        best, most = kind, optimal
-                base_dm = band_dm[band] + max(0, computer_x - ships[y, COMPUTER]) + max(0, g_x - ships[y, G])
-                sand = 0
-                if sand_up[y]:
-                    if rule_ints[R_SAND_PLUS_ONE] == 1:
-                        sand = 1
-                    else:
-                        per_200 = ships[y, SANDCASTERS] * 200
-                        sand = -2 if per_200 >= 2 * ships[y, TONS] else -1 if per_200 >= ships[y, TONS] else 0
-                better = ships[y, COMPUTER] > computer_x
-                need_held = rule_ints[R_HELD] - (rule_ints[R_PD_DM] if better else 0)
-                need_fired = rule_ints[R_FIRED] - (rule_ints[R_PD_DM] if better else 0)
-                reduction = rule_ints[R_REDUCTION] if engineer_up[y] else 0
+                base_dm, sand, need_held, need_fired, reduction = defence(
+                    ships, y, g_x, computer_x, band_dm, band, sand_up[y], engineer_up[y], rule_ints
+                )
                 for kind in range(4):
                     count = group[kind]
                     if count == 0 or state[y] != STANDING:
@@ -256,14 +219,9 @@ def battle_block(
                     per_weapon_hits = 1 if kind < MISSILE else 3 if kind == MISSILE else 6
                     rolls = count if rule_ints[R_GROUPING] == 1 else 1
                     size = 1 if rule_ints[R_GROUPING] == 1 else count
-                    pd[:count, :] = 0  # its point defence protects itself only (ENG-4.4, SPC-5.2)
-                    if kind >= MISSILE:
-                        k = 0
-                        for t in range(n_turrets):
-                            if lasers_of[y, t] > 0:
-                                pd[k % count, 0] += held[y, t]
-                                pd[k % count, 1] += fired[y, t]
-                                k += 1
+                    pd[:count, :] = 0
+                    if kind >= MISSILE:  # its point defence protects itself only (ENG-4.4, SPC-5.2)
+                        point_defence(pd, count, y, lasers_of, held, fired)
                     for r in range(rolls):
                         bonus = 1 if (kind == best and r == 0) else 0
                         w, hits, _, draws, _ = fire_group(

@@ -203,6 +203,107 @@ def _skill(w: np.uint64, gamma: np.uint64, skill: int, target: int) -> tuple[np.
     return w, roll + skill >= target
 
 
+@njit(inline="always")
+def prepare_fire(
+    ships: np.ndarray,
+    x: int,
+    band: int,
+    turrets: np.ndarray,
+    lasers_of: np.ndarray,
+    band_fires: np.ndarray,
+    held: np.ndarray,
+    fired: np.ndarray,
+    magazine: np.ndarray,
+    group: np.ndarray,
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """Ship ``x``'s weapons of its turn (SPC-5, SPC-7): lasers held back, groups, missiles launched.
+
+    Lasers held back for point defence (``pd_hold``, pulses first: they reach less far) do not
+    fire; a laser that cannot fire at the band counts as held. Missiles leave the magazine,
+    missiles before nuclear ones. Fills ``group`` (weapons of each kind firing) and the ship's
+    rows of ``held`` and ``fired``; no draw is made.
+
+    Returns:
+        (missiles launched, the kind that gets the chief gunner's +1: the most optimal hits, -1 none).
+    """
+    to_hold = ships[x, PD_HOLD]
+    group[:] = 0
+    for t in range(turrets.shape[1]):
+        keep = min(to_hold, lasers_of[x, t])
+        to_hold -= keep
+        beams = turrets[x, t, BEAM]
+        pulses = turrets[x, t, PULSE]
+        kept_pulses = min(keep, pulses)
+        kept_beams = keep - kept_pulses
+        fire_beams = (beams - kept_beams) * band_fires[band, BEAM]
+        fire_pulses = (pulses - kept_pulses) * band_fires[band, PULSE]
+        group[BEAM] += fire_beams
+        group[PULSE] += fire_pulses
+        fired[x, t] = fire_beams + fire_pulses
+        held[x, t] = lasers_of[x, t] - fired[x, t]
+        group[MISSILE] += turrets[x, t, MISSILE] * band_fires[band, MISSILE]
+        group[NUCLEAR] += turrets[x, t, NUCLEAR] * band_fires[band, NUCLEAR]
+    launched = 0
+    for kind in range(MISSILE, NUCLEAR + 1):
+        group[kind] = min(group[kind], magazine[x])
+        magazine[x] -= group[kind]
+        launched += group[kind]
+    best = -1
+    most = 0
+    for kind in range(4):
+        optimal = group[kind] * (1 if kind < MISSILE else 3 if kind == MISSILE else 6)
+        if optimal > most:
+            best, most = kind, optimal
+    return launched, best
+
+
+@njit(inline="always")
+def defence(
+    ships: np.ndarray,
+    y: int,
+    g_x: int,
+    computer_x: int,
+    band_dm: np.ndarray,
+    band: int,
+    sand_up: bool,
+    engineer_up: bool,
+    rule_ints: np.ndarray,
+) -> tuple[int, int, int, int, int]:  # pragma: no cover - compiled
+    """What ship ``y`` sets against an attack (SPC-3 to SPC-6): (DM, sand DM, point-defence targets, reduction).
+
+    Returns:
+        (the attack's DM but sand, the sand DM on lasers, the 2d6 a held-back laser needs, the
+        2d6 a laser that fired needs, the hits the engineer takes off).
+    """
+    base_dm = band_dm[band] + max(0, computer_x - ships[y, COMPUTER]) + max(0, g_x - ships[y, G])
+    sand = 0
+    if sand_up:
+        if rule_ints[R_SAND_PLUS_ONE] == 1:
+            sand = 1
+        else:
+            per_200 = ships[y, SANDCASTERS] * 200
+            sand = -2 if per_200 >= 2 * ships[y, TONS] else -1 if per_200 >= ships[y, TONS] else 0
+    better = ships[y, COMPUTER] > computer_x
+    need_held = rule_ints[R_HELD] - (rule_ints[R_PD_DM] if better else 0)
+    need_fired = rule_ints[R_FIRED] - (rule_ints[R_PD_DM] if better else 0)
+    reduction = rule_ints[R_REDUCTION] if engineer_up else 0
+    return base_dm, sand, need_held, need_fired, reduction
+
+
+@njit(inline="always")
+def point_defence(
+    pd: np.ndarray, count: int, y: int, lasers_of: np.ndarray, held: np.ndarray, fired: np.ndarray
+) -> None:  # pragma: no cover - compiled
+    """The lasers of ship ``y``'s turrets against ``count`` incoming missiles: turret i takes missile i mod count."""
+    pd[:count, :] = 0
+    k = 0
+    for t in range(lasers_of.shape[1]):
+        if lasers_of[y, t] > 0:
+            pd[k % count, 0] += held[y, t]
+            pd[k % count, 1] += fired[y, t]
+            k += 1
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def duel_block(
     offset: np.uint64,
@@ -296,49 +397,15 @@ def duel_block(
                     w, ok = _skill(w, gamma, sides[x, ENGINEER], target)
                     engineer_up[x] = ok
                     made += 4
-                # Lasers held back for point defence, then sand (SPC-7).
-                to_hold = sides[x, PD_HOLD]
-                group[:] = 0
-                for t in range(n_turrets):
-                    keep = min(to_hold, lasers_of[x, t])
-                    to_hold -= keep
-                    beams = turrets[x, t, BEAM]
-                    pulses = turrets[x, t, PULSE]
-                    kept_pulses = min(keep, pulses)  # pulses are held first: they reach less far
-                    kept_beams = keep - kept_pulses
-                    fire_beams = (beams - kept_beams) * band_fires[band, BEAM]
-                    fire_pulses = (pulses - kept_pulses) * band_fires[band, PULSE]
-                    group[BEAM] += fire_beams
-                    group[PULSE] += fire_pulses
-                    fired[x, t] = fire_beams + fire_pulses
-                    held[x, t] = lasers_of[x, t] - fired[x, t]
-                    group[MISSILE] += turrets[x, t, MISSILE] * band_fires[band, MISSILE]
-                    group[NUCLEAR] += turrets[x, t, NUCLEAR] * band_fires[band, NUCLEAR]
+                # Lasers held back for point defence, missiles launched, then sand (SPC-7).
+                launched, best = prepare_fire(
+                    sides, x, band, turrets, lasers_of, band_fires, held, fired, magazine, group
+                )
+                spent[x] += launched
                 sand_up[x] = sides[x, SAND] == 1 and sides[x, SANDCASTERS] > 0
-                # Missiles launched from the magazine, missiles before nuclear ones.
-                for kind in range(MISSILE, NUCLEAR + 1):
-                    group[kind] = min(group[kind], magazine[x])
-                    magazine[x] -= group[kind]
-                    spent[x] += group[kind]
-                # The chief gunner's +1 goes to the attack with the most optimal hits.
-                best = -1
-                most = 0
-                for kind in range(4):
-                    optimal = group[kind] * (1 if kind < MISSILE else 3 if kind == MISSILE else 6)
-                    if optimal > most:
-                        best, most = kind, optimal
-                base_dm = band_dm[band] + max(0, computer_x - sides[y, COMPUTER]) + max(0, g_x - sides[y, G])
-                sand = 0
-                if sand_up[y]:
-                    if rule_ints[R_SAND_PLUS_ONE] == 1:
-                        sand = 1
-                    else:
-                        per_200 = sides[y, SANDCASTERS] * 200
-                        sand = -2 if per_200 >= 2 * sides[y, TONS] else -1 if per_200 >= sides[y, TONS] else 0
-                better = sides[y, COMPUTER] > computer_x
-                need_held = rule_ints[R_HELD] - (rule_ints[R_PD_DM] if better else 0)
-                need_fired = rule_ints[R_FIRED] - (rule_ints[R_PD_DM] if better else 0)
-                reduction = rule_ints[R_REDUCTION] if engineer_up[y] else 0
+                base_dm, sand, need_held, need_fired, reduction = defence(
+                    sides, y, g_x, computer_x, band_dm, band, sand_up[y], engineer_up[y], rule_ints
+                )
                 for kind in range(4):
                     n = group[kind]
                     if n == 0 or out >= 0:
@@ -350,12 +417,7 @@ def duel_block(
                     # Point defence: the target's laser turrets engage missile i mod count (SPC-5.2).
                     pd[:n, :] = 0
                     if kind >= MISSILE:
-                        k = 0
-                        for t in range(n_turrets):
-                            if lasers_of[y, t] > 0:
-                                pd[k % n, 0] += held[y, t]
-                                pd[k % n, 1] += fired[y, t]
-                                k += 1
+                        point_defence(pd, n, y, lasers_of, held, fired)
                     for r in range(rolls):
                         bonus = 1 if (kind == best and r == 0) else 0
                         w, hits, _, draws, _ = fire_group(

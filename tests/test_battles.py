@@ -32,15 +32,19 @@ FIRETEAM = "experiments/battles/striker_fireteam.toml"
 STRIKER = get_system("striker")
 
 
-def striker_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
-    """A Striker battle's values: side a's and side b's groups, and anything else (``a={...}`` merges)."""
-    data = {"system": "striker", "name": "test", "a": {"groups": a_groups}, "b": {"groups": b_groups}}
+def battle_data(system: str, a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
+    """A battle's values: side a's and side b's groups, and anything else (``a={...}`` merges into side a)."""
+    data = {"system": system, "name": "test", "a": {"groups": a_groups}, "b": {"groups": b_groups}}
     for key, value in extra.items():
         if key in ("a", "b"):
             data[key].update(value)
         else:
             data[key] = value
     return data
+
+
+def striker_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
+    return battle_data("striker", a_groups, b_groups, **extra)
 
 
 def fight(data: dict, trials: int = 100_000, seed: int = 1, **options):
@@ -334,13 +338,7 @@ AUTO = {"weapon": "assault rifle", "mode": "full_auto", "armor": "flak vest", "s
 
 
 def tyconian_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
-    data = {"system": "tyconian", "name": "test", "range_m": 40, "a": {"groups": a_groups}, "b": {"groups": b_groups}}
-    for key, value in extra.items():
-        if key in ("a", "b"):
-            data[key].update(value)
-        else:
-            data[key] = value
-    return data
+    return battle_data("tyconian", a_groups, b_groups, **{"range_m": 40, **extra})
 
 
 def tyconian_fight(data: dict, trials: int = 50_000, seed: int = 3, **options):
@@ -489,13 +487,7 @@ BURSTS = {"weapon": "assault rifle", "mode": "four", "armor": "flak jacket"}
 
 
 def tft_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
-    data = {"system": "hitech_tft", "name": "test", "range_m": 20, "a": {"groups": a_groups}, "b": {"groups": b_groups}}
-    for key, value in extra.items():
-        if key in ("a", "b"):
-            data[key].update(value)
-        else:
-            data[key] = value
-    return data
+    return battle_data("hitech_tft", a_groups, b_groups, **{"range_m": 20, **extra})
 
 
 def tft_fight(data: dict, trials: int = 50_000, seed: int = 1, **options):

@@ -55,6 +55,32 @@ N_SIDE_COLUMNS = 4
 N_RULES = 11
 
 
+@njit(inline="always")
+def _land(
+    w: np.uint64,
+    gamma: np.uint64,
+    locations: np.ndarray,
+    location_of_roll: np.ndarray,
+    critical: bool,
+    end: int,
+    penetrations: np.ndarray,
+    pending: np.ndarray,
+    stunned: np.ndarray,
+    hit: np.ndarray,
+    j: int,
+) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
+    """One hit on figure ``j`` (TYC-5): its damage pending at its location, its stun, its mark.
+
+    Returns:
+        (new position, draws made, damage).
+    """
+    w, location, damage, stun, used = _hit_on(w, gamma, locations, location_of_roll, critical, end, penetrations)
+    pending[j, location] += damage
+    stunned[j] = stunned[j] or stun
+    hit[j] = True
+    return w, used, damage
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def battle_block(
     offset: np.uint64,
@@ -283,14 +309,11 @@ def battle_block(
                         made += 1
                         critical = roll <= rules[R_CRIT_SUCCESS]
                         if critical or (roll < rules[R_CRIT_FAILURE] and roll <= skill):
-                            w, location, damage, stun, used = _hit_on(
+                            w, used, damage = _land(
                                 w, gamma, locations[g, gt], location_of_roll, critical, groups[gt, END],
-                                penetrations[t],
+                                penetrations[t], pending, stunned, hit, t,
                             )  # fmt: skip
                             made += used
-                            pending[t, location] += damage
-                            stunned[t] = stunned[t] or stun
-                            hit[t] = True
                             turn_damage[t] += damage
                             hardest[t] = max(hardest[t], damage)
                     if firing_auto[i] and second == 5:
@@ -306,14 +329,11 @@ def battle_block(
                         made += dice
                         volley = 0
                         for _ in range(scored):
-                            w, location, damage, stun, used = _hit_on(
+                            w, used, damage = _land(
                                 w, gamma, locations[g, gt], location_of_roll, False, groups[gt, END],
-                                penetrations[t],
+                                penetrations[t], pending, stunned, hit, t,
                             )  # fmt: skip
                             made += used
-                            pending[t, location] += damage
-                            stunned[t] = stunned[t] or stun
-                            hit[t] = True
                             volley += damage
                         turn_damage[t] += volley
                         hardest[t] = max(hardest[t], volley)  # a volley is one shot (TYC-6.4)
@@ -334,14 +354,11 @@ def battle_block(
                                 made += 2
                                 if face == 6:
                                     gj = figure_group[j]
-                                    w, location, damage, stun, used = _hit_on(
+                                    w, used, damage = _land(
                                         w, gamma, locations[g, gj], location_of_roll, False, groups[gj, END],
-                                        penetrations[j],
+                                        penetrations[j], pending, stunned, hit, j,
                                     )  # fmt: skip
                                     made += used
-                                    pending[j, location] += damage
-                                    stunned[j] = stunned[j] or stun
-                                    hit[j] = True
                                     turn_damage[j] += damage
                                     hardest[j] = max(hardest[j], damage)
                     if in_order:  # this figure's hits count at once

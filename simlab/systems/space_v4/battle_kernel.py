@@ -28,16 +28,11 @@ from simlab.systems.battles import (
 from simlab.systems.space_v4.kernels import (
     BEAM,
     CLOSE,
-    COMPUTER,
     DISABLE,
-    ENGINEER,
-    GUNNER,
     HULL,
     MAGAZINE,
     MISSILE,
-    NAVIGATOR,
     OPEN,
-    PILOT,
     PULSE,
     R_CUMULATIVE,
     R_EVERY_TURN_MOVES,
@@ -50,9 +45,8 @@ from simlab.systems.space_v4.kernels import (
     R_TO_HIT,
     SAND,
     SANDCASTERS,
-    SKILL_ROLLS,
     G,
-    _skill,
+    crew_rolls,
     defence,
     fire_group,
     point_defence,
@@ -187,21 +181,10 @@ def battle_block(
                         continue
                     y = order[0]
                 # Crew skill rolls (SPC-6).
-                g_x = ships[x, G]
-                computer_x = ships[x, COMPUTER]
-                gunner = 0
-                engineer_up[x] = False
-                if ships[x, SKILL_ROLLS] == 1:
-                    goal = rule_ints[R_SKILL_TARGET]
-                    w, ok = _skill(w, gamma, ships[x, PILOT], goal)
-                    g_x += int(ok)
-                    w, ok = _skill(w, gamma, ships[x, NAVIGATOR], goal)
-                    computer_x += int(ok)
-                    w, ok = _skill(w, gamma, ships[x, GUNNER], goal)
-                    gunner = 1 if ok else 0
-                    w, ok = _skill(w, gamma, ships[x, ENGINEER], goal)
-                    engineer_up[x] = ok
-                    made += 4
+                w, rolled, g_x, computer_x, gunner, engineer_up[x] = crew_rolls(
+                    w, gamma, ships, x, rule_ints[R_SKILL_TARGET]
+                )
+                made += rolled
                 # Lasers held back for point defence, missiles launched, then sand (SPC-7).
                 launched, best = prepare_fire(
                     ships, x, band, turrets, lasers_of, band_fires, held, fired, magazine, group

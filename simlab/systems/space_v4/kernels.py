@@ -204,6 +204,25 @@ def _skill(w: np.uint64, gamma: np.uint64, skill: int, target: int) -> tuple[np.
 
 
 @njit(inline="always")
+def crew_rolls(
+    w: np.uint64, gamma: np.uint64, ships: np.ndarray, x: int, goal: int
+) -> tuple[np.uint64, int, int, int, int, bool]:  # pragma: no cover - compiled
+    """Ship ``x``'s crew skill rolls of its turn (SPC-6), when it makes them.
+
+    Returns:
+        (new position, draws made, G this turn, computer this turn, the gunner's +1, the
+        engineer's success).
+    """
+    if ships[x, SKILL_ROLLS] != 1:
+        return w, 0, ships[x, G], ships[x, COMPUTER], 0, False
+    w, pilot = _skill(w, gamma, ships[x, PILOT], goal)
+    w, navigator = _skill(w, gamma, ships[x, NAVIGATOR], goal)
+    w, gunner = _skill(w, gamma, ships[x, GUNNER], goal)
+    w, engineer = _skill(w, gamma, ships[x, ENGINEER], goal)
+    return w, 4, ships[x, G] + int(pilot), ships[x, COMPUTER] + int(navigator), 1 if gunner else 0, engineer
+
+
+@njit(inline="always")
 def prepare_fire(
     ships: np.ndarray,
     x: int,
@@ -382,21 +401,10 @@ def duel_block(
                 x = first if step == 0 else 1 - first
                 y = 1 - x
                 # Crew skill rolls (SPC-6).
-                g_x = sides[x, G]
-                computer_x = sides[x, COMPUTER]
-                gunner = 0
-                engineer_up[x] = False
-                if sides[x, SKILL_ROLLS] == 1:
-                    target = rule_ints[R_SKILL_TARGET]
-                    w, ok = _skill(w, gamma, sides[x, PILOT], target)
-                    g_x += int(ok)
-                    w, ok = _skill(w, gamma, sides[x, NAVIGATOR], target)
-                    computer_x += int(ok)
-                    w, ok = _skill(w, gamma, sides[x, GUNNER], target)
-                    gunner = 1 if ok else 0
-                    w, ok = _skill(w, gamma, sides[x, ENGINEER], target)
-                    engineer_up[x] = ok
-                    made += 4
+                w, rolled, g_x, computer_x, gunner, engineer_up[x] = crew_rolls(
+                    w, gamma, sides, x, rule_ints[R_SKILL_TARGET]
+                )
+                made += rolled
                 # Lasers held back for point defence, missiles launched, then sand (SPC-7).
                 launched, best = prepare_fire(
                     sides, x, band, turrets, lasers_of, band_fires, held, fired, magazine, group

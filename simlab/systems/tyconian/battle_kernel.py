@@ -258,7 +258,12 @@ def battle_block(
                 n_shots[i] = min(plan_shots[g, kind[i], row[i]], loaded[i] // groups[g, ROUNDS])
                 for k in range(n_shots[i]):
                     seconds_of[i] |= 1 << plans[g, kind[i], row[i], k]
+            busy = 0
+            for i in range(n):
+                busy |= seconds_of[i]
             for second in range(1, 6):
+                if not busy & (1 << second):
+                    continue  # nobody acts in this second: nothing changes
                 count = 0
                 bit = 1 << second
                 for i in range(n):  # who acts in this second

@@ -553,3 +553,30 @@ def test_tft_7_a_blast_reaches_only_figures_within_3_hexes():
     far, near = first_turn(100.0), first_turn(1.0)
     assert far.distributions["first_turn_out_b"].keys() <= {0, 1}
     assert near.metrics["mean_first_turn_out_b"] > far.ci95["mean_first_turn_out_b"][1]
+
+
+def test_a_big_battle_takes_a_wider_window_of_draws_and_stays_the_same_for_any_thread_count():
+    """64 against 64 needs more draws a trial than a duel's window: the battle gets a wider one."""
+    from simlab.systems.tyconian.battle import resolve_battle as resolve_tyconian
+
+    data = tyconian_battle([{**RIFLE, "count": 64}], [{**AUTO, "count": 64}])
+    resolved = resolve_tyconian(BattleRequest(battle_from_data(data)))
+    assert resolved.arrays[0] > 1 << 16
+    one = tyconian_fight(data, trials=600, threads=1)
+    two = tyconian_fight(data, trials=600, threads=2, block_size=77)
+    assert one.to_json() == two.to_json()
+    assert one.metrics["p_a_wins"] + one.metrics["p_b_wins"] + one.metrics["p_both_out"] > 0.9
+
+
+@pytest.mark.parametrize(
+    ("system", "path", "change", "fragment"),
+    [
+        ("striker", FIRETEAM, "same_second=together", "striker battles do not read same_second"),
+        ("tyconian", "experiments/battles/tyconian_squads.toml", "b.doctrine.suppressors=1", "a Striker doctrine"),
+        ("space_v4", "experiments/battles/space_squadron.toml", "a.doctrine.extra_hits=adjacent", "extra_hits"),
+        ("hitech_tft", "experiments/battles/tft_hexes.toml", "b.doctrine.go_prone=when_suppressed", "go_prone"),
+    ],
+)
+def test_keys_another_system_reads_are_refused_not_ignored(capsys, system, path, change, fragment):
+    code, _, err = run_cli(capsys, "battle", system, path, "--set", change, "--trials", "100")
+    assert code == 2 and fragment in err and err.count("\n") == 1

@@ -22,7 +22,8 @@ from numba import njit
 from simlab.engine.blocks import Tallies
 from simlab.engine.intervals import mean_interval, wilson
 from simlab.engine.results import AttackResult
-from simlab.engine.rng import die_from_draw, mix64
+from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, MAX_TRIALS_PER_CELL, die_from_draw, mix64
+from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import as_plain
 
 __all__ = [
@@ -48,6 +49,9 @@ __all__ = [
     "BATTLE_METRICS",
     "BATTLE_SERIES",
     "rule_values",
+    "refuse_unread",
+    "draw_window",
+    "check_trials_in_window",
     "first_turn_targets",
     "first_turn_distributions",
     "with_exact_first_turn",
@@ -494,3 +498,65 @@ def with_exact_first_turn(
         metrics[f"exact_mean_{name}"] = value
         ci[f"exact_mean_{name}"] = (value, value)  # exact: a point
     return metrics, ci, distributions
+
+
+#: The widest window of draws one trial of a battle may take.
+MAX_WINDOW = 1 << 32
+
+
+def draw_window(battle: Any, bound: int) -> int:
+    """Draws one trial's window holds: the engine's (as a duel's) when ``bound`` fits, else a wider one.
+
+    A trial's draws are the positions of its own window of the cell's stream, so a big battle
+    (many figures, many turns) gets a wider window, a power of two, and fewer trials a cell.
+
+    Args:
+        battle: The battle (to locate the error).
+        bound: The most draws one trial of the battle can take.
+
+    Raises:
+        BattleError: When even the widest window is too small.
+    """
+    if bound < DRAWS_PER_TRIAL_LIMIT:
+        return DRAWS_PER_TRIAL_LIMIT
+    if bound >= MAX_WINDOW:
+        raise battle.error(
+            "max_turns", f"a battle this long may need {bound} draws per trial; simlab takes at most {MAX_WINDOW - 1}: "
+            "lower max_turns or the figures",
+        )  # fmt: skip
+    return 1 << bound.bit_length()
+
+
+def check_trials_in_window(request: Any, window: int) -> None:
+    """Refuse more trials than a cell's stream holds at this window (the engine checks its own).
+
+    Raises:
+        SimlabError: Naming the most trials this battle may sample.
+    """
+    most = MAX_TRIALS_PER_CELL * DRAWS_PER_TRIAL_LIMIT // window
+    if request.first_trial + request.trials > most:
+        raise SimlabError(f"a battle this large samples at most {most} trials a cell (--trials)")
+
+
+#: Keys of a battle that only some systems read (ENG-4.1, ENG-4.2), by the table they stand in.
+_SYSTEM_KEYS = {"extra_hits": "doctrine", "suppressors": "doctrine", "go_prone": "doctrine", "same_second": ""}
+
+
+def refuse_unread(battle: Any, system: str, reads: Sequence[str]) -> None:
+    """Refuse the keys of other systems' readings a battle gives (they would change nothing here).
+
+    Raises:
+        BattleError: At the first such key, naming the system whose key it is.
+    """
+    from simlab.inputs.battles import Doctrine
+
+    defaults = Doctrine()
+    for key, table in _SYSTEM_KEYS.items():
+        if key in reads:
+            continue
+        whose = "a Tyconian reading (ENG-4.2)" if key == "same_second" else "a Striker doctrine (ENG-4.1)"
+        if not table and key in battle.data:
+            raise battle.error(key, f"{system} battles do not read {key}: it is {whose}")
+        for s, side in enumerate(battle.sides):
+            if table and getattr(side.doctrine, key) != getattr(defaults, key):
+                raise battle.error(f"{'ab'[s]}.doctrine.{key}", f"{system} battles do not read {key}: it is {whose}")

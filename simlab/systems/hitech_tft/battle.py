@@ -36,7 +36,6 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
@@ -46,10 +45,13 @@ from simlab.systems.battles import (
     battle_estimates,
     battle_result,
     break_threshold,
+    check_trials_in_window,
+    draw_window,
     first_turn_distributions,
     first_turn_targets,
     group_inputs,
     new_battle_tallies,
+    refuse_unread,
     rule_values,
     with_exact_first_turn,
 )
@@ -91,6 +93,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
+    refuse_unread(battle, "hitech_tft", ())
     values = rule_values(battle, request.rules, DEFAULT_MAX_TURNS)
     max_turns = values.pop("max_turns")
     rules = build(Rules, values, what="--rule name", owner="--rule")
@@ -189,14 +192,9 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         sides[s] = (TARGETS.index(doctrine.targets), break_threshold(doctrine.break_at, side.count), side.count)
     most_dice = int(rolls[:, :, 0].max() * groups[:, k.G_DICE].max() * 3) + int(dice_at.max()) * n
     per_turn = 2 * n + n * (6 + 2 + most_dice)
-    if per_turn * max_turns >= DRAWS_PER_TRIAL_LIMIT // 2:
-        raise battle.error(
-            "max_turns",
-            f"a battle of up to {max_turns} turns may need {per_turn * max_turns} draws per trial; "
-            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT // 2}: lower max_turns",
-        )
+    window = draw_window(battle, per_turn * max_turns)
     arrays = (
-        groups, rolls, np.array(figure_group, np.int64), sides, protection, factor, dice_at, protection_at,
+        window, groups, rolls, np.array(figure_group, np.int64), sides, protection, factor, dice_at, protection_at,
         blast_hexes, max_turns,
     )  # fmt: skip
     shape = BattleShape(battle.sides[0].count, battle.sides[1].count, max_turns)
@@ -255,6 +253,7 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
 def battle(request: BattleRequest, system: str = "hitech_tft") -> AttackResult:
     """Sample a HiTech TFT battle (ENG-4.3) into ENG-5's metrics, with the exact first turn where tractable."""
     resolved = resolve_battle(request)
+    check_trials_in_window(request, int(resolved.arrays[0]))
     tallies = sample_battle(resolved, **sampling_options(request))
     exact = first_turn_exact(resolved)
     estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)

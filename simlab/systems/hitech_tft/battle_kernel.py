@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, mix64
+from simlab.engine.rng import die_from_draw, mix64
 from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
@@ -47,6 +47,7 @@ def battle_block(
     gamma: np.uint64,
     start: int,
     stop: int,
+    window: int,
     groups: np.ndarray,
     rolls: np.ndarray,
     figure_group: np.ndarray,
@@ -70,6 +71,7 @@ def battle_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
+        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         groups: ``(G, N_GROUP_COLUMNS)`` per group: side, dice per hit, adds per hit, HE splash
             points per die (-1: none), blast weapon, ST, soft armour, stagger and knockdown
             thresholds, rounds a shot fires, per-die armour, quickdraw DX (-1: none).
@@ -91,7 +93,7 @@ def battle_block(
         first_out: Per side, histogram of its figures out after the first turn.
     """
     n = figure_group.shape[0]
-    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    stride = np.uint64(window) * gamma
     side_of = np.empty(n, np.int64)
     for i in range(n):
         side_of[i] = groups[figure_group[i], G_SIDE]

@@ -32,7 +32,6 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
@@ -42,8 +41,11 @@ from simlab.systems.battles import (
     battle_estimates,
     battle_result,
     break_threshold,
+    check_trials_in_window,
+    draw_window,
     group_inputs,
     new_battle_tallies,
+    refuse_unread,
     rule_values,
 )
 from simlab.systems.space_v4 import battle_kernel as k
@@ -66,7 +68,7 @@ class ResolvedBattle:
     rules: Rules
     figures: tuple[DuelSide, ...]
     ships: tuple[Ship, ...]
-    arrays: tuple[npt.NDArray[np.int64], ...]
+    arrays: tuple[Any, ...]
     shape: BattleShape
 
 
@@ -77,6 +79,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
+    refuse_unread(battle, "space_v4", ())
     rules = build(Rules, rule_values(battle, request.rules, DEFAULT_MAX_TURNS), what="--rule name", owner="--rule")
     if battle.range_m is not None:
         raise battle.error("range_m", f"space battles take range_band ({', '.join(BANDS)}), not metres")
@@ -121,14 +124,9 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         )
     lasers = turrets[:, :, 0] + turrets[:, :, 1]
     per_turn = len(fleet) + sum(4 + int(turrets[i].sum()) * (1 + 2 * int(lasers.sum())) for i in range(len(fleet)))
-    if len(fleet) + per_turn * rules.max_turns >= DRAWS_PER_TRIAL_LIMIT:
-        raise battle.error(
-            "max_turns",
-            f"a battle of up to {rules.max_turns} turns may need {per_turn * rules.max_turns} draws per trial; "
-            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT - 1}: lower max_turns",
-        )
+    window = draw_window(battle, len(fleet) + per_turn * rules.max_turns)
     arrays = (
-        rows_of, turrets, np.array(side_of, np.int64), sides, rule_ints, band_dm, band_fires, applied,
+        window, rows_of, turrets, np.array(side_of, np.int64), sides, rule_ints, band_dm, band_fires, applied,
     )  # fmt: skip
     shape = BattleShape(battle.sides[0].count, battle.sides[1].count, rules.max_turns)
     return ResolvedBattle(battle, rules, tuple(figures), tuple(fleet), arrays, shape)
@@ -153,6 +151,7 @@ def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
 def battle(request: BattleRequest, system: str = "space_v4") -> AttackResult:
     """Sample a battle of fleets (ENG-4.4) into ENG-5's metrics."""
     resolved = resolve_battle(request)
+    check_trials_in_window(request, int(resolved.arrays[0]))
     tallies = sample_battle(resolved, **sampling_options(request))
     estimates = battle_estimates(tallies, request.trials, resolved.shape)
     where = {"range_band": request.battle.range_band or "typical"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, mix64
+from simlab.engine.rng import mix64
 from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
@@ -64,6 +64,7 @@ def battle_block(
     gamma: np.uint64,
     start: int,
     stop: int,
+    window: int,
     ships: np.ndarray,
     turrets: np.ndarray,
     side_of: np.ndarray,
@@ -85,6 +86,7 @@ def battle_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
+        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         ships: ``(n, N_SIDE_INTS)`` each ship's values, as a duel side's (kernels.G ... SKILL_ROLLS).
         turrets: ``(n, turrets, 4)`` weapons of each kind per turret of each ship.
         side_of: Each ship's side; side a's ships first, in line order.
@@ -103,7 +105,7 @@ def battle_block(
     n_turrets = turrets.shape[1]
     max_turns = rule_ints[R_MAX_TURNS]
     per_crit = rule_ints[R_PER_CRIT]
-    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    stride = np.uint64(window) * gamma
     lasers_of = np.zeros((n, n_turrets), np.int64)
     for i in range(n):
         for t in range(n_turrets):

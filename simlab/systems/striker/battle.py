@@ -34,7 +34,6 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build, spec_field
@@ -45,10 +44,13 @@ from simlab.systems.battles import (
     battle_estimates,
     battle_result,
     break_threshold,
+    check_trials_in_window,
+    draw_window,
     first_turn_distributions,
     first_turn_targets,
     group_inputs,
     new_battle_tallies,
+    refuse_unread,
     rule_values,
     with_exact_first_turn,
 )
@@ -98,6 +100,7 @@ class ResolvedBattle:
     hit_tables: npt.NDArray[np.int64]
     rule_ints: npt.NDArray[np.int64]
     shape: BattleShape
+    window: int
 
 
 def _rules(request: BattleRequest) -> Rules:
@@ -138,6 +141,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
+    refuse_unread(battle, "striker", ("extra_hits", "suppressors", "go_prone"))
     rules = _rules(request)
     templates = _templates(battle)
     count = len(templates)
@@ -219,13 +223,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         np.int64,
     )
     per_figure = [1 + 2 * int(groups[figure_group[i], k.G_PER_ATTACK]) for i in range(len(figure_group))]
-    worst_turn = 2 + len(figure_group) + sum(per_figure)
-    if worst_turn * rules.max_turns >= DRAWS_PER_TRIAL_LIMIT // 2:
-        raise battle.error(
-            "max_turns",
-            f"a battle of up to {rules.max_turns} turns may need {worst_turn * rules.max_turns} draws per trial; "
-            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT // 2}: lower max_turns",
-        )
+    window = draw_window(battle, (2 + len(figure_group) + sum(per_figure)) * rules.max_turns)
     shape = BattleShape(battle.sides[0].count, battle.sides[1].count, rules.max_turns)
     return ResolvedBattle(
         battle,
@@ -240,11 +238,13 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         hit_tables,
         rule_ints,
         shape,
+        window,
     )
 
 
 def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
     return (
+        resolved.window,
         resolved.groups,
         resolved.figure_group,
         resolved.sides,
@@ -302,6 +302,7 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
 def battle(request: BattleRequest, system: str = "striker") -> AttackResult:
     """Sample a Striker battle (ENG-4.1) into ENG-5's metrics, with the exact first turn where tractable."""
     resolved = resolve_battle(request)
+    check_trials_in_window(request, resolved.window)
     tallies = sample_battle(resolved, **sampling_options(request))
     exact = first_turn_exact(resolved)
     estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)

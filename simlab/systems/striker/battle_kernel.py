@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6, mix64, two_d6_from_draw
+from simlab.engine.rng import draw_2d6, mix64, two_d6_from_draw
 from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
@@ -91,6 +91,7 @@ def battle_block(
     gamma: np.uint64,
     start: int,
     stop: int,
+    window: int,
     groups: np.ndarray,
     figure_group: np.ndarray,
     sides: np.ndarray,
@@ -111,6 +112,7 @@ def battle_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
+        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         groups: ``(G, N_GROUP_COLUMNS)`` per group of figures: its side, rounds a shot fires,
             magazine, spare magazines, DM of its consciousness rolls (END), rounds a shot
             needs, suppressive template, green, whether it can fire suppressively.
@@ -133,7 +135,7 @@ def battle_block(
     step = rules[R_STEP]
     serious_light = rules[R_SERIOUS_LIGHT]
     suppressing = rules[R_INITIATIVE] == 1  # some figure may fire suppressively
-    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    stride = np.uint64(window) * gamma
     side_of = np.empty(n, np.int64)
     for i in range(n):
         side_of[i] = groups[figure_group[i], G_SIDE]

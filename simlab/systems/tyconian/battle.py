@@ -31,7 +31,6 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import mean_interval
 from simlab.engine.results import AttackResult
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
@@ -41,8 +40,11 @@ from simlab.systems.battles import (
     battle_estimates,
     battle_result,
     break_threshold,
+    check_trials_in_window,
+    draw_window,
     group_inputs,
     new_battle_tallies,
+    refuse_unread,
     rule_values,
 )
 from simlab.systems.tyconian import battle_kernel as k
@@ -68,7 +70,7 @@ class ResolvedBattle:
     battle: Battle
     rules: Rules
     figures: tuple[DuelSide, ...]
-    arrays: tuple[npt.NDArray[np.int64], ...]
+    arrays: tuple[Any, ...]
     shape: BattleShape
 
 
@@ -102,6 +104,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
+    refuse_unread(battle, "tyconian", ("same_second",))
     same_second = battle.data.get("same_second", "initiative")
     if same_second not in SAME_SECOND:
         raise battle.error("same_second", f"unknown same_second {same_second!r} (valid: {', '.join(SAME_SECOND)})")
@@ -172,13 +175,9 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         row = params[figure_group[i]]
         auto = row[SIDE_FIELDS.index("auto_rounds")] if row[SIDE_FIELDS.index("full_auto")] else 0
         per_turn += 4 + 5 + max(int(shots[figure_group[i]].max()) * (1 + per_hit), auto * (3 + per_hit))
-    if per_turn * rules.max_turns >= DRAWS_PER_TRIAL_LIMIT // 2:
-        raise battle.error(
-            "max_turns",
-            f"a battle of up to {rules.max_turns} turns may need {per_turn * rules.max_turns} draws per trial; "
-            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT // 2}: lower max_turns",
-        )
+    window = draw_window(battle, per_turn * rules.max_turns)
     arrays = (
+        window,
         np.array(params, np.int64),
         np.array([s for s, *_ in templates], np.int64),
         np.array(figure_group, np.int64),
@@ -215,6 +214,7 @@ def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
 def battle(request: BattleRequest, system: str = "tyconian") -> AttackResult:
     """Sample a Tyconian battle (ENG-4.2) into ENG-5's metrics, with its length in seconds."""
     resolved = resolve_battle(request)
+    check_trials_in_window(request, int(resolved.arrays[0]))
     tallies = sample_battle(resolved, **sampling_options(request))
     metrics, ci, distributions = battle_estimates(tallies[:5], request.trials, resolved.shape)
     seconds = tallies[5]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_die, mix64
+from simlab.engine.rng import die_from_draw, draw_die, mix64
 from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
@@ -87,6 +87,7 @@ def battle_block(
     gamma: np.uint64,
     start: int,
     stop: int,
+    window: int,
     groups: np.ndarray,
     group_side: np.ndarray,
     figure_group: np.ndarray,
@@ -113,6 +114,7 @@ def battle_block(
         gamma: Stream increment of the cell.
         start: First trial.
         stop: One past the last trial.
+        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         groups: ``(G, 21)`` per group the duel's per-side parameters (duel.SIDE_FIELDS).
         group_side: Each group's side.
         figure_group: Each figure's group; side a's figures first, in line order.
@@ -138,7 +140,7 @@ def battle_block(
     knockdown_per_shot = rules[R_KNOCKDOWN_PER_SHOT] == 1
     roll_every_turn = rules[R_ROLL_EVERY_TURN] == 1
     in_order = rules[R_IN_ORDER] == 1
-    stride = np.uint64(DRAWS_PER_TRIAL_LIMIT) * gamma
+    stride = np.uint64(window) * gamma
     side_of = np.empty(n, np.int64)
     for i in range(n):
         side_of[i] = group_side[figure_group[i]]

@@ -489,7 +489,7 @@ def survival(
             name = f"{label}: side {side}" if label else f"side {side}"
             axes.plot(line["k"], line["value"], style, color=colour, linewidth=1.4, label=name)
             axes.fill_between(line["k"], line["ci_low"], line["ci_high"], color=colour, alpha=0.18, linewidth=0)
-    axes.set_xlabel("after turn (Tyconian: turns of 5 seconds)\n(lines: sampled means; bands: 95 % intervals)")
+    axes.set_xlabel("after turn\n(lines: sampled means; bands: 95 % intervals)")
     axes.set_ylabel("expected figures standing")
     axes.set_ylim(bottom=0)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -82,7 +82,7 @@ AXIS_LABELS = {
     "p_draw": "P(draw)",
     "a.ship": "A's ship",
     "b.ship": "B's ship",
-    "turns": "turns of a duel",
+    "turns": "turns the fight lasted",
     "turns_a_wins": "turn A wins",
     "turns_b_wins": "turn B wins",
     "mean_missiles_destroyed": "expected missiles shot down",

@@ -50,6 +50,7 @@ __all__ = [
     "BATTLE_SERIES",
     "rule_values",
     "refuse_unread",
+    "SYSTEM_ONLY_KEYS",
     "draw_window",
     "check_trials_in_window",
     "first_turn_targets",
@@ -82,7 +83,7 @@ BATTLE_METRICS = {
     "p_draw": "probability that the battle is undecided after max_turns (or both sides break at once)",
     "p_a_breaks": "probability that side a withdraws (break_at, ENG-2)",
     "p_b_breaks": "probability that side b withdraws",
-    "mean_turns": "expected length of the battle in turns (Tyconian: seconds)",
+    "mean_turns": "expected length of the battle in turns (Tyconian also mean_seconds)",
     "mean_standing_a": "expected figures of side a standing at the end",
     "mean_standing_b": "expected figures of side b standing at the end",
     "mean_killed_a": "expected figures of side a killed",
@@ -103,7 +104,7 @@ BATTLE_SERIES = {
 }
 #: Distributions of every battle.
 BATTLE_DISTRIBUTIONS = {
-    "turns": "turns (Tyconian: seconds) the battle lasted",
+    "turns": "turns the battle lasted (Tyconian also seconds)",
     "standing_a": "figures of side a standing at the end",
     "standing_b": "figures of side b standing at the end",
     "killed_a": "figures of side a killed",
@@ -538,12 +539,17 @@ def check_trials_in_window(request: Any, window: int) -> None:
         raise SimlabError(f"a battle this large samples at most {most} trials a cell (--trials)")
 
 
-#: Keys of a battle that only some systems read (ENG-4.1, ENG-4.2), by the table they stand in.
-_SYSTEM_KEYS = {"extra_hits": "doctrine", "suppressors": "doctrine", "go_prone": "doctrine", "same_second": ""}
+#: Keys of a battle that only one system reads (ENG-4.1, ENG-4.2): key → (system, table it stands in).
+SYSTEM_ONLY_KEYS = {
+    "extra_hits": ("striker", "doctrine"),
+    "suppressors": ("striker", "doctrine"),
+    "go_prone": ("striker", "doctrine"),
+    "same_second": ("tyconian", ""),
+}
 
 
-def refuse_unread(battle: Any, system: str, reads: Sequence[str]) -> None:
-    """Refuse the keys of other systems' readings a battle gives (they would change nothing here).
+def refuse_unread(battle: Any, system: str) -> None:
+    """Refuse the keys of another system's readings a battle gives (they would change nothing here).
 
     Raises:
         BattleError: At the first such key, naming the system whose key it is.
@@ -551,10 +557,10 @@ def refuse_unread(battle: Any, system: str, reads: Sequence[str]) -> None:
     from simlab.inputs.battles import Doctrine
 
     defaults = Doctrine()
-    for key, table in _SYSTEM_KEYS.items():
-        if key in reads:
+    for key, (owner, table) in SYSTEM_ONLY_KEYS.items():
+        if owner == system:
             continue
-        whose = "a Tyconian reading (ENG-4.2)" if key == "same_second" else "a Striker doctrine (ENG-4.1)"
+        whose = "a Tyconian reading (ENG-4.2)" if owner == "tyconian" else "a Striker doctrine (ENG-4.1)"
         if not table and key in battle.data:
             raise battle.error(key, f"{system} battles do not read {key}: it is {whose}")
         for s, side in enumerate(battle.sides):

@@ -18,6 +18,7 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
 from simlab.inputs.requests import battle_request
 from simlab.systems import BattleRequest, System
+from simlab.systems.battles import SYSTEM_ONLY_KEYS
 from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted
 
 __all__ = ["BattleQuery", "battle_files", "parse_battle", "battle_items", "battle_form"]
@@ -120,7 +121,7 @@ def parse_battle(system: str, items: Iterable[tuple[str, str]]) -> BattleQuery:
             seed = _whole(value, key)
         elif key.startswith("rule."):
             rules[key.removeprefix("rule.")] = value
-        elif key.split(".")[0] in ("a", "b", "range_band", "range_m", "max_turns"):
+        elif key.split(".")[0] in ("a", "b", "range_band", "range_m", "max_turns", "same_second"):
             changes[key] = value
         else:
             raise SimlabError(
@@ -165,6 +166,12 @@ def battle_form(
             ],
         )
     ]
+    if SYSTEM_ONLY_KEYS["same_second"][0] == base.name:
+        reading: dict[str, Any] = {
+            "name": "same_second", "default": "initiative", "choices": ["initiative", "together"],
+            "doc": "shots of one second in order of d20 + DEX, or together as in the duel (ENG-4.2)",
+        }  # fmt: skip
+        groups[0][1].append(make_field(reading, "same_second", given(battle.data.get("same_second")), None))
     # Range and cover belong to the battle and the side (ENG-3): not a group's field here.
     shared = ("range_band", "range_m", "cover", "start_band", "range_policy")
     figure_specs = [spec for spec in describe(base.battle_figure_type) if spec["name"] not in shared]
@@ -177,6 +184,8 @@ def battle_form(
         ]
         for cls, part, values in ((Doctrine, "doctrine", side.doctrine), (Formation, "formation", side.formation)):
             for spec in describe(cls):
+                if SYSTEM_ONLY_KEYS.get(spec["name"], (base.name, ""))[0] != base.name:
+                    continue  # another system's doctrine
                 key = f"{label}.{part}.{spec['name']}"
                 fields.append(make_field(spec, key, given(getattr(values, spec["name"])), None))
         groups.append((f"side {label.upper()}: {side.name}", fields))

@@ -93,7 +93,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
-    refuse_unread(battle, "hitech_tft", ())
+    refuse_unread(battle, "hitech_tft")
     values = rule_values(battle, request.rules, DEFAULT_MAX_TURNS)
     max_turns = values.pop("max_turns")
     rules = build(Rules, values, what="--rule name", owner="--rule")

@@ -79,7 +79,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
-    refuse_unread(battle, "space_v4", ())
+    refuse_unread(battle, "space_v4")
     rules = build(Rules, rule_values(battle, request.rules, DEFAULT_MAX_TURNS), what="--rule name", owner="--rule")
     if battle.range_m is not None:
         raise battle.error("range_m", f"space battles take range_band ({', '.join(BANDS)}), not metres")

@@ -141,7 +141,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
-    refuse_unread(battle, "striker", ("extra_hits", "suppressors", "go_prone"))
+    refuse_unread(battle, "striker")
     rules = _rules(request)
     templates = _templates(battle)
     count = len(templates)

@@ -104,7 +104,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         SimlabError: For any bad input, located in the battle file.
     """
     battle: Battle = request.battle
-    refuse_unread(battle, "tyconian", ("same_second",))
+    refuse_unread(battle, "tyconian")
     same_second = battle.data.get("same_second", "initiative")
     if same_second not in SAME_SECOND:
         raise battle.error("same_second", f"unknown same_second {same_second!r} (valid: {', '.join(SAME_SECOND)})")

@@ -580,3 +580,14 @@ def test_a_big_battle_takes_a_wider_window_of_draws_and_stays_the_same_for_any_t
 def test_keys_another_system_reads_are_refused_not_ignored(capsys, system, path, change, fragment):
     code, _, err = run_cli(capsys, "battle", system, path, "--set", change, "--trials", "100")
     assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_eng_4_4_the_exact_first_turn_of_a_small_fleet_matches_the_sampler():
+    """Ship by ship in order of G (the scouts' roll-off in every order), every state carried exactly."""
+    result = SPACE.battle(BattleRequest(load_battle("experiments/battles/space_squadron.toml"), trials=100_000, seed=2))
+    assert result.details["first_turn_exact"]
+    exact = result.distributions["first_turn_out_a_exact"]
+    sampled = result.distributions["first_turn_out_a"]
+    top = max(*exact, *sampled) + 1
+    counts = np.array([round(sampled.get(k, 0.0) * 100_000) for k in range(top)])
+    assert chi_square_p(counts, np.array([exact.get(k, 0.0) for k in range(top)])) > 1e-4

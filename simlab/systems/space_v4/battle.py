@@ -22,8 +22,10 @@ Readings where ENG-4.4 and SPC-7 are silent:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import partial
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -43,13 +45,17 @@ from simlab.systems.battles import (
     break_threshold,
     check_trials_in_window,
     draw_window,
+    first_turn_targets,
     group_inputs,
     new_battle_tallies,
     refuse_unread,
     rule_values,
+    standing_neighbours,
+    with_exact_first_turn,
 )
 from simlab.systems.space_v4 import battle_kernel as k
 from simlab.systems.space_v4.duel import POLICIES, DuelSide, side_row, tabulate, turret_array
+from simlab.systems.space_v4.kernels import R_NATURAL, R_TO_HIT, hit_and_margin
 from simlab.systems.space_v4.resolve import ship_row
 from simlab.systems.space_v4.rules import BANDS, Rules
 from simlab.systems.space_v4.ships import Ship, ships, turrets_of
@@ -132,6 +138,237 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     return ResolvedBattle(battle, rules, tuple(figures), tuple(fleet), arrays, shape)
 
 
+#: The most orders of equal-G ships the exact first turn goes through (their roll-off).
+MAX_ORDERS = 24
+#: The most states of the fleets the exact first turn carries from one ship's turn to the next.
+MAX_STATES = 4000
+
+
+def _two_d6_at_least(need: int) -> float:
+    """P(2d6 >= need)."""
+    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= need) / 36
+
+
+def _group_pmf(
+    size: int, per_weapon_hits: int, dm: int, rule_ints: np.ndarray, applied: np.ndarray, pd: np.ndarray, first: int,
+    need_held: int, need_fired: int, reduction: int,
+) -> dict[int, float]:  # fmt: skip
+    """The exact applied hits of one attack roll of ``size`` weapons (SPC-3 to SPC-5): the sampler's fire_group.
+
+    Each weapon ``j`` (a missile) survives its point defence unless one of its lasers succeeds;
+    the survivors' optimal hits and the roll's margin give the applied hits (SPC-4.2).
+    """
+    held_kills, fired_kills = _two_d6_at_least(need_held), _two_d6_at_least(need_fired)
+    survivors = np.zeros(size + 1)
+    survivors[size] = 1.0
+    for j in range(first, first + size):  # Poisson-binomial of the missiles shot down
+        p_down = 1 - (1 - held_kills) ** int(pd[j, 0]) * (1 - fired_kills) ** int(pd[j, 1])
+        survivors[:-1] = survivors[:-1] * (1 - p_down) + survivors[1:] * p_down
+        survivors[-1] *= 1 - p_down
+    pmf: dict[int, float] = {}
+    for natural in range(2, 13):
+        p_roll = (6 - abs(natural - 7)) / 36
+        hit, margin = hit_and_margin(natural, dm, int(rule_ints[R_TO_HIT]), rule_ints[R_NATURAL] == 1)
+        if not hit:
+            pmf[0] = pmf.get(0, 0.0) + p_roll
+            continue
+        for alive, p_alive in enumerate(survivors):
+            hits = 0 if alive == 0 else int(applied[alive * per_weapon_hits, min(margin, applied.shape[1] - 1)])
+            hits = max(0, hits - reduction)
+            pmf[hits] = pmf.get(hits, 0.0) + p_roll * p_alive
+    return pmf
+
+
+def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | None:
+    """The exact distribution of each side's ships out after the first turn, where tractable (ENG-4.4).
+
+    The first turn goes ship by ship in order of G: every reachable state of the fleets (each
+    ship's hits and criticals, whether it is out, its engineer's roll, the band) is carried
+    with its probability through each ship's skill rolls and attack rolls, exactly as the
+    sampler plays them (the same functions prepare the weapons, the defence and the point
+    defence), and equal G are gone through in every order of their roll-off. Tractable:
+    targets by ``focus``, ``spread`` or ``weakest``, at most MAX_ORDERS orders and MAX_STATES states.
+
+    Returns:
+        ``first_turn_out_a`` and ``first_turn_out_b`` (None when not tractable).
+    """
+    from itertools import permutations
+
+    from simlab.systems.space_v4 import kernels as sk
+
+    battle = resolved.battle
+    if any(side.doctrine.targets == "random" for side in battle.sides):
+        return None
+    _, ships_, turrets, side_of, sides, rule_ints, band_dm, band_fires, applied = resolved.arrays
+    n = len(side_of)
+    blocks: dict[int, list[int]] = {}
+    for i in range(n):
+        blocks.setdefault(int(ships_[i, sk.G]), []).append(i)
+    speeds = sorted(blocks, reverse=True)
+    count_orders = 1
+    for g in speeds:
+        count_orders *= math.factorial(len(blocks[g]))
+    if count_orders > MAX_ORDERS:
+        return None
+    lasers_of = (turrets[:, :, sk.BEAM] + turrets[:, :, sk.PULSE]).astype(np.int64)
+    per_crit = int(rule_ints[sk.R_PER_CRIT])
+    targets = {}
+    for side in range(2):
+        for i, t in first_turn_targets(battle, side):
+            targets[i] = t
+    final: dict[tuple[int, ...], float] = {}
+    cache: dict[Any, Any] = {}
+    orders = [sum(chosen, ()) for chosen in product(*(permutations(blocks[g]) for g in speeds))]
+    for order in orders:
+        # A state: per ship (hits, crits, out 0/1/2, acted band or -1, engineer 0/1), then the band.
+        start = (*((0, 0, 0, -1, 0) for _ in range(n)), int(rule_ints[sk.R_START_BAND]))
+        states: dict[tuple[Any, ...], float] = {start: 1.0 / len(orders)}
+        for x in order:
+            moved: dict[tuple[Any, ...], float] = {}
+            for state, p_state in states.items():
+                for outcome, p in _ship_turn(x, state, ships_, turrets, lasers_of, side_of, sides, rule_ints, band_dm,
+                                             band_fires, applied, targets, order, per_crit, cache):  # fmt: skip
+                    moved[outcome] = moved.get(outcome, 0.0) + p_state * p
+            states = moved
+            if len(states) > MAX_STATES:
+                return None  # too many ways the turn can go: sampled only
+        for state, p_state in states.items():
+            key = tuple(int(state[i][2] != 0) for i in range(n))
+            final[key] = final.get(key, 0.0) + p_state
+    result: dict[str, dict[int, float]] = {}
+    for s, label in enumerate("ab"):
+        dist: dict[int, float] = {}
+        for key, p in final.items():
+            out = sum(key[i] for i in range(n) if side_of[i] == s)
+            dist[out] = dist.get(out, 0.0) + p
+        result[f"first_turn_out_{label}"] = {k_: float(v) for k_, v in sorted(dist.items()) if v > 0}
+    return result
+
+
+def _ship_turn(
+    x: int, state: tuple[Any, ...], ships_: np.ndarray, turrets: np.ndarray, lasers_of: np.ndarray,
+    side_of: np.ndarray, sides: np.ndarray, rule_ints: np.ndarray, band_dm: np.ndarray, band_fires: np.ndarray,
+    applied: np.ndarray, targets: dict[int, int], order: tuple[int, ...], per_crit: int, cache: dict[Any, Any],
+) -> list[tuple[tuple[Any, ...], float]]:  # fmt: skip
+    """Ship ``x``'s turn from ``state``: the states it can lead to, with their chances (as the kernel plays it)."""
+    from simlab.systems.battles import battle_outcome
+    from simlab.systems.space_v4 import kernels as sk
+
+    n = len(side_of)
+    band = state[n]
+    ships = [list(row) for row in state[:n]]
+    if ships[x][2] != 0 or _over(ships, side_of, sides):
+        return [(state, 1.0)]
+    status = np.array([row[2] for row in ships], np.int64)
+    y = targets[x]
+    if status[y] != 0:
+        order_buf = np.zeros(n, np.int64)
+        found = standing_neighbours(y, side_of, status, order_buf)
+        if found == 0:
+            return [(state, 1.0)]
+        y = int(order_buf[0])
+
+    def plan(i: int, at: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """Ship i's lasers held and fired, its groups and the gunner's kind, at band ``at`` (no draws)."""
+        if (i, at) not in cache:
+            held, fired, group = lasers_of.copy(), np.zeros_like(lasers_of), np.zeros(4, np.int64)
+            _, best = sk.prepare_fire(ships_, i, at, turrets, lasers_of, band_fires, held, fired,
+                                      ships_[:, sk.MAGAZINE].copy(), group)  # fmt: skip
+            cache[i, at] = (held[i].copy(), fired[i].copy(), group, best)
+        return cache[i, at]
+
+    held = lasers_of.copy()  # ships that have not acted yet count every laser as held
+    fired = np.zeros_like(lasers_of)
+    for i in range(n):
+        if ships[i][3] >= 0:
+            held[i], fired[i] = plan(i, ships[i][3])[:2]
+    group, best = plan(x, band)[2:]
+    goal = int(rule_ints[sk.R_SKILL_TARGET])
+    crew = [(0, 0, 0, 1.0)]
+    engineer_ok = 0.0
+    if ships_[x, sk.SKILL_ROLLS] == 1:
+        chance = [_two_d6_at_least(goal - int(ships_[x, c])) for c in (sk.PILOT, sk.NAVIGATOR, sk.GUNNER, sk.ENGINEER)]
+        crew = []
+        for pilot, navigator, gunner in product((1, 0), repeat=3):
+            p = 1.0
+            for ok, p_ok in zip((pilot, navigator, gunner), chance, strict=False):
+                p *= p_ok if ok else 1 - p_ok
+            crew.append((pilot, navigator, gunner, p))
+        engineer_ok = chance[3]
+    sand_up = ships[y][3] >= 0 and ships_[y, sk.SAND] == 1 and ships_[y, sk.SANDCASTERS] > 0
+    branches: dict[tuple[int, int, int], float] = {}
+    for pilot, navigator, gunner, p_crew in crew:
+        g_x, computer_x = int(ships_[x, sk.G]) + pilot, int(ships_[x, sk.COMPUTER]) + navigator
+        base_dm, sand, need_held, need_fired, reduction = sk.defence(
+            ships_, y, g_x, computer_x, band_dm, band, sand_up, ships[y][4] == 1, rule_ints
+        )
+        reached: dict[tuple[int, int, int], float] = {(ships[y][0], ships[y][1], 0): p_crew}
+        pd = np.zeros((int(turrets.sum()) + 1, 2), np.int64)
+        for kind in range(4):
+            count = int(group[kind])
+            if count == 0:
+                continue
+            dm = base_dm + (sand if kind < sk.MISSILE else 0)
+            per_weapon_hits = 1 if kind < sk.MISSILE else 3 if kind == sk.MISSILE else 6
+            rolls = count if rule_ints[sk.R_GROUPING] == 1 else 1
+            size = 1 if rule_ints[sk.R_GROUPING] == 1 else count
+            pd[:count, :] = 0
+            if kind >= sk.MISSILE:
+                sk.point_defence(pd, count, y, lasers_of, held, fired)
+            for r in range(rolls):
+                roll_dm = dm + gunner * (1 if (kind == best and r == 0) else 0)
+                defenders = tuple(map(tuple, pd[r * size : (r + 1) * size].tolist()))
+                key = ("pmf", size, per_weapon_hits, roll_dm, defenders, need_held, need_fired, reduction)
+                if key not in cache:
+                    cache[key] = _group_pmf(size, per_weapon_hits, roll_dm, rule_ints, applied, pd, r * size,
+                                            need_held, need_fired, reduction)  # fmt: skip
+                grown: dict[tuple[int, int, int], float] = {}
+                for (hits_on, crits_on, out), p_branch in reached.items():
+                    if out:
+                        grown[hits_on, crits_on, out] = grown.get((hits_on, crits_on, out), 0.0) + p_branch
+                        continue
+                    for hits, p_hits in cache[key].items():
+                        total = hits_on + hits
+                        crits = total // per_crit if rule_ints[sk.R_CUMULATIVE] == 1 else crits_on + hits // per_crit
+                        gone = 2 if total >= ships_[y, sk.HULL] else 1 if crits >= ships_[y, sk.DISABLE] else 0
+                        grown[total, crits, gone] = grown.get((total, crits, gone), 0.0) + p_branch * p_hits
+                reached = grown
+        for outcome, p in reached.items():
+            branches[outcome] = branches.get(outcome, 0.0) + p
+    results: list[tuple[tuple[Any, ...], float]] = []
+    for (hits_on, crits_on, out), p_branch in branches.items():
+        after = [list(row) for row in ships]
+        after[y][0], after[y][1], after[y][2] = hits_on, crits_on, out
+        after[x][3] = band
+        standing = [0, 0]
+        for i in range(n):
+            standing[int(side_of[i])] += after[i][2] == 0
+        new_band = band
+        if battle_outcome(standing[0], standing[1], int(sides[0, k.S_BREAK]), int(sides[1, k.S_BREAK])) < 0:
+            fastest = next(i for i in order if after[i][2] == 0)
+            if fastest == x or rule_ints[sk.R_EVERY_TURN_MOVES] == 1:
+                policy = sides[int(side_of[fastest]), k.S_POLICY]
+                if policy == sk.CLOSE:
+                    new_band = max(0, band - 1)
+                elif policy == sk.OPEN:
+                    new_band = min(band_dm.shape[0] - 1, band + 1)
+        for engineer, p_engineer in ((1, engineer_ok), (0, 1 - engineer_ok)):  # its roll only counts against it later
+            if p_engineer > 0:
+                after[x][4] = engineer
+                results.append(((*(tuple(row) for row in after), new_band), p_branch * p_engineer))
+    return results
+
+
+def _over(ships: list[list[int]], side_of: np.ndarray, sides: np.ndarray) -> bool:
+    """Whether the battle has ended (a side out, or broken): nobody acts any more."""
+    from simlab.systems.battles import battle_outcome
+
+    standing = [0, 0]
+    for i, row in enumerate(ships):
+        standing[int(side_of[i])] += row[2] == 0
+    return battle_outcome(standing[0], standing[1], int(sides[0, k.S_BREAK]), int(sides[1, k.S_BREAK])) >= 0
+
+
 def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
     return resolved.arrays
 
@@ -153,9 +390,11 @@ def battle(request: BattleRequest, system: str = "space_v4") -> AttackResult:
     resolved = resolve_battle(request)
     check_trials_in_window(request, int(resolved.arrays[0]))
     tallies = sample_battle(resolved, **sampling_options(request))
-    estimates = battle_estimates(tallies, request.trials, resolved.shape)
+    exact = first_turn_exact(resolved)
+    estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)
     where = {"range_band": request.battle.range_band or "typical"}
-    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where)
+    details = {"first_turn_exact": exact is not None}
+    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
 
 
 #: Validates a battle request without sampling it.

@@ -43,6 +43,7 @@ __all__ = [
     "battle_outcome",
     "assign_targets",
     "standing_neighbours",
+    "standing_target",
     "break_threshold",
     "battle_estimates",
     "battle_metric_names",
@@ -321,6 +322,20 @@ def standing_neighbours(target: int, side_of: np.ndarray, state: np.ndarray, ord
             order[m] = left
             m += 1
     return m
+
+
+@njit(inline="always")
+def standing_target(target: int, side_of: np.ndarray, state: np.ndarray, order: np.ndarray) -> int:
+    """The figure a shot goes to: ``target`` while it stands, else the nearest standing figure beside it.
+
+    A figure picks its target at the start of the turn (ENG-2); one put out before the shot is
+    replaced by its nearest standing neighbour in the line. Returns -1 when nobody is left.
+    """
+    if target < 0 or state[target] == STANDING:
+        return target
+    if standing_neighbours(target, side_of, state, order) == 0:
+        return -1
+    return order[0]
 
 
 def battle_estimates(

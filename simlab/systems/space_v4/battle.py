@@ -37,6 +37,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
+from simlab.mechanics.target_number import p_at_least
 from simlab.systems.base import BattleRequest, sampling_options
 from simlab.systems.battles import (
     BattleShape,
@@ -50,7 +51,7 @@ from simlab.systems.battles import (
     new_battle_tallies,
     refuse_unread,
     rule_values,
-    standing_neighbours,
+    standing_target,
     with_exact_first_turn,
 )
 from simlab.systems.space_v4 import battle_kernel as k
@@ -144,11 +145,6 @@ MAX_ORDERS = 24
 MAX_STATES = 4000
 
 
-def _two_d6_at_least(need: int) -> float:
-    """P(2d6 >= need)."""
-    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= need) / 36
-
-
 def _group_pmf(
     size: int, per_weapon_hits: int, dm: int, rule_ints: np.ndarray, applied: np.ndarray, pd: np.ndarray, first: int,
     need_held: int, need_fired: int, reduction: int,
@@ -158,7 +154,7 @@ def _group_pmf(
     Each weapon ``j`` (a missile) survives its point defence unless one of its lasers succeeds;
     the survivors' optimal hits and the roll's margin give the applied hits (SPC-4.2).
     """
-    held_kills, fired_kills = _two_d6_at_least(need_held), _two_d6_at_least(need_fired)
+    held_kills, fired_kills = p_at_least(need_held), p_at_least(need_fired)
     survivors = np.zeros(size + 1)
     survivors[size] = 1.0
     for j in range(first, first + size):  # Poisson-binomial of the missiles shot down
@@ -260,13 +256,9 @@ def _ship_turn(
     if ships[x][2] != 0 or _over(ships, side_of, sides):
         return [(state, 1.0)]
     status = np.array([row[2] for row in ships], np.int64)
-    y = targets[x]
-    if status[y] != 0:
-        order_buf = np.zeros(n, np.int64)
-        found = standing_neighbours(y, side_of, status, order_buf)
-        if found == 0:
-            return [(state, 1.0)]
-        y = int(order_buf[0])
+    y = int(standing_target(targets[x], side_of, status, np.zeros(n, np.int64)))
+    if y < 0:
+        return [(state, 1.0)]
 
     def plan(i: int, at: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Ship i's lasers held and fired, its groups and the gunner's kind, at band ``at`` (no draws)."""
@@ -287,7 +279,7 @@ def _ship_turn(
     crew = [(0, 0, 0, 1.0)]
     engineer_ok = 0.0
     if ships_[x, sk.SKILL_ROLLS] == 1:
-        chance = [_two_d6_at_least(goal - int(ships_[x, c])) for c in (sk.PILOT, sk.NAVIGATOR, sk.GUNNER, sk.ENGINEER)]
+        chance = [p_at_least(goal - int(ships_[x, c])) for c in (sk.PILOT, sk.NAVIGATOR, sk.GUNNER, sk.ENGINEER)]
         crew = []
         for pilot, navigator, gunner in product((1, 0), repeat=3):
             p = 1.0

@@ -23,7 +23,7 @@ from simlab.systems.battles import (
     assign_targets,
     battle_outcome_compiled,
     record_battle_compiled,
-    standing_neighbours,
+    standing_target,
 )
 from simlab.systems.space_v4.kernels import (
     BEAM,
@@ -174,14 +174,9 @@ def battle_block(
                 x = acting[q]
                 if state[x] != STANDING:
                     continue
-                y = target[x]
+                y = standing_target(target[x], side_of, state, order)  # out: its neighbour
                 if y < 0:
                     continue
-                if state[y] != STANDING:  # its target is out: the nearest standing ship beside it
-                    m = standing_neighbours(y, side_of, state, order)
-                    if m == 0:
-                        continue
-                    y = order[0]
                 # Crew skill rolls (SPC-6).
                 w, rolled, g_x, computer_x, gunner, engineer_up[x] = crew_rolls(
                     w, gamma, ships, x, rule_ints[R_SKILL_TARGET]

@@ -26,6 +26,7 @@ from simlab.systems.battles import (
     battle_outcome_compiled,
     record_battle_compiled,
     standing_neighbours,
+    standing_target,
 )
 
 # Columns of the per-group table.
@@ -215,14 +216,9 @@ def battle_block(
                                 spare[i] -= 1
                                 rounds[i] = groups[g, G_MAGAZINE]
                             continue
-                        t = target[i]
+                        t = standing_target(target[i], side_of, state, order)  # out: its neighbour
                         if t < 0:
                             continue
-                        if state[t] != STANDING:  # put out by this phase: the nearest standing enemy instead
-                            m = standing_neighbours(t, side_of, state, order)
-                            if m == 0:
-                                continue
-                            t = order[0]
                         fired = min(groups[g, G_PER_ATTACK], rounds[i])
                         rounds[i] -= fired
                         spent[s] += fired
@@ -253,14 +249,9 @@ def battle_block(
                         spare[i] -= 1
                         rounds[i] = groups[g, G_MAGAZINE]
                     continue
-                t = target[i]
+                t = standing_target(target[i], side_of, state, order)  # out: its neighbour
                 if t < 0:
                     continue
-                if state[t] != STANDING:
-                    m = standing_neighbours(t, side_of, state, order)
-                    if m == 0:
-                        continue
-                    t = order[0]
                 fired = min(groups[g, G_PER_ATTACK], rounds[i])
                 rounds[i] -= fired
                 spent[s] += fired

@@ -26,6 +26,7 @@ from simlab.systems.battles import (
     battle_outcome_compiled,
     record_battle_compiled,
     standing_neighbours,
+    standing_target,
 )
 from simlab.systems.tyconian.kernels import (
     AUTO,
@@ -296,14 +297,9 @@ def battle_block(
                         continue  # put out earlier in this second
                     g = figure_group[i]
                     s = side_of[i]
-                    t = target[i]
+                    t = standing_target(target[i], side_of, state, order)  # out: its neighbour
                     if t < 0:
                         continue
-                    if state[t] != STANDING:  # its target is out: the nearest standing figure beside it
-                        m = standing_neighbours(t, side_of, state, order)
-                        if m == 0:
-                            continue
-                        t = order[0]
                     gt = figure_group[t]
                     for k in range(n_shots[i]):
                         if plans[g, kind[i], row[i], k] != second:

@@ -44,6 +44,7 @@ __all__ = [
     "assign_targets",
     "standing_neighbours",
     "standing_target",
+    "stand_in_line",
     "break_threshold",
     "battle_estimates",
     "battle_metric_names",
@@ -322,6 +323,17 @@ def standing_neighbours(target: int, side_of: np.ndarray, state: np.ndarray, ord
             order[m] = left
             m += 1
     return m
+
+
+@njit(inline="always")
+def stand_in_line(state: np.ndarray, side_of: np.ndarray, members: np.ndarray, alive: np.ndarray) -> None:
+    """``members[s, :alive[s]]``: the standing figures of each side, in line order (ENG-3)."""
+    alive[0] = 0
+    alive[1] = 0
+    for i in range(state.shape[0]):
+        if state[i] == STANDING:
+            members[side_of[i], alive[side_of[i]]] = i
+            alive[side_of[i]] += 1
 
 
 @njit(inline="always")

@@ -23,6 +23,7 @@ from simlab.systems.battles import (
     assign_targets,
     battle_outcome_compiled,
     record_battle_compiled,
+    stand_in_line,
     standing_target,
 )
 from simlab.systems.space_v4.kernels import (
@@ -220,12 +221,7 @@ def battle_block(
                         if crits_on[y] >= ships[y, DISABLE]:
                             state[y] = INCAPACITATED  # disabled
                             break
-                alive[0] = 0
-                alive[1] = 0
-                for i in range(n):
-                    if state[i] == STANDING:
-                        members[side_of[i], alive[side_of[i]]] = i
-                        alive[side_of[i]] += 1
+                stand_in_line(state, side_of, members, alive)
                 fastest = x
                 for p in range(n):  # in order of G: the first standing ship is the fastest
                     if state[acting[p]] == STANDING:

@@ -25,6 +25,7 @@ from simlab.systems.battles import (
     assign_targets,
     battle_outcome_compiled,
     record_battle_compiled,
+    stand_in_line,
     standing_neighbours,
     standing_target,
 )
@@ -214,12 +215,7 @@ def battle_block(
                     made += 3
                     if a + b + c > groups[figure_group[i], END]:
                         state[i] = INCAPACITATED
-            alive[0] = 0
-            alive[1] = 0
-            for i in range(n):
-                if state[i] == STANDING:
-                    members[side_of[i], alive[side_of[i]]] = i
-                    alive[side_of[i]] += 1
+            stand_in_line(state, side_of, members, alive)
             outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
             if outcome >= 0:
                 elapsed = 5 * (turns - 1)
@@ -388,12 +384,7 @@ def battle_block(
                             made += drawn
                             if became > state[j]:
                                 state[j] = became
-                alive[0] = 0
-                alive[1] = 0
-                for i in range(n):
-                    if state[i] == STANDING:
-                        members[side_of[i], alive[side_of[i]]] = i
-                        alive[side_of[i]] += 1
+                stand_in_line(state, side_of, members, alive)
                 outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
                 if outcome >= 0:
                     elapsed = 5 * (turns - 1) + second

@@ -61,7 +61,8 @@ N_RULES = 11
 def _land(
     w: np.uint64,
     gamma: np.uint64,
-    locations: np.ndarray,
+    tables: np.ndarray,
+    pair: int,
     location_of_roll: np.ndarray,
     critical: bool,
     end: int,
@@ -73,10 +74,12 @@ def _land(
 ) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
     """One hit on figure ``j`` (TYC-5): its damage pending at its location, its stun, its mark.
 
+    ``tables[pair]`` are the damage tables of the shooter's group on ``j``'s (pair = g * G + gj).
+
     Returns:
         (new position, draws made, damage).
     """
-    w, location, damage, stun, used = _hit_on(w, gamma, locations, location_of_roll, critical, end, penetrations)
+    w, location, damage, stun, used = _hit_on(w, gamma, tables, pair, location_of_roll, critical, end, penetrations, j)
     pending[j, location] += damage
     stunned[j] = stunned[j] or stun
     hit[j] = True
@@ -137,6 +140,9 @@ def battle_block(
         seconds_hist: Histogram of the battle's length in seconds.
     """
     n = figure_group.shape[0]
+    n_groups = groups.shape[0]
+    # The damage tables of a pair of groups (shooter g, target gt) at g * G + gt.
+    tables = locations.reshape((n_groups * n_groups, locations.shape[2], 5, 7))
     max_turns = rules[R_MAX_TURNS]
     rounding_down = rules[R_ROUND_DOWN] == 1
     knockdown_per_shot = rules[R_KNOCKDOWN_PER_SHOT] == 1
@@ -158,12 +164,10 @@ def battle_block(
     level = np.zeros((n, 7), np.int64)
     penetrations = np.zeros((n, 7), np.int64)
     pending = np.zeros((n, 7), np.int64)
-    stunned = np.empty(n, np.bool_)
-    hit = np.empty(n, np.bool_)
+    stunned = np.empty(n, np.bool_)  # hit in the head and stunned since its hits were last counted
+    hit = np.empty(n, np.bool_)  # hit since its hits were last counted
     wounds = np.empty(n, np.int64)
-    n_shots = np.empty(n, np.int64)
-    kind = np.empty(n, np.int64)
-    row = np.empty(n, np.int64)
+    shots_in = np.zeros((n, 6), np.int64)  # [i, s]: the figure's shots in second s of this turn
     firing_auto = np.empty(n, np.bool_)
     seconds_of = np.empty(n, np.int64)  # bit s: the figure acts in second s of this turn
     recoil_total = np.empty(n, np.int64)
@@ -177,6 +181,9 @@ def battle_block(
     order = np.empty(n, np.int64)
     acting = np.empty(n, np.int64)
     speed = np.empty(n, np.int64)
+    enemies = np.empty(2, np.int64)  # the first figure of each side's enemies: side a's figures come first
+    enemies[0] = sides[0, S_COUNT]
+    enemies[1] = 0
     history = np.empty((2, max_turns + 1), np.int64)
     spent = np.empty(2, np.int64)
     for trial in range(start, stop):
@@ -195,6 +202,8 @@ def battle_block(
             slight[i] = False
             serious[i] = False
             knocked[i] = False
+            stunned[i] = False
+            hit[i] = False
             serious_count[i] = 0
             wounds[i] = 0
             for q in range(7):
@@ -227,7 +236,8 @@ def battle_block(
                 made += drawn
             for i in range(n):  # each figure's fire plan for the turn (TYC-2.3)
                 g = figure_group[i]
-                n_shots[i] = 0
+                for second in range(1, 6):
+                    shots_in[i, second] = 0
                 seconds_of[i] = 0
                 firing_auto[i] = False
                 recoil_total[i] = 0
@@ -247,16 +257,17 @@ def battle_block(
                     firing_auto[i] = True
                     seconds_of[i] = 1 << 5  # one volley at the end of the turn (TYC-4)
                     continue
-                kind[i] = PLAIN_TURN
+                kind = PLAIN_TURN
                 if groups[g, TACTICS]:
                     if turns == 1:
-                        kind[i] = TACTICS_TURN
+                        kind = TACTICS_TURN
                     elif turns <= 1 + rules[R_TACTICS_TURNS]:
-                        kind[i] = BONUS_TURN
-                row[i] = min(dex[i], 15)
-                n_shots[i] = min(plan_shots[g, kind[i], row[i]], loaded[i] // groups[g, ROUNDS])
-                for k in range(n_shots[i]):
-                    seconds_of[i] |= 1 << plans[g, kind[i], row[i], k]
+                        kind = BONUS_TURN
+                row = min(dex[i], 15)
+                for k in range(min(plan_shots[g, kind, row], loaded[i] // groups[g, ROUNDS])):
+                    second = plans[g, kind, row, k]
+                    shots_in[i, second] += 1
+                    seconds_of[i] |= 1 << second
             busy = 0
             for i in range(n):
                 busy |= seconds_of[i]
@@ -284,9 +295,7 @@ def battle_block(
                             p -= 1
                         acting[p + 1] = who
                         speed[p + 1] = key
-                for i in range(n):
-                    stunned[i] = False
-                    hit[i] = False
+                changed = False  # anybody put out in this second
                 for q in range(count):
                     i = acting[q]
                     if state[i] != STANDING:
@@ -297,27 +306,25 @@ def battle_block(
                     if t < 0:
                         continue
                     gt = figure_group[t]
-                    for k in range(n_shots[i]):
-                        if plans[g, kind[i], row[i], k] != second:
-                            continue
+                    for _ in range(shots_in[i, second]):
                         spent[s] += groups[g, ROUNDS]
                         skill, loaded[i], recoil_total[i] = shot_skill(
-                            groups[g], loaded[i], recoil_total[i], strength[i], rounding_down
+                            groups, g, loaded[i], recoil_total[i], strength[i], rounding_down
                         )
                         w, roll = draw_die(w, gamma, rules[R_SKILL_DIE])
                         made += 1
                         critical = roll <= rules[R_CRIT_SUCCESS]
                         if critical or (roll < rules[R_CRIT_FAILURE] and roll <= skill):
                             w, used, damage = _land(
-                                w, gamma, locations[g, gt], location_of_roll, critical, groups[gt, END],
-                                penetrations[t], pending, stunned, hit, t,
+                                w, gamma, tables, g * n_groups + gt, location_of_roll, critical, groups[gt, END],
+                                penetrations, pending, stunned, hit, t,
                             )  # fmt: skip
                             made += used
                             turn_damage[t] += damage
                             hardest[t] = max(hardest[t], damage)
                     if firing_auto[i] and second == 5:
                         dice, rounds = volley_dice(
-                            groups[g], loaded[i], strength[i], rounding_down, rules[R_RECOIL_DICE]
+                            groups, g, loaded[i], strength[i], rounding_down, rules[R_RECOIL_DICE]
                         )
                         loaded[i] -= rounds
                         spent[s] += rounds
@@ -329,8 +336,8 @@ def battle_block(
                         volley = 0
                         for _ in range(scored):
                             w, used, damage = _land(
-                                w, gamma, locations[g, gt], location_of_roll, False, groups[gt, END],
-                                penetrations[t], pending, stunned, hit, t,
+                                w, gamma, tables, g * n_groups + gt, location_of_roll, False, groups[gt, END],
+                                penetrations, pending, stunned, hit, t,
                             )  # fmt: skip
                             made += used
                             volley += damage
@@ -354,18 +361,18 @@ def battle_block(
                                 if face == 6:
                                     gj = figure_group[j]
                                     w, used, damage = _land(
-                                        w, gamma, locations[g, gj], location_of_roll, False, groups[gj, END],
-                                        penetrations[j], pending, stunned, hit, j,
+                                        w, gamma, tables, g * n_groups + gj, location_of_roll, False,
+                                        groups[gj, END], penetrations, pending, stunned, hit, j,
                                     )  # fmt: skip
                                     made += used
                                     turn_damage[j] += damage
                                     hardest[j] = max(hardest[j], damage)
-                    if in_order:  # this figure's hits count at once
-                        for j in range(n):
+                    if in_order:  # this figure's hits count at once (they are all on the other side)
+                        for j in range(enemies[s], enemies[s] + sides[1 - s, S_COUNT]):
                             if hit[j]:
                                 hit[j] = False
                                 w, drawn, became = count_wounds(
-                                    w, gamma, j, pending, located, level, capacity[figure_group[j]], limb,
+                                    w, gamma, j, pending, located, level, capacity, figure_group[j], limb,
                                     groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
                                     stunned[j], wounds,
                                 )  # fmt: skip
@@ -373,17 +380,23 @@ def battle_block(
                                 stunned[j] = False
                                 if became > state[j]:
                                     state[j] = became
+                                    changed = True
                 if not in_order:  # the shots of a second land together (the duel's reading)
                     for j in range(n):
                         if hit[j]:
+                            hit[j] = False
                             w, drawn, became = count_wounds(
-                                w, gamma, j, pending, located, level, capacity[figure_group[j]], limb,
+                                w, gamma, j, pending, located, level, capacity, figure_group[j], limb,
                                 groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
                                 stunned[j], wounds,
                             )  # fmt: skip
                             made += drawn
+                            stunned[j] = False
                             if became > state[j]:
                                 state[j] = became
+                                changed = True
+                if not changed:
+                    continue  # everybody stands as before: the battle goes on
                 stand_in_line(state, side_of, members, alive)
                 outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
                 if outcome >= 0:

@@ -180,7 +180,9 @@ def attack_block(
                     move = target_index - location
                     move = max(-steps[phase], min(steps[phase], move))
                     location += move
-                w, damage, dice = _damage_at(w, gamma, locations, location, critical)
+                w, damage, dice = _damage_at(
+                    w, gamma, locations[0, location], locations[1, location], locations[2, location], critical
+                )
                 made += dice
                 if location == head:
                     w, stun = head_stun(w, gamma, damage, end)
@@ -237,22 +239,23 @@ def round_off_ratio(numerator: np.int64, denominator: np.int64, down: bool) -> n
 
 @njit(inline="always")
 def _damage_at(
-    w: np.uint64, gamma: np.uint64, locations: np.ndarray, location: np.int64, critical: bool
+    w: np.uint64, gamma: np.uint64, whole: np.int64, half: np.int64, trauma: np.int64, critical: bool
 ) -> tuple[np.uint64, np.int64, np.int64]:  # pragma: no cover - compiled
-    """Damage of one hit at ``location`` (TYC-5): (position, damage, draws made).
+    """Damage of one hit at a location (TYC-5): (position, damage, draws made).
 
-    Trauma plus the d8s and the d4 left after armour, each at its maximum on a critical hit.
+    Trauma plus the ``whole`` d8s and the ``half`` d4 left after armour, each at its maximum on
+    a critical hit.
     """
-    damage = locations[2, location]
     if critical:
-        return w, damage + 8 * locations[0, location] + 4 * locations[1, location], 0
-    for _ in range(locations[0, location]):
+        return w, trauma + 8 * whole + 4 * half, 0
+    damage = trauma
+    for _ in range(whole):
         w, face = draw_die(w, gamma, 8)
         damage += face
-    if locations[1, location]:
+    if half:
         w, face = draw_die(w, gamma, 4)
         damage += face
-    return w, damage, locations[0, location] + locations[1, location]
+    return w, damage, whole + half
 
 
 @njit(inline="always")
@@ -260,23 +263,27 @@ def _hit_on(
     w: np.uint64,
     gamma: np.uint64,
     tables: np.ndarray,
+    pair: np.int64,
     location_of_roll: np.ndarray,
     critical: bool,
     end: np.int64,
     penetrations: np.ndarray,
+    j: np.int64,
 ) -> tuple[np.uint64, np.int64, np.int64, bool, np.int64]:  # pragma: no cover - compiled
-    """Location, damage and stun of one hit: (position, location, damage, stunned, draws made).
+    """Location, damage and stun of one hit on figure ``j``: (position, location, damage, stunned, draws made).
 
-    ``tables`` are the shooter's damage tables by AV worn off (TYC-5.5); ``penetrations`` of
-    the target by location count this hit when dice get through the armour.
+    ``tables[pair]`` are the shooter's damage tables on the target by AV worn off (TYC-5.5);
+    ``penetrations[j]`` of the target by location count this hit when dice get through the armour.
+    Everything is indexed in place (no views), as the hit is the innermost step of every duel and battle.
     """
     w, roll = draw_die(w, gamma, 20)
     location = location_of_roll[roll]
-    wear = min(penetrations[location] // 2, tables.shape[0] - 1)
-    locations = tables[wear]
-    w, damage, dice = _damage_at(w, gamma, locations, location, critical)
-    if locations[0, location] + locations[1, location] > 0:
-        penetrations[location] += 1
+    wear = min(penetrations[j, location] // 2, tables.shape[1] - 1)
+    whole = tables[pair, wear, 0, location]
+    half = tables[pair, wear, 1, location]
+    w, damage, dice = _damage_at(w, gamma, whole, half, tables[pair, wear, 2, location], critical)
+    if whole + half > 0:
+        penetrations[j, location] += 1
     made = 1 + dice
     stunned = False
     if location == 0:  # the head
@@ -287,38 +294,46 @@ def _hit_on(
 
 @njit(inline="always")
 def shot_skill(
-    params: np.ndarray, loaded: np.int64, recoil_total: np.int64, strength: np.int64, rounding_down: bool
+    params: np.ndarray, g: np.int64, loaded: np.int64, recoil_total: np.int64, strength: np.int64, rounding_down: bool
 ) -> tuple[np.int64, np.int64, np.int64]:  # pragma: no cover - compiled
     """One shot of a fire plan (TYC-3): (skill it rolls against, rounds left, recoil built up).
 
     The hands of two weapons alternate, the primary first (TYC-3.5); recoil builds shot by
-    shot over STR' (TYC-3.4). ``params`` is a figure's row of duel.SIDE_FIELDS.
+    shot over STR' (TYC-3.4). ``params[g]`` is the figure's row of duel.SIDE_FIELDS.
     """
     hand_penalty = 0
-    if params[TWO_WEAPONS]:
-        fired = (params[MAGAZINE] - loaded) // params[ROUNDS]
-        hand_penalty = params[PRIMARY_PENALTY] if fired % 2 == 0 else params[OFF_PENALTY]
-    loaded -= params[ROUNDS]
-    recoil_total += params[RECOIL]
-    penalty = max(0, recoil_total - (strength - params[STR_LOSS]))
-    base = (params[SKILL] + params[AIM_SKILL]) * params[MULTIPLIER]
+    if params[g, TWO_WEAPONS]:
+        fired = (params[g, MAGAZINE] - loaded) // params[g, ROUNDS]
+        hand_penalty = params[g, PRIMARY_PENALTY] if fired % 2 == 0 else params[g, OFF_PENALTY]
+    loaded -= params[g, ROUNDS]
+    recoil_total += params[g, RECOIL]
+    penalty = max(0, recoil_total - (strength - params[g, STR_LOSS]))
+    base = (params[g, SKILL] + params[g, AIM_SKILL]) * params[g, MULTIPLIER]
     return round_off_ratio(base, 100, rounding_down) - penalty - hand_penalty, loaded, recoil_total
 
 
 @njit(inline="always")
 def volley_dice(
-    params: np.ndarray, loaded: np.int64, strength: np.int64, rounding_down: bool, recoil_dice_factor: np.int64
+    params: np.ndarray,
+    g: np.int64,
+    loaded: np.int64,
+    strength: np.int64,
+    rounding_down: bool,
+    recoil_dice_factor: np.int64,
 ) -> tuple[np.int64, np.int64]:  # pragma: no cover - compiled
-    """A turn of full-automatic fire (TYC-4.1 to TYC-4.4): (dice rolled, rounds fired)."""
-    rounds = min(params[AUTO_ROUNDS], loaded)
-    full = params[AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
-    reduction = round_off_ratio(params[AUTO_REDUCTION] * rounds, full, rounding_down)
-    r5 = 5 * params[AUTO_RECOIL]
+    """A turn of full-automatic fire (TYC-4.1 to TYC-4.4): (dice rolled, rounds fired).
+
+    ``params[g]`` is the figure's row of duel.SIDE_FIELDS.
+    """
+    rounds = min(params[g, AUTO_ROUNDS], loaded)
+    full = params[g, AUTO_ROUNDS]  # the table's numbers are for a full turn's rounds
+    reduction = round_off_ratio(params[g, AUTO_REDUCTION] * rounds, full, rounding_down)
+    r5 = 5 * params[g, AUTO_RECOIL]
     if r5 > strength:
         reduction += recoil_dice_factor * (r5 - strength)
     dice = rounds - reduction
     if reduction > 0:
-        floor = round_off_ratio(params[AUTO_MINIMUM] * rounds, full, rounding_down)
+        floor = round_off_ratio(params[g, AUTO_MINIMUM] * rounds, full, rounding_down)
         dice = max(dice, floor)
     return max(0, min(dice, rounds)), rounds
 
@@ -332,6 +347,7 @@ def count_wounds(
     located: np.ndarray,
     level: np.ndarray,
     capacity: np.ndarray,
+    capacity_row: int,
     limb: np.ndarray,
     end: int,
     dex: np.ndarray,
@@ -347,7 +363,8 @@ def count_wounds(
     The first slight wound costs 2 DEX, the first serious one 4 DEX more and half the STR; a
     serious wound anywhere but the head calls for 3d6 under END (else unconscious); a serious
     head wound, a critical or amputated location, three serious locations, a stunning hit or
-    DEX 0 put the figure out; a killing wound kills it. ``wounds[j]`` adds the levels gained.
+    DEX 0 put the figure out; a killing wound kills it. ``wounds[j]`` adds the levels gained;
+    ``capacity[capacity_row]`` is the capacity of each of its locations.
 
     Returns:
         (new position, draws made, 0 standing, 1 out, 2 killed).
@@ -360,7 +377,7 @@ def count_wounds(
             continue
         located[j, i] += pending[j, i]
         pending[j, i] = 0
-        new = _level(located[j, i], capacity[i], limb[i] == 1, i == 0)
+        new = _level(located[j, i], capacity[capacity_row, i], limb[i] == 1, i == 0)
         if new >= 2 and not slight[j]:
             slight[j] = True
             dex[j] -= 2
@@ -463,6 +480,11 @@ def duel_block(
     turn_damage = np.empty(2, np.int64)
     hardest = np.empty(2, np.int64)
     gained = np.zeros(2, np.int64)  # wound levels gained (the battles' "weakest"; unused here)
+    capacity = np.empty((2, 7), np.int64)  # of each figure's locations, from the other's tables
+    for s in range(2):
+        for i in range(7):
+            capacity[s, i] = locations[1 - s, 0, 3, i]
+    limb = locations[0, 0, 4].copy()
     for trial in range(start, stop):
         w = offset + np.uint64(trial) * stride
         made = 0
@@ -536,15 +558,15 @@ def duel_block(
                         if plans[s, kind[s], row[s], k] != second:
                             continue
                         skill, loaded[s], recoil_total[s] = shot_skill(
-                            sides[s], loaded[s], recoil_total[s], strength[s], rounding_down
+                            sides, s, loaded[s], recoil_total[s], strength[s], rounding_down
                         )
                         w, roll = draw_die(w, gamma, roll_limits[0])
                         made += 1
                         critical = roll <= roll_limits[1]
                         if critical or (roll < roll_limits[2] and roll <= skill):
                             w, location, damage, stun, used = _hit_on(
-                                w, gamma, locations[s], location_of_roll, critical, sides[other, END],
-                                penetrations[other],
+                                w, gamma, locations, s, location_of_roll, critical, sides[other, END],
+                                penetrations, other,
                             )  # fmt: skip
                             made += used
                             pending[other, location] += damage
@@ -552,7 +574,7 @@ def duel_block(
                             turn_damage[other] += damage
                             hardest[other] = max(hardest[other], damage)
                     if firing_auto[s] and second == 5:
-                        dice, rounds = volley_dice(sides[s], loaded[s], strength[s], rounding_down, recoil_dice_factor)
+                        dice, rounds = volley_dice(sides, s, loaded[s], strength[s], rounding_down, recoil_dice_factor)
                         loaded[s] -= rounds
                         scored = 0
                         for _ in range(dice):
@@ -562,8 +584,8 @@ def duel_block(
                         volley = 0
                         for _ in range(scored):
                             w, location, damage, stun, used = _hit_on(
-                                w, gamma, locations[s], location_of_roll, False, sides[other, END],
-                                penetrations[other],
+                                w, gamma, locations, s, location_of_roll, False, sides[other, END],
+                                penetrations, other,
                             )  # fmt: skip
                             made += used
                             pending[other, location] += damage
@@ -572,10 +594,9 @@ def duel_block(
                         turn_damage[other] += volley
                         hardest[other] = max(hardest[other], volley)  # a volley is one shot (TYC-6.4)
                 for s in range(2):  # the wounds of this second (TYC-6)
-                    shooter = 1 - s
                     w, drawn, became = count_wounds(
-                        w, gamma, s, pending, located, level, locations[shooter, 0, 3], locations[shooter, 0, 4],
-                        sides[s, END], dex, strength, slight, serious, serious_count, stunned[s], gained,
+                        w, gamma, s, pending, located, level, capacity, s, limb, sides[s, END], dex, strength,
+                        slight, serious, serious_count, stunned[s], gained,
                     )  # fmt: skip
                     made += drawn
                     down[s] = down[s] or became > 0

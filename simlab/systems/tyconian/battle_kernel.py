@@ -44,6 +44,7 @@ from simlab.systems.tyconian.kernels import (
     TACTICS_TURN,
     _hit_on,
     count_wounds,
+    loses_consciousness,
     shot_skill,
     volley_dice,
 )
@@ -218,11 +219,9 @@ def battle_block(
             turns += 1
             for i in range(n):  # a seriously wounded figure that tries to act rolls to stay conscious (TYC-6.3)
                 if roll_every_turn and serious[i] and state[i] == STANDING and not knocked[i]:
-                    w, a = draw_die(w, gamma, 6)
-                    w, b = draw_die(w, gamma, 6)
-                    w, c = draw_die(w, gamma, 6)
+                    w, fainted = loses_consciousness(w, gamma, groups[figure_group[i], END])
                     made += 3
-                    if a + b + c > groups[figure_group[i], END]:
+                    if fainted:
                         state[i] = INCAPACITATED
             stand_in_line(state, side_of, members, alive)
             outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
@@ -296,93 +295,87 @@ def battle_block(
                         acting[p + 1] = who
                         speed[p + 1] = key
                 changed = False  # anybody put out in this second
-                for q in range(count):
-                    i = acting[q]
-                    if state[i] != STANDING:
-                        continue  # put out earlier in this second
-                    g = figure_group[i]
-                    s = side_of[i]
-                    t = standing_target(target[i], side_of, state, order)  # out: its neighbour
-                    if t < 0:
-                        continue
-                    gt = figure_group[t]
-                    for _ in range(shots_in[i, second]):
-                        spent[s] += groups[g, ROUNDS]
-                        skill, loaded[i], recoil_total[i] = shot_skill(
-                            groups, g, loaded[i], recoil_total[i], strength[i], rounding_down
-                        )
-                        w, roll = draw_die(w, gamma, rules[R_SKILL_DIE])
-                        made += 1
-                        critical = roll <= rules[R_CRIT_SUCCESS]
-                        if critical or (roll < rules[R_CRIT_FAILURE] and roll <= skill):
-                            w, used, damage = _land(
-                                w, gamma, tables, g * n_groups + gt, location_of_roll, critical, groups[gt, END],
-                                penetrations, pending, stunned, hit, t,
-                            )  # fmt: skip
-                            made += used
-                            turn_damage[t] += damage
-                            hardest[t] = max(hardest[t], damage)
-                    if firing_auto[i] and second == 5:
-                        dice, rounds = volley_dice(
-                            groups, g, loaded[i], strength[i], rounding_down, rules[R_RECOIL_DICE]
-                        )
-                        loaded[i] -= rounds
-                        spent[s] += rounds
-                        scored = 0
-                        for _ in range(dice):
-                            w, face = draw_die(w, gamma, 6)
-                            scored += face >= groups[g, HIT_FACE]
-                        made += dice
-                        volley = 0
-                        for _ in range(scored):
-                            w, used, damage = _land(
-                                w, gamma, tables, g * n_groups + gt, location_of_roll, False, groups[gt, END],
-                                penetrations, pending, stunned, hit, t,
-                            )  # fmt: skip
-                            made += used
-                            volley += damage
-                        turn_damage[t] += volley
-                        hardest[t] = max(hardest[t], volley)  # a volley is one shot (TYC-6.4)
-                        # The danger zone (TYC-4.5, ENG-4.2): half the missed dice, rounded up, at the
-                        # standing friends of the target within 3 m; the rest are lost.
-                        near = standing_neighbours(t, side_of, state, order)
-                        close = 0
-                        spacing = sides[side_of[t], S_SPACING_CM]
-                        for p in range(near):
-                            if abs(position[order[p]] - position[t]) * spacing <= rules[R_DANGER_CM]:
-                                order[close] = order[p]
-                                close += 1
-                        if close > 0:
-                            for _ in range((dice - scored + 1) // 2):
-                                w += gamma
-                                j = order[die_from_draw(mix64(w), np.int64(close)) - 1]
-                                w, face = draw_die(w, gamma, 6)
-                                made += 2
-                                if face == 6:
-                                    gj = figure_group[j]
-                                    w, used, damage = _land(
-                                        w, gamma, tables, g * n_groups + gj, location_of_roll, False,
-                                        groups[gj, END], penetrations, pending, stunned, hit, j,
-                                    )  # fmt: skip
-                                    made += used
-                                    turn_damage[j] += damage
-                                    hardest[j] = max(hardest[j], damage)
-                    if in_order:  # this figure's hits count at once (they are all on the other side)
-                        for j in range(enemies[s], enemies[s] + sides[1 - s, S_COUNT]):
-                            if hit[j]:
-                                hit[j] = False
-                                w, drawn, became = count_wounds(
-                                    w, gamma, j, pending, located, level, capacity, figure_group[j], limb,
-                                    groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
-                                    stunned[j], wounds,
+                for q in range(count + 1):  # each acting figure, then (together) the count of the second
+                    if q == count:
+                        if in_order:
+                            break
+                        count_from, count_to = 0, n  # the shots of a second land together (the duel's reading)
+                    else:
+                        i = acting[q]
+                        if state[i] != STANDING:
+                            continue  # put out earlier in this second
+                        g = figure_group[i]
+                        s = side_of[i]
+                        t = standing_target(target[i], side_of, state, order)  # out: its neighbour
+                        if t < 0:
+                            continue
+                        gt = figure_group[t]
+                        for _ in range(shots_in[i, second]):
+                            spent[s] += groups[g, ROUNDS]
+                            skill, loaded[i], recoil_total[i] = shot_skill(
+                                groups, g, loaded[i], recoil_total[i], strength[i], rounding_down
+                            )
+                            w, roll = draw_die(w, gamma, rules[R_SKILL_DIE])
+                            made += 1
+                            critical = roll <= rules[R_CRIT_SUCCESS]
+                            if critical or (roll < rules[R_CRIT_FAILURE] and roll <= skill):
+                                w, used, damage = _land(
+                                    w, gamma, tables, g * n_groups + gt, location_of_roll, critical, groups[gt, END],
+                                    penetrations, pending, stunned, hit, t,
                                 )  # fmt: skip
-                                made += drawn
-                                stunned[j] = False
-                                if became > state[j]:
-                                    state[j] = became
-                                    changed = True
-                if not in_order:  # the shots of a second land together (the duel's reading)
-                    for j in range(n):
+                                made += used
+                                turn_damage[t] += damage
+                                hardest[t] = max(hardest[t], damage)
+                        if firing_auto[i] and second == 5:
+                            dice, rounds = volley_dice(
+                                groups, g, loaded[i], strength[i], rounding_down, rules[R_RECOIL_DICE]
+                            )
+                            loaded[i] -= rounds
+                            spent[s] += rounds
+                            scored = 0
+                            for _ in range(dice):
+                                w, face = draw_die(w, gamma, 6)
+                                scored += face >= groups[g, HIT_FACE]
+                            made += dice
+                            volley = 0
+                            for _ in range(scored):
+                                w, used, damage = _land(
+                                    w, gamma, tables, g * n_groups + gt, location_of_roll, False, groups[gt, END],
+                                    penetrations, pending, stunned, hit, t,
+                                )  # fmt: skip
+                                made += used
+                                volley += damage
+                            turn_damage[t] += volley
+                            hardest[t] = max(hardest[t], volley)  # a volley is one shot (TYC-6.4)
+                            # The danger zone (TYC-4.5, ENG-4.2): half the missed dice, rounded up, at the
+                            # standing friends of the target within 3 m; the rest are lost.
+                            near = standing_neighbours(t, side_of, state, order)
+                            close = 0
+                            spacing = sides[side_of[t], S_SPACING_CM]
+                            for p in range(near):
+                                if abs(position[order[p]] - position[t]) * spacing <= rules[R_DANGER_CM]:
+                                    order[close] = order[p]
+                                    close += 1
+                            if close > 0:
+                                for _ in range((dice - scored + 1) // 2):
+                                    w += gamma
+                                    j = order[die_from_draw(mix64(w), np.int64(close)) - 1]
+                                    w, face = draw_die(w, gamma, 6)
+                                    made += 2
+                                    if face == 6:
+                                        gj = figure_group[j]
+                                        w, used, damage = _land(
+                                            w, gamma, tables, g * n_groups + gj, location_of_roll, False,
+                                            groups[gj, END], penetrations, pending, stunned, hit, j,
+                                        )  # fmt: skip
+                                        made += used
+                                        turn_damage[j] += damage
+                                        hardest[j] = max(hardest[j], damage)
+                        if not in_order:
+                            continue
+                        count_from = enemies[s]  # this figure's hits count at once (they are all on the other side)
+                        count_to = count_from + sides[1 - s, S_COUNT]
+                    for j in range(count_from, count_to):
                         if hit[j]:
                             hit[j] = False
                             w, drawn, became = count_wounds(

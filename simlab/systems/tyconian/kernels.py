@@ -46,6 +46,15 @@ def head_stun(
     return w, damage > 0 and two_d6_from_draw(mix64(w)) + damage > end
 
 
+@njit(inline="always")
+def loses_consciousness(w: np.uint64, gamma: np.uint64, end: np.int64) -> tuple[np.uint64, bool]:  # pragma: no cover
+    """The consciousness roll of a serious wound (TYC-6.3): 3d6 (three draws) above END, unconscious."""
+    w, a = draw_die(w, gamma, 6)
+    w, b = draw_die(w, gamma, 6)
+    w, c = draw_die(w, gamma, 6)
+    return w, a + b + c > end
+
+
 #: The wound level of a location, compiled from the one definition (TYC-6.2).
 _level = njit(inline="always")(wound_code)
 
@@ -86,12 +95,9 @@ def wound_outcome(
             if location == head:
                 unconscious = True
             else:
-                w, a = draw_die(w, gamma, 6)
-                w, b = draw_die(w, gamma, 6)
-                w, c = draw_die(w, gamma, 6)
+                w, fainted = loses_consciousness(w, gamma, end)
                 made += 3
-                if a + b + c > end:
-                    unconscious = True
+                unconscious = unconscious or fainted
     if serious >= 3:
         unconscious = True
     dex_left = dex - (2 if worst >= 2 else 0) - (4 if worst >= 3 else 0)
@@ -390,12 +396,9 @@ def count_wounds(
             if i == 0:
                 out = True
             else:
-                w, a = draw_die(w, gamma, 6)
-                w, b = draw_die(w, gamma, 6)
-                w, c = draw_die(w, gamma, 6)
+                w, fainted = loses_consciousness(w, gamma, end)
                 made += 3
-                if a + b + c > end:
-                    out = True
+                out = out or fainted
         if new >= 4:
             out = True
         if new == 6:
@@ -509,12 +512,9 @@ def duel_block(
             turns += 1
             for s in range(2):  # a seriously wounded figure that tries to act rolls to stay conscious (TYC-6.3)
                 if roll_every_turn and serious[s] and not down[s] and not knocked[s]:
-                    w, a = draw_die(w, gamma, 6)
-                    w, b = draw_die(w, gamma, 6)
-                    w, c = draw_die(w, gamma, 6)
+                    w, fainted = loses_consciousness(w, gamma, sides[s, END])
                     made += 3
-                    if a + b + c > sides[s, END]:
-                        down[s] = True
+                    down[s] = down[s] or fainted
             if down[0] or down[1]:
                 elapsed = 5 * (turns - 1)
                 break

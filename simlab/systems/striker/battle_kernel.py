@@ -204,72 +204,55 @@ def battle_block(
                         if side_of[i] == s and state[i] == STANDING and not suppressor[i] and groups[g, G_CAN_SUPPRESS]:
                             suppressor[i] = True
                             wanted -= 1
-                # Suppressive fire first, the side with the initiative first, applied at once (STR-3.3).
-                for phase in range(2):
-                    s = first if phase == 0 else 1 - first
-                    for i in range(n):
-                        if side_of[i] != s or not suppressor[i] or state[i] != STANDING:
-                            continue
-                        g = figure_group[i]
-                        if rounds[i] < groups[g, G_MIN_ROUNDS]:
-                            if spare[i] > 0:  # reloading takes the turn
-                                spare[i] -= 1
-                                rounds[i] = groups[g, G_MAGAZINE]
-                            continue
-                        t = standing_target(target[i], side_of, state, order)  # out: its neighbour
-                        if t < 0:
-                            continue
-                        fired = min(groups[g, G_PER_ATTACK], rounds[i])
-                        rounds[i] -= fired
-                        spent[s] += fired
-                        gt = figure_group[t]
-                        w, natural = draw_2d6(w, gamma)
-                        draws += 1
-                        to_hit = dm_prone[1, g, gt] if prone[t] else dm[1, g, gt]
-                        total = natural + to_hit - penalty[i] - suppression[i]
-                        if natural != 2 and (total >= hit_target or natural == 12):
-                            hits = max(1, min(1 + (total - hit_target) // step, fired))
-                            suppression[t] += rules[R_SUPPRESS_FIRST] + rules[R_SUPPRESS_EXTRA] * (hits - 1)
-                            if groups[gt, G_GREEN] == 1 or sides[1 - s, S_GO_PRONE] == 1:
-                                prone[t] = True
-                            if natural == 12:  # suppressive fire wounds on a natural 12 only, one hit
-                                roll_dm = groups[gt, G_ROLL_DM]
-                                w, made, category = _wound(w, gamma, hit_tables, g, gt, roll_dm, penalty[t])
-                                draws += made
-                                _take(category, serious_light, penalty, state, t)
-            # Normal fire of everyone else (side a's line, then side b's), applied together at the end of the turn.
-            for q in range(alive[0] + alive[1]):
-                s = 0 if q < alive[0] else 1
-                i = members[s, q - s * alive[0]]
-                if suppressor[i] or state[i] != STANDING:
-                    continue
-                g = figure_group[i]
-                if rounds[i] < groups[g, G_MIN_ROUNDS]:
-                    if spare[i] > 0:
-                        spare[i] -= 1
-                        rounds[i] = groups[g, G_MAGAZINE]
-                    continue
-                t = standing_target(target[i], side_of, state, order)  # out: its neighbour
-                if t < 0:
-                    continue
-                fired = min(groups[g, G_PER_ATTACK], rounds[i])
-                rounds[i] -= fired
-                spent[s] += fired
-                gt = figure_group[t]
-                w, natural = draw_2d6(w, gamma)
-                draws += 1
-                to_hit = dm_prone[0, g, gt] if prone[t] else dm[0, g, gt]
-                total = natural + to_hit - penalty[i] - suppression[i]
-                if natural == 2 or (total < hit_target and natural != 12):
-                    continue
-                hits = max(1, min(1 + (total - hit_target) // step, fired))
-                m = standing_neighbours(t, side_of, state, order) if sides[s, S_EXTRA_ADJACENT] else 0
-                for h in range(hits):
-                    who = t if h == 0 or h > m else order[h - 1]  # STR-3.2: extra hits to the adjacent
-                    gw = figure_group[who]
-                    w, made, category = _wound(w, gamma, hit_tables, g, gw, groups[gw, G_ROLL_DM], penalty[who])
-                    draws += made
-                    _take(category, serious_light, new_penalty, new_state, who)
+            # Suppressive fire first, the side with the initiative first, applied at once (STR-3.3); then the
+            # normal fire of everyone else in line order (side a's, then side b's), applied together at the end.
+            for phase in range(0 if suppressing else 2, 3):
+                suppressive = phase < 2
+                shooting = first if phase == 0 else 1 - first
+                for i in range(n):
+                    if state[i] != STANDING or suppressor[i] != suppressive:
+                        continue
+                    if suppressive and side_of[i] != shooting:
+                        continue
+                    s = side_of[i]
+                    g = figure_group[i]
+                    if rounds[i] < groups[g, G_MIN_ROUNDS]:
+                        if spare[i] > 0:  # reloading takes the turn
+                            spare[i] -= 1
+                            rounds[i] = groups[g, G_MAGAZINE]
+                        continue
+                    t = standing_target(target[i], side_of, state, order)  # out: its neighbour
+                    if t < 0:
+                        continue
+                    fired = min(groups[g, G_PER_ATTACK], rounds[i])
+                    rounds[i] -= fired
+                    spent[s] += fired
+                    gt = figure_group[t]
+                    w, natural = draw_2d6(w, gamma)
+                    draws += 1
+                    fire = 1 if suppressive else 0
+                    to_hit = dm_prone[fire, g, gt] if prone[t] else dm[fire, g, gt]
+                    total = natural + to_hit - penalty[i] - suppression[i]
+                    if natural == 2 or (total < hit_target and natural != 12):
+                        continue
+                    hits = max(1, min(1 + (total - hit_target) // step, fired))
+                    if suppressive:
+                        suppression[t] += rules[R_SUPPRESS_FIRST] + rules[R_SUPPRESS_EXTRA] * (hits - 1)
+                        if groups[gt, G_GREEN] == 1 or sides[1 - s, S_GO_PRONE] == 1:
+                            prone[t] = True
+                        if natural == 12:  # suppressive fire wounds on a natural 12 only, one hit
+                            roll_dm = groups[gt, G_ROLL_DM]
+                            w, made, category = _wound(w, gamma, hit_tables, g, gt, roll_dm, penalty[t])
+                            draws += made
+                            _take(category, serious_light, penalty, state, t)
+                        continue
+                    m = standing_neighbours(t, side_of, state, order) if sides[s, S_EXTRA_ADJACENT] else 0
+                    for h in range(hits):
+                        who = t if h == 0 or h > m else order[h - 1]  # STR-3.2: extra hits to the adjacent
+                        gw = figure_group[who]
+                        w, made, category = _wound(w, gamma, hit_tables, g, gw, groups[gw, G_ROLL_DM], penalty[who])
+                        draws += made
+                        _take(category, serious_light, new_penalty, new_state, who)
             alive[0] = 0
             alive[1] = 0
             for i in range(n):

@@ -149,6 +149,15 @@ def test_eng_4_1_first_turn_of_two_against_one_by_hand():
     assert result.metrics["exact_mean_first_turn_out_b"] == pytest.approx(1071 / 1296)
 
 
+def assert_first_turn_matches(result, side):
+    """The sampled first turn's figures out of ``side`` against the exact distribution: chi-square at its seed."""
+    exact = result.distributions[f"first_turn_out_{side}_exact"]
+    sampled = result.distributions[f"first_turn_out_{side}"]
+    top = max(*exact, *sampled) + 1
+    counts = np.array([round(sampled.get(k, 0.0) * result.trials) for k in range(top)])
+    assert chi_square_p(counts, np.array([exact.get(k, 0.0) for k in range(top)])) > 1e-4
+
+
 @pytest.mark.parametrize("doctrine", ["focus", "spread"])
 def test_eng_4_1_the_exact_first_turn_matches_the_sampler(doctrine):
     data = striker_battle(
@@ -160,11 +169,7 @@ def test_eng_4_1_the_exact_first_turn_matches_the_sampler(doctrine):
     )
     result = fight(data, trials=200_000)
     for side in "ab":
-        exact = result.distributions[f"first_turn_out_{side}_exact"]
-        sampled = result.distributions[f"first_turn_out_{side}"]
-        top = max(*exact, *sampled) + 1
-        counts = np.array([round(sampled.get(k, 0.0) * 200_000) for k in range(top)])
-        assert chi_square_p(counts, np.array([exact.get(k, 0.0) for k in range(top)])) > 1e-4
+        assert_first_turn_matches(result, side)
 
 
 def test_eng_4_1_one_against_one_is_the_duel():
@@ -505,11 +510,7 @@ def test_eng_4_3_the_exact_first_turn_matches_the_sampler():
     )  # fmt: skip
     result = tft_fight(data, trials=200_000)
     for side in "ab":
-        exact = result.distributions[f"first_turn_out_{side}_exact"]
-        sampled = result.distributions[f"first_turn_out_{side}"]
-        top = max(*exact, *sampled) + 1
-        counts = np.array([round(sampled.get(k, 0.0) * 200_000) for k in range(top)])
-        assert chi_square_p(counts, np.array([exact.get(k, 0.0) for k in range(top)])) > 1e-4
+        assert_first_turn_matches(result, side)
 
 
 def test_eng_4_3_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
@@ -586,8 +587,4 @@ def test_eng_4_4_the_exact_first_turn_of_a_small_fleet_matches_the_sampler():
     """Ship by ship in order of G (the scouts' roll-off in every order), every state carried exactly."""
     result = SPACE.battle(BattleRequest(load_battle("experiments/battles/space_squadron.toml"), trials=100_000, seed=2))
     assert result.details["first_turn_exact"]
-    exact = result.distributions["first_turn_out_a_exact"]
-    sampled = result.distributions["first_turn_out_a"]
-    top = max(*exact, *sampled) + 1
-    counts = np.array([round(sampled.get(k, 0.0) * 100_000) for k in range(top)])
-    assert chi_square_p(counts, np.array([exact.get(k, 0.0) for k in range(top)])) > 1e-4
+    assert_first_turn_matches(result, "a")

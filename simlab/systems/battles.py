@@ -23,8 +23,9 @@ from simlab.engine.blocks import Tallies
 from simlab.engine.intervals import mean_interval, wilson
 from simlab.engine.results import AttackResult
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, MAX_TRIALS_PER_CELL, die_from_draw, mix64
+from simlab.inputs.battles import blame
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import as_plain
+from simlab.inputs.params import as_plain, build
 
 __all__ = [
     "STANDING",
@@ -59,6 +60,7 @@ __all__ = [
     "first_turn_distributions",
     "with_exact_first_turn",
     "group_inputs",
+    "group_templates",
     "battle_result",
     "BATTLE_DISTRIBUTIONS",
 ]
@@ -429,6 +431,53 @@ def group_inputs(
                 raise battle.error(f"{key}.{name}", f"unknown row input {row!r} (valid: {', '.join(rows)})")
             overrides.setdefault(row, {})[column] = value
     return scenario, overrides
+
+
+def group_templates(
+    battle: Any,
+    figure_type: type,
+    *,
+    one_range: Mapping[str, str],
+    battle_inputs: Mapping[str, Any],
+    side_cover: str | None,
+    rows: Sequence[str] = ("weapon", "armor"),
+    what: str = "figure input",
+) -> list[tuple[int, str, Any, dict[str, dict[str, Any]]]]:
+    """Each group's side, key, template (``figure_type`` of its inputs) and row overrides, side a's first (ENG-1).
+
+    Args:
+        battle: The battle.
+        figure_type: The system's dataclass of one figure (or ship).
+        one_range: Inputs a group may not give, each with where to give it (ENG-3: one range for the battle).
+        battle_inputs: Inputs every group takes from the battle (its range).
+        side_cover: None: a side's ``cover`` is its groups' ``cover`` unless they give their own; else the
+            message that refuses a side's cover in this system.
+        rows: The tables whose ``ROW.COLUMN`` a group may override.
+        what: What a bad input is called in the message.
+
+    Raises:
+        BattleError: For any bad input, located in the battle file.
+    """
+    found = []
+    for s, side in enumerate(battle.sides):
+        if side.cover is not None and side_cover is not None:
+            raise battle.error(f"{'ab'[s]}.cover", side_cover)
+        for g, group in enumerate(side.groups):
+            key = f"{'ab'[s]}.groups.{g}"
+            inputs = dict(group.inputs)
+            for name, where in one_range.items():
+                if name in inputs:
+                    raise battle.error(f"{key}.{name}", f"give {where} (ENG-3: one range for the battle)")
+            inputs.update(battle_inputs)
+            if side.cover is not None:
+                inputs.setdefault("cover", side.cover)
+            scenario, overrides = group_inputs(battle, key, inputs, rows)
+            try:
+                figure: Any = build(figure_type, scenario, what=what, owner=f"{key}.")
+            except SimlabError as exc:
+                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+            found.append((s, key, figure, overrides))
+    return found
 
 
 def battle_result(

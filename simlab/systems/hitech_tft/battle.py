@@ -49,7 +49,7 @@ from simlab.systems.battles import (
     draw_window,
     first_turn_distributions,
     first_turn_targets,
-    group_inputs,
+    group_templates,
     new_battle_tallies,
     refuse_unread,
     rule_values,
@@ -102,21 +102,10 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     if battle.range_band is not None:
         raise battle.error("range_band", "hitech_tft battles take range_m, the distance in metres (ENG-3)")
     range_m = battle.range_m if battle.range_m is not None else 20.0
-    templates: list[tuple[int, str, Scenario, dict[str, dict[str, Any]]]] = []
-    for s, side in enumerate(battle.sides):
-        for g, group in enumerate(side.groups):
-            key = f"{'ab'[s]}.groups.{g}"
-            inputs = dict(group.inputs)
-            if "range_m" in inputs:
-                raise battle.error(f"{key}.range_m", "give range_m at the top of the battle (ENG-3: one range)")
-            if side.cover is not None:
-                raise battle.error(f"{'ab'[s]}.cover", "hitech_tft cover is a DX modifier: the dx_mod of the groups")
-            scenario, rows = group_inputs(battle, key, inputs, ("weapon", "armor"))
-            try:
-                figure = build(Scenario, {**scenario, "range_m": range_m}, what="figure input", owner=f"{key}.")
-            except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
-            templates.append((s, key, figure, rows))
+    templates = group_templates(
+        battle, Scenario, one_range={"range_m": "range_m at the top of the battle"}, battle_inputs={"range_m": range_m},
+        side_cover="hitech_tft cover is a DX modifier: the dx_mod of the groups",
+    )  # fmt: skip
     count = len(templates)
     tables = dict(request.tables)
     groups = np.zeros((count, k.N_GROUP_COLUMNS), np.int64)

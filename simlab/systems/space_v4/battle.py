@@ -47,7 +47,7 @@ from simlab.systems.battles import (
     check_trials_in_window,
     draw_window,
     first_turn_targets,
-    group_inputs,
+    group_templates,
     new_battle_tallies,
     refuse_unread,
     rule_values,
@@ -97,27 +97,24 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     figures: list[DuelSide] = []
     fleet: list[Ship] = []
     side_of: list[int] = []
-    for s, side in enumerate(battle.sides):
-        if side.cover is not None:
-            raise battle.error(f"{'ab'[s]}.cover", "ships have no cover: sand is a group's input (SPC-3.2)")
-        for g, group in enumerate(side.groups):
-            key = f"{'ab'[s]}.groups.{g}"
-            for name in ("range_policy", "start_band"):
-                if name in group.inputs:
-                    where = "the side's formation.range_policy" if name == "range_policy" else "range_band at the top"
-                    raise battle.error(f"{key}.{name}", f"give {where} (ENG-3: one range for the battle)")
-            scenario, rows = group_inputs(battle, key, group.inputs, ("ship",))
-            try:
-                figure = build(DuelSide, scenario, what="ship input", owner=f"{key}.")
-                ship = ship_row(figure.ship, rows.get("ship", {}), table, f"{key}.ship")
-                if ship is None:
-                    raise SimlabError(f"{key}.ship: name a ship (valid: {', '.join(table.rows)})")
-                turrets_of(ship)
-            except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
-            figures += [figure] * group.count
-            fleet += [ship] * group.count
-            side_of += [s] * group.count
+    templates = group_templates(
+        battle, DuelSide,
+        one_range={"range_policy": "the side's formation.range_policy", "start_band": "range_band at the top"},
+        battle_inputs={}, side_cover="ships have no cover: sand is a group's input (SPC-3.2)", rows=("ship",),
+        what="ship input",
+    )  # fmt: skip
+    groups = [group for side in battle.sides for group in side.groups]
+    for (s, key, figure, rows), group in zip(templates, groups, strict=True):
+        try:
+            ship = ship_row(figure.ship, rows.get("ship", {}), table, f"{key}.ship")
+            if ship is None:
+                raise SimlabError(f"{key}.ship: name a ship (valid: {', '.join(table.rows)})")
+            turrets_of(ship)
+        except SimlabError as exc:
+            raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+        figures += [figure] * group.count
+        fleet += [ship] * group.count
+        side_of += [s] * group.count
     rows_of = np.array([side_row(f, ship, rules) for f, ship in zip(figures, fleet, strict=True)], np.int64)
     turrets = turret_array(fleet)
     rule_ints, band_dm, band_fires, applied = tabulate(rows_of, turrets, rules, request.tables, start)

@@ -48,7 +48,7 @@ from simlab.systems.battles import (
     draw_window,
     first_turn_distributions,
     first_turn_targets,
-    group_inputs,
+    group_templates,
     new_battle_tallies,
     refuse_unread,
     rule_values,
@@ -115,23 +115,10 @@ def _templates(battle: Battle) -> list[tuple[int, str, BattleFigure, dict[str, d
     band = battle.range_band or "short"
     if band not in RANGE_BANDS:
         raise battle.error("range_band", f"unknown range band {band!r} (valid: {', '.join(RANGE_BANDS)})")
-    found = []
-    for s, side in enumerate(battle.sides):
-        for g, group in enumerate(side.groups):
-            key = f"{'ab'[s]}.groups.{g}"
-            inputs = dict(group.inputs)
-            if "range_band" in inputs:
-                raise battle.error(f"{key}.range_band", "give range_band at the top of the battle (ENG-3: one range)")
-            inputs["range_band"] = band
-            if side.cover is not None:
-                inputs.setdefault("cover", side.cover)
-            scenario, rows = group_inputs(battle, key, inputs, ("weapon", "armor"))
-            try:
-                figure = build(BattleFigure, scenario, what="figure input", owner=f"{key}.")
-            except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
-            found.append((s, key, figure, rows))
-    return found
+    return group_templates(
+        battle, BattleFigure, one_range={"range_band": "range_band at the top of the battle"},
+        battle_inputs={"range_band": band}, side_cover=None,
+    )  # fmt: skip
 
 
 def resolve_battle(request: BattleRequest) -> ResolvedBattle:

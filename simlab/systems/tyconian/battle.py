@@ -42,7 +42,7 @@ from simlab.systems.battles import (
     break_threshold,
     check_trials_in_window,
     draw_window,
-    group_inputs,
+    group_templates,
     new_battle_tallies,
     refuse_unread,
     rule_values,
@@ -78,23 +78,11 @@ def _templates(battle: Battle) -> list[tuple[int, str, DuelSide, dict[str, dict[
     """Each group's side, key, figure and row overrides, side a's first."""
     if battle.range_band is not None:
         raise battle.error("range_band", "tyconian battles take range_m, the distance in metres (ENG-3)")
-    found = []
-    for s, side in enumerate(battle.sides):
-        if side.cover is not None:
-            raise battle.error(f"{'ab'[s]}.cover", "tyconian cover is a group's cover_av (AV of the cover)")
-        for g, group in enumerate(side.groups):
-            key = f"{'ab'[s]}.groups.{g}"
-            inputs = dict(group.inputs)
-            if "range_m" in inputs:
-                raise battle.error(f"{key}.range_m", "give range_m at the top of the battle (ENG-3: one range)")
-            inputs["range_m"] = battle.range_m if battle.range_m is not None else 20.0
-            scenario, rows = group_inputs(battle, key, inputs, ("weapon", "armor"))
-            try:
-                figure = build(DuelSide, scenario, what="figure input", owner=f"{key}.")
-            except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
-            found.append((s, key, figure, rows))
-    return found
+    return group_templates(
+        battle, DuelSide, one_range={"range_m": "range_m at the top of the battle"},
+        battle_inputs={"range_m": battle.range_m if battle.range_m is not None else 20.0},
+        side_cover="tyconian cover is a group's cover_av (AV of the cover)",
+    )  # fmt: skip
 
 
 def resolve_battle(request: BattleRequest) -> ResolvedBattle:

@@ -155,7 +155,11 @@ class Battle:
     lines: Mapping[str, int] = field(default_factory=dict)
 
     def error(self, key: str, message: str) -> BattleError:
-        """A mistake at ``key`` (``a.groups.0.weapon``), located at its line (or its table's)."""
+        """A mistake at ``key`` (``a.groups.0.weapon``), located at its line (or its table's).
+
+        A message that already starts with the key (a table's own error) says it once.
+        """
+        message = message.removeprefix(f"{key}: ")
         probe = key
         while probe and probe not in self.lines:
             probe = probe.rpartition(".")[0]

@@ -295,6 +295,11 @@ def test_simlab_battle_json_prints_outcomes_with_intervals_and_the_standing_seri
         (["battle", "striker", FIRETEAM, "--set", "c.count=2"], "unknown battle key 'c'"),
         (["battle", "striker", FIRETEAM, "--trials", "0"], "--trials"),
         (["battle", "striker", FIRETEAM, "--rule", "max_turns=100000"], "max_turns"),
+        (["battle", "striker", FIRETEAM, "--set", "a.groups.0.range_band=long"], "give range_band at the top"),
+        (
+            ["battle", "space_v4", "experiments/battles/space_squadron.toml", "--set", "a.groups.0.ship=nothing"],
+            ":17: a.groups.0.ship: unknown ship 'nothing'",  # the key once
+        ),
     ],
 )
 def test_bad_battle_input_is_one_line_and_exit_2(capsys, args, fragment):

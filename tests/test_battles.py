@@ -230,6 +230,20 @@ def test_str_3_2_extra_hits_to_adjacent_targets_raise_enemies_out_in_the_first_t
     assert out["adjacent"][1][0] > out["target"][1][1]
 
 
+def test_eng_4_1_suppressive_hits_spread_to_adjacent_targets_with_adjacent_extra_hits():
+    """STR-3.2, STR-3.3: with ``extra_hits = "adjacent"`` a suppressing gunner's extra hits suppress the
+    target's neighbours, so fewer of their shots land in the first turn than when all go on the target."""
+    gunner = [{"count": 1, "name": "gunner", "weapon": "light machinegun", "mode": "half_clip", "skill": 4,
+               "suppressive": True, "armor": "flak jacket"}]  # fmt: skip
+    riflemen = [{**RIFLEMAN, "count": 5}]
+    out = {}
+    for extra in ("target", "adjacent"):
+        data = striker_battle(gunner, riflemen, a={"doctrine": {"targets": "focus", "extra_hits": extra}}, max_turns=1)
+        result = fight(data, trials=100_000)
+        out[extra] = (result.metrics["mean_first_turn_out_a"], result.ci95["mean_first_turn_out_a"])
+    assert out["adjacent"][1][1] < out["target"][1][0]
+
+
 def test_eng_4_1_suppressive_fire_goes_first_and_lowers_the_shots_of_that_turn():
     """Two gunners suppressing (half a clip each) against four riflemen: fewer riflemen's hits land."""
     gunners = [
@@ -386,6 +400,17 @@ def test_eng_4_2_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
         assert np.array_equal(ours, theirs)
 
 
+def test_eng_4_2_ties_in_d20_plus_dex_are_rolled_off_again():
+    """Two identical figures, one a side: equal chances within their intervals; with the old reading (ties
+    to the place in line, side a first) side a wins more often."""
+    data = tyconian_battle([{**RIFLE, "count": 1}], [{**RIFLE, "count": 1}])
+    fair = tyconian_fight(data, trials=100_000)
+    a, b = fair.ci95["p_a_wins"], fair.ci95["p_b_wins"]
+    assert a[0] <= b[1] and b[0] <= a[1]
+    by_line = tyconian_fight({**data, "same_second": "initiative_by_line"}, trials=100_000)
+    assert by_line.ci95["p_a_wins"][0] > by_line.ci95["p_b_wins"][1]
+
+
 def test_eng_4_2_the_danger_zone_hits_only_figures_within_3_m():
     """Full-auto misses fly at the target's friends within 3 m: a line 3.01 m apart draws exactly as one
     100 m apart (no danger-zone dice at all), a line 3 m apart does not."""
@@ -536,13 +561,56 @@ def test_eng_4_3_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
         assert np.array_equal(ours, theirs)
 
 
-def test_tft_4_5_he_rounds_splash_the_adjacent_figures():
+def test_eng_4_3_he_rounds_splash_only_the_figures_within_one_hex():
+    """TFT-4.5's adjacent hexes along a line: figures 1.3 m apart (one hex of 4/3 m) are splashed; 2 m apart
+    (1.5 hexes: 2) or 4 m apart (3 hexes) they are not, and the battle is the one without splash."""
     shooters = [{"count": 3, "weapon": "snub pistol", "ammo": "HE", "dx": 14}]
     targets = [{"count": 5, "weapon": "assault rifle", "armor": "none", "st": 8}]
-    data = tft_battle(shooters, targets, range_m=4, max_turns=1, a={"doctrine": {"targets": "focus"}})
-    splash = tft_fight(data, trials=20_000)
-    none = TFT.battle(BattleRequest(battle_from_data(data), rules={"he_splash_per_die": 0}, trials=20_000, seed=1))
-    assert splash.metrics["mean_first_turn_out_b"] > none.ci95["mean_first_turn_out_b"][1]
+
+    def first_turn(spacing: float, **rules):
+        data = tft_battle(shooters, targets, range_m=4, max_turns=1, a={"doctrine": {"targets": "focus"}},
+                          b={"formation": {"spacing_m": spacing}})  # fmt: skip
+        return TFT.battle(BattleRequest(battle_from_data(data), rules=rules, trials=20_000, seed=1))
+
+    none = first_turn(1.3, he_splash_per_die=0)
+    assert first_turn(1.3).metrics["mean_first_turn_out_b"] > none.ci95["mean_first_turn_out_b"][1]
+    for spacing in (2.0, 4.0):
+        assert first_turn(spacing).metrics == first_turn(spacing, he_splash_per_die=0).metrics
+
+
+def test_eng_4_3_half_hex_distances_round_up_on_both_sides_of_a_burst():
+    """Distances in hexes are exact and rounded half up, the same to the left and to the right: at 2 m
+    spacing and hexes of 4/3 m, a neighbour is 1.5 hexes away, 2 on either side of a figure; a burst one
+    hex to the right of a figure is 0.5 hexes from its right neighbour (1) and 2.5 from its left one (3)."""
+    from simlab.systems.hitech_tft.battle import hex_distance
+    from simlab.systems.hitech_tft.battle import resolve_battle as resolve_tft
+
+    hex_m = Fraction(4, 3)
+    assert hex_distance(Fraction(2), hex_m) == hex_distance(Fraction(-2), hex_m) == 2
+    assert hex_distance(Fraction(2, 3), hex_m) == hex_distance(Fraction(-2, 3), hex_m) == 1
+    assert hex_distance(Fraction(-10, 3), hex_m) == 3
+    grenadier = [{"count": 1, "weapon": "rifle grenade TL12", "dx": 13}]
+    line = [{"count": 3, "weapon": "assault rifle"}]
+    resolved = resolve_tft(BattleRequest(battle_from_data(tft_battle(grenadier, line))))
+    hexes = resolved.arrays[9]  # (target, figure, scatter + 6): the middle figure of side b is 2
+    assert hexes[2, 1, 6] == hexes[2, 3, 6] == 2  # its neighbours, left and right
+    assert hexes[2, 3, 7] == 1 and hexes[2, 1, 7] == 3  # a burst one hex to the right
+    assert hexes[2, 1, 5] == 1 and hexes[2, 3, 5] == 3  # and one to the left: the mirror image
+
+
+def test_eng_4_3_a_clip_runs_dry_and_a_spent_figure_reloads_or_stops():
+    """Rounds are counted (ENG-4.3): a rifle grenade (clip 1) with 2 grenades fires in turns 1 and 3 (turn 2
+    reloads) and then no more; four-round bursts from a 20-round clip fire 5 times, reload, 5 more. The
+    targets can neither fall (ST 1000) nor hurt the firers (battle dress), so the rounds are certain."""
+    tough = [{"count": 1, "weapon": "lt pistol", "st": 1000}]
+    armoured = {"count": 1, "armor": "battle TL14", "dx": 13}
+    cases = (({"weapon": "rifle grenade TL12", "magazines": 2}, 2), ({"weapon": "rifle grenade TL12", "magazines": 1}, 1),
+             ({"weapon": "assault rifle", "mode": "four", "magazines": 2}, 40))  # fmt: skip
+    for inputs, rounds in cases:
+        data = tft_battle([{**armoured, **inputs}], tough, max_turns=20, range_m=4)
+        result = TFT.battle(BattleRequest(battle_from_data(data), rules={"criticals": False}, trials=2_000, seed=1))
+        assert result.metrics["mean_rounds_a"] == rounds, inputs
+        assert result.metrics["p_draw"] == 1.0
 
 
 def test_tft_7_a_blast_reaches_only_figures_within_3_hexes():

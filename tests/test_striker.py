@@ -272,11 +272,31 @@ def test_duel_of_identical_figures_is_symmetric(capsys):
     assert abs(a - b) <= 3.29 * ((a + b - (a - b) ** 2) / payload["trials"]) ** 0.5
 
 
-def test_duel_kernel_equals_references():
+def test_str_2_1_natural_thresholds_are_rules(capsys):
+    """A house rule "a natural 11 always hits" (natural_hit_min = 11) hits on 11 and 12 where only 12 did;
+    natural_miss_max = 1 switches the automatic miss off; thresholds outside 2-13 are refused."""
+    hopeless = ["--set", "weapon=rifle", "--set", "range_band=extreme", "--set", "cover=full"]
+
+    def p_hit(*rules: str) -> float:
+        code, out, _ = run_cli(capsys, "attack", "striker", *hopeless, *rules, "--exact", "--json")
+        assert code == 0
+        return json.loads(out)["metrics"]["p_hit"]
+
+    assert p_hit() == pytest.approx(1 / 36)
+    assert p_hit("--rule", "natural_hit_min=11") == pytest.approx(3 / 36)
+    assert p_hit("--rule", "natural_hit_min=13") == 0.0
+    sure = exact_outcome(resolve(Scenario(weapon="rifle", dm=20), Rules(natural_miss_max=1), {}, {}))
+    assert sure.hits.p_at_least(1) == pytest.approx(1.0)
+    code, _, err = run_cli(capsys, "attack", "striker", *hopeless, "--rule", "natural_hit_min=1", "--exact")
+    assert code == 2 and "natural_hit_min" in err and "2 to 13" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("rules", [{}, {"natural_miss_max": 3, "natural_hit_min": 10, "suppressive_wound_min": 11}])
+def test_duel_kernel_equals_references(rules):
     duel = resolve_duel(
-        {"weapon": "submachinegun", "mode": "half_clip", "magazines": 2},
+        {"weapon": "submachinegun", "mode": "half_clip", "magazines": 2, "suppressive": bool(rules)},
         {"weapon": "laser rifle", "armor": "cloth", "end": 11, "evading": True},
-        Rules(max_turns=40),
+        Rules(max_turns=40, **rules),
         ({}, {}),
     )
     key = stream_key(2, 1)

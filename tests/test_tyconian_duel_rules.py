@@ -130,9 +130,9 @@ def test_tyc_2_1_tactics_in_duels():
         {"weapon": "battle rifle", "tactics": "critical"}, {"weapon": "battle rifle"}, Rules(), ({}, {})
     )
     shots = duel.plan_shots[0]
-    assert shots[PLAIN_TURN, 10] == 10
-    assert shots[TACTICS_TURN, 10] == 8  # turn 1: the roll's 2 points
-    assert shots[BONUS_TURN, 10] == 12  # turns 2-6
+    assert shots[PLAIN_TURN, 0, 10] == 10
+    assert shots[TACTICS_TURN, 0, 10] == 8  # turn 1: the roll's 2 points
+    assert shots[BONUS_TURN, 0, 10] == 12  # turns 2-6
     assert (duel.plan_shots[1, TACTICS_TURN] == duel.plan_shots[1, PLAIN_TURN]).all()  # B made no roll
 
 
@@ -144,8 +144,8 @@ def test_tyc_3_5_two_weapons_in_duels():
         Rules(),
         ({}, {}),
     )
-    assert list(one.plans[0, PLAIN_TURN, 12, :5]) == [1, 2, 3, 4, 5]  # one shot a second
-    assert list(both.plans[0, PLAIN_TURN, 12, :12]) == [1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 5, 5]  # pairs
+    assert list(one.plans[0, PLAIN_TURN, 0, 12, :5]) == [1, 2, 3, 4, 5]  # one shot a second
+    assert list(both.plans[0, PLAIN_TURN, 0, 12, :12]) == [1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 5, 5]  # pairs
     names = ["primary_penalty", "off_penalty", "str_loss", "magazine"]
     from simlab.systems.tyconian.duel import SIDE_FIELDS
 
@@ -160,3 +160,59 @@ def test_tyc_3_5_two_weapons_in_duels():
             Rules(),
             ({}, {}),
         )
+
+
+def test_tyc_6_3_a_first_scratch_makes_a_figure_hesitate():
+    """count_wounds (the duel's and the battle's): the first wounds all scratches hesitate; a figure that goes
+    straight to a slight wound, or is scratched again, does not."""
+    from simlab.systems.tyconian.kernels import count_wounds
+
+    capacity = np.full((1, 7), 40, np.int64)  # scratch up to 10, slight up to 20
+
+    def count(damage: list[int], before: int = 0) -> bool:
+        pending = np.array([damage], np.int64)
+        level = np.zeros((1, 7), np.int64)
+        wounds = np.array([before], np.int64)
+        flags = [np.zeros(1, bool) for _ in range(2)]
+        *_, hesitates = count_wounds.py_func(
+            np.uint64(0), np.uint64(1), 0, pending, np.zeros((1, 7), np.int64), level, capacity, 0,
+            np.zeros(7, np.int64), 10, np.array([10]), np.array([10]), *flags, np.zeros(1, np.int64), False, wounds,
+        )  # fmt: skip
+        return bool(hesitates)
+
+    assert count([0, 5, 0, 0, 0, 0, 0])
+    assert count([0, 5, 3, 0, 0, 0, 0])  # two scratches at once
+    assert not count([0, 15, 0, 0, 0, 0, 0])  # straight to slight
+    assert not count([0, 5, 15, 0, 0, 0, 0])
+    assert not count([0, 5, 0, 0, 0, 0, 0], before=1)  # wounded before
+
+
+def test_tyc_3_6_a_jam_is_checked_at_the_turn_end_and_its_points_paid_first():
+    """jam_check: 2d6 + 3 below the shots jams (always at 16 shots, never at 5, where no die is rolled);
+    the d4 points to clear come off the next turn's points: fewer shots in that turn's plan."""
+    from simlab.engine.interpreted import interpreted
+    from simlab.systems.tyconian.kernels import jam_check
+
+    check = interpreted(jam_check)
+    gamma = np.uint64(stream_key(1, 0).gamma)
+    with np.errstate(over="ignore"):
+        for w in range(50):
+            _, made, points = check(np.uint64(w), gamma, 16, 3, 4)
+            assert made == 2 and 1 <= points <= 4
+            assert check(np.uint64(w), gamma, 5, 3, 4)[1:] == (0, 0)
+    duel = resolve_duel({"weapon": "battle rifle", "dex": 15}, {"weapon": "battle rifle"}, Rules(), ({}, {}))
+    shots = duel.plan_shots[0, PLAIN_TURN, :, 15]
+    assert list(shots) == sorted(shots, reverse=True) and shots[4] < shots[0]
+
+
+def test_tyc_3_6_and_tyc_6_3_jams_and_hesitation_move_duels():
+    """A battle rifle that always jams (jam_bonus -20) pays for it in the next turns (bursts never jam), and
+    without hesitation the duel differs from the one with it: both rules are in the duel."""
+    a, b = {"weapon": "battle rifle", "dex": 15}, {"weapon": "assault rifle", "mode": "burst", "dex": 15}
+
+    def duel(**rules: Any):
+        return simlab.duel("tyconian", a=a, b=b, rules=rules, trials=40_000, seed=2)
+
+    plain, jammed, calm = duel(), duel(jam_bonus=-20), duel(hesitation_seconds=0)
+    assert jammed.metrics != plain.metrics
+    assert calm.metrics != plain.metrics

@@ -381,7 +381,9 @@ def override(battle: Battle, changes: Mapping[str, Any]) -> Battle:
     """The battle with some values changed by dotted path (an experiment's cell).
 
     ``a.count`` is the count of side a's only group; ``a.groups.N.KEY`` a group's input;
-    ``b.doctrine.targets``, ``a.tactics``, ``range_band``, ``rules.KEY`` the others.
+    ``b.doctrine.targets``, ``a.tactics``, ``range_band``, ``rules.KEY`` the others. A side's
+    doctrine or formation key may leave out its table: ``a.range_policy`` is
+    ``a.formation.range_policy``, ``b.targets`` is ``b.doctrine.targets``.
 
     Raises:
         BattleError: For a path the battle does not have, or a value that does not fit.
@@ -397,6 +399,11 @@ def override(battle: Battle, changes: Mapping[str, Any]) -> Battle:
             if len(groups) != 1:
                 raise check.fail(path, f"side {parts[0]} has {len(groups)} groups: give {parts[0]}.groups.N.count")
             parts = [parts[0], "groups", "0", "count"]
+        elif len(parts) == 2 and parts[0] in ("a", "b") and parts[1] not in _SIDE_KEYS:
+            for table, cls in (("doctrine", Doctrine), ("formation", Formation)):  # a.range_policy: the formation's
+                if parts[1] in {f.name for f in dataclasses.fields(cls)}:
+                    parts = [parts[0], table, parts[1]]
+                    path = ".".join(parts)
         node: Any = data
         for depth, part in enumerate(parts[:-1]):
             if isinstance(node, list):

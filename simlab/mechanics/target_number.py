@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from simlab.engine.pmf import PMF, dice_sum
-from simlab.mechanics.roll_under import extra_hits
 
-__all__ = ["TWO_D6", "NATURALS", "TABLE_SLOTS", "p_at_least", "hits_by_natural", "p_higher_with_rerolled_ties"]
+__all__ = [
+    "TWO_D6",
+    "NATURALS",
+    "TABLE_SLOTS",
+    "p_at_least",
+    "hits_scored",
+    "hits_scored_compiled",
+    "hits_by_natural",
+    "p_higher_with_rerolled_ties",
+]
 
 #: The distribution of 2d6.
 TWO_D6: PMF = dice_sum(2, 6)
@@ -28,29 +37,53 @@ def p_at_least(target: int, dm: int = 0) -> float:
     return TWO_D6.p_at_least(target - dm)
 
 
-def hits_by_natural(
-    dm: int, target: int, step: int | None, cap: int, *, natural_miss: int = 2, natural_hit: int = 12
-) -> npt.NDArray[np.int64]:
-    """Hits scored for each natural 2d6 total (STR-2.1, STR-3.1).
+#: An extra-hit step no margin reaches: one hit a roll (melee, STR-9).
+ONE_HIT = 1 << 40
 
-    A total ``natural + dm >= target`` hits, a natural 2 always misses and a natural 12
-    always hits; a hit scores ``1 + floor((total - target) / step)`` hits, at least 1 and at
-    most ``cap`` (``step`` None: always 1 hit).
+
+def hits_scored(natural: int, total: int, target: int, step: int, cap: int, miss_max: int, hit_min: int) -> int:
+    """Hits of one 2d6 roll, the one definition of STR-2.1 and STR-3.1 (plain; compiled below).
+
+    A natural total at or below ``miss_max`` always misses (STR-2.1, default 2); otherwise the
+    roll hits when ``total = natural + DMs >= target``, or when the natural total is at least
+    ``hit_min`` (default 12), and then scores ``1 + floor((total - target) / step)`` hits, at
+    least 1 and at most ``cap`` (the rounds fired, STR-3.1).
+
+    Args:
+        natural: The natural 2d6 total.
+        total: The natural total plus every DM.
+        target: The target number (``hit_target``).
+        step: Margin per extra hit (``extra_hit_step``; :data:`ONE_HIT` for one hit a roll).
+        cap: Most hits (rounds fired).
+        miss_max: ``natural_miss_max``: naturals at or below always miss (1: none).
+        hit_min: ``natural_hit_min``: naturals at or above always hit (13: none).
+    """
+    if natural <= miss_max or (total < target and natural < hit_min):
+        return 0
+    return max(1, min(1 + (total - target) // step, cap))
+
+
+#: :func:`hits_scored` for the compiled kernels: one definition for the attack, duel and battle.
+hits_scored_compiled = njit(inline="always")(hits_scored)
+
+
+def hits_by_natural(
+    dm: int, target: int, step: int | None, cap: int, *, miss_max: int = 2, hit_min: int = 12
+) -> npt.NDArray[np.int64]:
+    """Hits scored for each natural 2d6 total (STR-2.1, STR-3.1), by :func:`hits_scored`.
 
     Args:
         dm: Sum of the roll's DMs.
         target: The target number.
         step: Margin per extra hit, or None for no extra hits.
         cap: Most hits (rounds fired).
-        natural_miss: Natural total that always misses.
-        natural_hit: Natural total that always hits.
+        miss_max: Naturals at or below always miss.
+        hit_min: Naturals at or above always hit.
     """
     hits = np.zeros(TABLE_SLOTS, np.int64)
     for natural in NATURALS:
-        total = natural + dm
-        if natural == natural_miss or (total < target and natural != natural_hit):
-            continue
-        hits[natural] = extra_hits(total - target, step, cap) if step is not None else 1
+        hits[natural] = hits_scored(natural, natural + dm, target, ONE_HIT if step is None else step, cap,
+                                    miss_max, hit_min)  # fmt: skip
     hits.setflags(write=False)
     return hits
 

@@ -53,6 +53,7 @@ __all__ = [
     "BATTLE_SERIES",
     "rule_values",
     "refuse_unread",
+    "refuse_range_policy",
     "SYSTEM_ONLY_KEYS",
     "draw_window",
     "check_trials_in_window",
@@ -642,3 +643,17 @@ def refuse_unread(battle: Any, system: str) -> None:
         for s, side in enumerate(battle.sides):
             if table and getattr(side.doctrine, key) != getattr(defaults, key):
                 raise battle.error(f"{'ab'[s]}.doctrine.{key}", f"{system} battles do not read {key}: it is {whose}")
+
+
+def refuse_range_policy(battle: Any, system: str) -> None:
+    """Refuse a side's ``range_policy`` other than ``hold`` in a system whose duel never moves the range (ENG-3).
+
+    Raises:
+        BattleError: At the first such side, naming the valid value.
+    """
+    for s, side in enumerate(battle.sides):
+        if side.formation.range_policy != "hold":
+            raise battle.error(
+                f"{'ab'[s]}.formation.range_policy",
+                f"{side.formation.range_policy!r}: {system} battles hold the range, as its duels do (valid: hold; ENG-3)",
+            )

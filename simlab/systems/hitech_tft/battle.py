@@ -6,27 +6,34 @@ target, its own ``armor`` and ``st``. Every pair of groups (a firer's, a target'
 resolved as one attack of the system (:func:`simlab.systems.hitech_tft.resolve.resolve`): its
 roll table, dice, armour and HE or blast figures, so a battle uses the very rules of an attack.
 
-Readings where ENG-4.3 and the rules are silent:
+Readings where ENG-4.3 and the rules are silent (docs/systems/hitech_tft.md):
 
-* Every standing figure fires once a turn at its target (ammunition is not counted out;
-  ``mean_rounds_*`` are the rounds fired); the turn's damage and knockdowns count at its end.
+* Every standing figure fires once a turn at its target, spending what its mode fires from
+  the clip (``clip``, in rounds, bursts or shots: single 1, four 4, half clip // 2, full the
+  clip, a belt's burst 1). A figure whose clip holds less than its mode fires spends its next
+  turn reloading while it has ``magazines`` left (the loaded one counted), and otherwise fires
+  no more; a weapon without a clip (melee) never runs dry. The turn's damage and knockdowns
+  count at its end.
 * A knocked-down figure (the attack's knockdown damage at the threshold, TFT-5.2) spends the
   next turn getting up; a staggered one fires at -2 DX in the next turn; a figure whose roll
   drops or breaks its weapon (17, 18) fires no more.
 * A figure is incapacitated at ST - 1 damage and killed at ST (TFT-6.1), damage adding up
   over the battle.
-* HE splash (TFT-4.5) reaches the standing neighbours on either side of the target in its line.
+* Figures stand ``spacing_m`` apart, and hexes are ``megahex_m / 3`` wide: the distance in
+  hexes between two places of a line is their distance in metres over that, in exact
+  arithmetic, rounded half up, the same to the left and to the right (ENG-4.3).
+* HE splash (TFT-4.5) reaches the standing figures of the target's line within one hex of it.
 * A blast weapon that misses scatters 1d6 hexes left or right along the target's line (a draw
   for the side, TFT-7.2 reduced to the line); every standing figure of that line within 3
-  hexes of the burst takes the dice of its distance (TFT-7.3). Figures stand ``spacing_m``
-  apart, and hexes are ``megahex_m / 3`` wide: the distance in hexes is the distance in
-  metres over that, rounded to the nearest (halves up).
+  hexes of the burst takes the dice of its distance (TFT-7.3).
+* The sides hold the range: ``range_policy`` other than ``hold`` is refused (a HiTech TFT
+  duel never moves the range).
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -38,7 +45,7 @@ from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import build
+from simlab.inputs.params import build, spec_field
 from simlab.systems.base import BattleRequest, sampling_options
 from simlab.systems.battles import (
     BattleShape,
@@ -51,21 +58,51 @@ from simlab.systems.battles import (
     first_turn_targets,
     group_templates,
     new_battle_tallies,
+    refuse_range_policy,
     refuse_unread,
     rule_values,
     with_exact_first_turn,
 )
 from simlab.systems.hitech_tft import battle_kernel as k
 from simlab.systems.hitech_tft.exact import exact_outcome
-from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
+from simlab.systems.hitech_tft.resolve import ResolvedAttack, clip_spent, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario
 
-__all__ = ["ResolvedBattle", "resolve_battle", "battle", "check_battle", "battle_tallies", "python_battle_tallies"]
+__all__ = [
+    "BattleFigure",
+    "ResolvedBattle",
+    "resolve_battle",
+    "battle",
+    "check_battle",
+    "battle_tallies",
+    "python_battle_tallies",
+    "hex_distance",
+]
 
 #: Turns a HiTech TFT battle lasts at most unless the battle says otherwise (ENG-2).
 DEFAULT_MAX_TURNS = 20
-#: Rounds a shot of each mode fires (``half`` and ``full`` from the clip).
-_FIXED_ROUNDS = {"single": 1, "four": 4}
+
+
+@dataclass(frozen=True)
+class BattleFigure(Scenario):
+    """A figure of a battle: a firer's inputs of one attack (TFT-1), and the clips it carries (ENG-4.3)."""
+
+    magazines: int = spec_field(
+        3, doc="clips (or grenades, rockets) carried, the loaded one included (ENG-4.3)", minimum=1, maximum=10000
+    )
+
+
+def _scenario(figure: Scenario, **changes: Any) -> Scenario:
+    """The attack's scenario of a battle figure, with some inputs changed (the target's armour and ST)."""
+    return Scenario(**{f.name: getattr(figure, f.name) for f in fields(Scenario)} | changes)
+
+
+def hex_distance(metres: Fraction, hex_m: Fraction) -> int:
+    """Hexes between two places ``metres`` apart on a line of hexes ``hex_m`` wide, rounded half up (ENG-4.3).
+
+    Exact arithmetic: 1.5 hexes to the left is 2 hexes, as to the right.
+    """
+    return int(abs(metres) / hex_m + Fraction(1, 2))
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,11 +118,6 @@ class ResolvedBattle:
     shape: BattleShape
 
 
-def _rounds(attack: ResolvedAttack, mode: str) -> int:
-    clip = attack.weapon.clip or 1
-    return _FIXED_ROUNDS.get(mode, clip // 2 if mode == "half" else clip)
-
-
 def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     """Validate a battle's templates against the rules and tabulate every pair of groups.
 
@@ -94,6 +126,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     """
     battle: Battle = request.battle
     refuse_unread(battle, "hitech_tft")
+    refuse_range_policy(battle, "hitech_tft")
     values = rule_values(battle, request.rules, DEFAULT_MAX_TURNS)
     max_turns = values.pop("max_turns")
     rules = build(Rules, values, what="--rule name", owner="--rule")
@@ -103,7 +136,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         raise battle.error("range_band", "hitech_tft battles take range_m, the distance in metres (ENG-3)")
     range_m = battle.range_m if battle.range_m is not None else 20.0
     templates = group_templates(
-        battle, Scenario, one_range={"range_m": "range_m at the top of the battle"}, battle_inputs={"range_m": range_m},
+        battle, BattleFigure, one_range={"range_m": "range_m at the top of the battle"}, battle_inputs={"range_m": range_m},
         side_cover="hitech_tft cover is a DX modifier: the dx_mod of the groups",
     )  # fmt: skip
     count = len(templates)
@@ -119,12 +152,12 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         for gt, (t, _, target, other) in enumerate(templates):
             if s == t:
                 continue
-            pair = Scenario(**{**shooter.__dict__, "armor": target.armor, "st": target.st})
+            pair = _scenario(shooter, armor=target.armor, st=target.st)
             try:
                 attack = resolve(pair, rules, own.get("weapon", {}), other.get("armor", {}), tables)
                 slow = resolve(
-                    Scenario(**{**pair.__dict__, "dx_mod": pair.dx_mod - 2}), rules, own.get("weapon", {}),
-                    other.get("armor", {}), tables,
+                    _scenario(pair, dx_mod=pair.dx_mod - 2), rules, own.get("weapon", {}), other.get("armor", {}),
+                    tables,
                 )  # fmt: skip
             except SimlabError as exc:
                 raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
@@ -140,46 +173,49 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
             groups[gs] = (
                 s, attack.dice_per_hit, attack.adds_per_hit,
                 -1 if attack.splash_per_die is None else attack.splash_per_die, int(attack.blast is not None),
-                shooter.st, 0, attack.stagger_threshold, attack.knockdown_threshold, _rounds(attack, shooter.mode),
-                int(attack.per_die), -1 if attack.quickdraw_dx is None else attack.quickdraw_dx,
+                shooter.st, 0, attack.stagger_threshold, attack.knockdown_threshold,
+                clip_spent(attack.weapon, shooter.mode), int(attack.per_die),
+                -1 if attack.quickdraw_dx is None else attack.quickdraw_dx,
+                -1 if attack.weapon.clip is None else attack.weapon.clip, shooter.magazines - 1,
             )  # fmt: skip
     for gt, (_, _, target, other) in enumerate(templates):  # soft armour is the wearer's (TFT-5.1)
         gs = next(g for g in range(count) if templates[g][0] != templates[gt][0])
         shooter = templates[gs][2]
         worn = resolve(
-            Scenario(**{**shooter.__dict__, "armor": target.armor, "st": target.st}), rules,
-            templates[gs][3].get("weapon", {}), other.get("armor", {}), tables,
+            _scenario(shooter, armor=target.armor, st=target.st), rules, templates[gs][3].get("weapon", {}),
+            other.get("armor", {}), tables,
         ).armour  # fmt: skip
         groups[gt, k.G_SOFT] = int(worn.soft)
         groups[gt, k.G_ST] = target.st
     figure_group: list[int] = []
-    figures: list[Scenario] = []
-    places_cm: list[int] = []
+    figures: list[BattleFigure] = []
+    places: list[Fraction] = []
     g = 0
     for side in battle.sides:
         place = 0
+        spacing = Fraction(str(side.formation.spacing_m))  # the metres as written: 1.1 is 11/10
         for group in side.groups:
             figure_group += [g] * group.count
             figures += [templates[g][2]] * group.count
-            places_cm += [round(100 * side.formation.spacing_m * (place + p)) for p in range(group.count)]
+            places += [spacing * (place + p) for p in range(group.count)]
             place += group.count
             g += 1
     n = len(figure_group)
-    hex_cm = 100 * rules.megahex_m / 3
+    hex_m = Fraction(str(rules.megahex_m)) / 3
     side_of = [templates[figure_group[i]][0] for i in range(n)]
     blast_hexes = np.full((n, n, 2 * k.SCATTER + 1), 99, np.int64)
     for t in range(n):
         for j in range(n):
             if side_of[j] != side_of[t]:
                 continue
-            for o in range(2 * k.SCATTER + 1):
-                burst = places_cm[t] + (o - k.SCATTER) * hex_cm
-                blast_hexes[t, j, o] = min(99, math.floor(abs(places_cm[j] - burst) / hex_cm + 0.5))
+            for o in range(2 * k.SCATTER + 1):  # a burst o - SCATTER hexes along the line from t's place
+                burst = places[t] + (o - k.SCATTER) * hex_m
+                blast_hexes[t, j, o] = min(99, hex_distance(places[j] - burst, hex_m))
     sides = np.zeros((2, k.N_SIDE_COLUMNS), np.int64)
     for s, side in enumerate(battle.sides):
         doctrine = side.doctrine
         sides[s] = (TARGETS.index(doctrine.targets), break_threshold(doctrine.break_at, side.count), side.count)
-    most_dice = int(rolls[:, :, 0].max() * groups[:, k.G_DICE].max() * 3) + int(dice_at.max()) * n
+    most_dice = int(rolls[:, :, 0].max() * groups[:, k.G_DICE].max() * 3) + 3 * int(dice_at.max()) * n
     per_turn = 2 * n + n * (6 + 2 + most_dice)
     window = draw_window(battle, per_turn * max_turns)
     arrays = (

@@ -4,10 +4,12 @@ One private ``@njit(cache=True, nogil=True)`` kernel on the attack's mechanics
 (:mod:`.kernels`: the 3d6 roll, damage dice through armour, the damage and knockdown of an
 attack); its plain reference is its own source run by the interpreter. Each trial takes its
 draws one after another. Per turn: each side's choice of targets (a draw per figure under
-``random``), then every standing figure with its weapon in hand, in line order, side a first:
-its 3d6; for a blast weapon that misses, the direction (a draw) and the hexes (a d6) it
+``random``), then every standing figure with its weapon in hand and what its mode fires left in
+its clip (one whose clip is spent reloads instead, while it has clips), in line order, side a
+first: its 3d6; for a blast weapon that misses, the direction (a draw) and the hexes (a d6) it
 scatters along the line; then the damage dice of the target (or of every figure within 3 hexes
-of the blast, in line order). Damage and knockdown count at the end of the turn.
+of the blast, in line order; HE splash on the figures within one hex of the target). Damage and
+knockdown count at the end of the turn.
 """
 
 from __future__ import annotations
@@ -24,14 +26,13 @@ from simlab.systems.battles import (
     assign_targets,
     battle_outcome_compiled,
     record_battle_compiled,
-    standing_neighbours,
 )
 from simlab.systems.hitech_tft.kernels import N_DISTANCES, _armoured_dice, _attack_outcome, _roll_3d6
 
 # Columns of the per-group table.
 (G_SIDE, G_DICE, G_ADDS, G_SPLASH, G_BLAST, G_ST, G_SOFT, G_STAGGER, G_KNOCKDOWN, G_ROUNDS, G_PER_DIE,
- G_QUICKDRAW) = range(12)  # fmt: skip
-N_GROUP_COLUMNS = 12
+ G_QUICKDRAW, G_CLIP, G_SPARE) = range(14)  # fmt: skip
+N_GROUP_COLUMNS = 14
 # Columns of the per-side table.
 S_TARGETS, S_BREAK, S_COUNT = range(3)
 N_SIDE_COLUMNS = 3
@@ -74,7 +75,8 @@ def battle_block(
         window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         groups: ``(G, N_GROUP_COLUMNS)`` per group: side, dice per hit, adds per hit, HE splash
             points per die (-1: none), blast weapon, ST, soft armour, stagger and knockdown
-            thresholds, rounds a shot fires, per-die armour, quickdraw DX (-1: none).
+            thresholds, what a shot takes from the clip, per-die armour, quickdraw DX (-1: none),
+            the clip (-1: no clip, never runs dry), clips carried besides the loaded one.
         rolls: ``(G, 2, 3, 19)`` per group, unstaggered and staggered (-2 DX), the roll table:
             hits, dice multiplier and weapon lost by 3d6 total.
         figure_group: Each figure's group; side a's figures first, in line order.
@@ -102,10 +104,11 @@ def battle_block(
     knock = np.zeros(n, np.int64)
     state = np.zeros(n, np.int64)
     armed = np.zeros(n, np.bool_)
+    loaded = np.zeros(n, np.int64)
+    spare = np.zeros(n, np.int64)
     down = np.zeros(n, np.bool_)
     staggered = np.zeros(n, np.bool_)
     target = np.zeros(n, np.int64)
-    order = np.zeros(n, np.int64)
     members = np.zeros((2, n), np.int64)
     alive = np.zeros(2, np.int64)
     history = np.zeros((2, max_turns + 1), np.int64)
@@ -124,6 +127,8 @@ def battle_block(
             knock[i] = 0
             state[i] = STANDING
             armed[i] = True
+            loaded[i] = groups[figure_group[i], G_CLIP]
+            spare[i] = groups[figure_group[i], G_SPARE]
             down[i] = False
             staggered[i] = False
             members[side_of[i], alive[side_of[i]]] = i
@@ -143,13 +148,20 @@ def battle_block(
                     continue
                 g = figure_group[i]
                 gt = figure_group[t]
-                spent[side_of[i]] += groups[g, G_ROUNDS]
+                if loaded[i] >= 0 and loaded[i] < groups[g, G_ROUNDS]:  # the clip is spent (ENG-4.3)
+                    if spare[i] > 0:  # reloading takes the turn
+                        spare[i] -= 1
+                        loaded[i] = groups[g, G_CLIP]
+                    continue
                 if groups[g, G_QUICKDRAW] >= 0:  # the pistol is not ready (TFT-6.3)
                     roll = _roll_3d6(w, gamma)
                     w += np.uint64(3) * gamma
                     made += 3
                     if roll > groups[g, G_QUICKDRAW]:
                         continue
+                spent[side_of[i]] += groups[g, G_ROUNDS]
+                if loaded[i] >= 0:
+                    loaded[i] -= groups[g, G_ROUNDS]
                 total = _roll_3d6(w, gamma)
                 w += np.uint64(3) * gamma
                 made += 3
@@ -194,11 +206,9 @@ def battle_block(
                 )  # fmt: skip
                 new_taken[t] += damage
                 knock[t] = max(knock[t], impact)
-                if groups[g, G_SPLASH] >= 0:  # HE: the adjacent figures take a point per die (TFT-4.5)
-                    m = standing_neighbours(t, side_of, state, order)
-                    for q in range(m):
-                        j = order[q]
-                        if abs(j - t) == 1:
+                if groups[g, G_SPLASH] >= 0:  # HE: the figures within one hex take points per die (TFT-4.5)
+                    for j in range(n):
+                        if j != t and side_of[j] == side_of[t] and state[j] == STANDING and blast_hexes[t, j, SCATTER] <= 1:
                             new_taken[j] += groups[g, G_SPLASH] * dice
             alive[0] = 0
             alive[1] = 0

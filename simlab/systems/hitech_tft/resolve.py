@@ -27,6 +27,7 @@ __all__ = [
     "Blast",
     "resolve",
     "adjusted_dx_terms",
+    "clip_spent",
     "range_modifier",
     "effective_range",
     "resolve_weapon",
@@ -151,6 +152,11 @@ def _hit_cap(weapon: Weapon, mode: str) -> int | None:
     """Most hits an autofire mode can score: the rounds it fires (TFT-3.3)."""
     clip = weapon.clip or 1
     return {"four": 4, "half": max(1, clip // 2), "full": clip, "burst": None}.get(mode, 1)
+
+
+def clip_spent(weapon: Weapon, mode: str) -> int:
+    """What one attack of ``mode`` takes from the clip, in the clip's unit (rounds, bursts or shots; TFT-3.3, TFT-8)."""
+    return _hit_cap(weapon, mode) or 1
 
 
 def adjusted_dx_terms(scenario: Scenario, weapon: Weapon, rules: Rules) -> dict[str, int]:

@@ -10,7 +10,10 @@ Readings where ENG-4.1 and the seed are silent:
 * Suppressive fire (a template's ``suppressive = true``, or the doctrine's first
   ``suppressors`` standing figures able to fire so) comes first, the side with the
   initiative first, and each shot is applied at once: its suppression, a green (or
-  ``go_prone``) target going prone, and the one hit of a natural 12. A figure whose target is
+  ``go_prone``) target going prone, and the one hit of a natural 12. With ``extra_hits =
+  "adjacent"`` its extra hits suppress the target's neighbours as normal fire's would wound
+  them (ENG-4.1: the seed's "he can apply them to other targets per the normal rules"); the
+  wounding hit of a natural 12 is the target's. A figure whose target is
   put out before it fires shoots at the nearest standing neighbour of that target.
 * Prone is the -1 of partial cover for the rest of the turn (a figure already in partial or
   full cover keeps its cover's DM).
@@ -50,6 +53,7 @@ from simlab.systems.battles import (
     first_turn_targets,
     group_templates,
     new_battle_tallies,
+    refuse_range_policy,
     refuse_unread,
     rule_values,
     with_exact_first_turn,
@@ -129,6 +133,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     """
     battle: Battle = request.battle
     refuse_unread(battle, "striker")
+    refuse_range_policy(battle, "striker")
     rules = _rules(request)
     templates = _templates(battle)
     count = len(templates)
@@ -206,6 +211,9 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
             rules.suppression_extra_hit,
             rules.max_turns,
             int(initiative),
+            rules.natural_miss_max,
+            rules.natural_hit_min,
+            rules.suppressive_wound_min,
         ],
         np.int64,
     )

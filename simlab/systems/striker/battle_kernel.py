@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import draw_2d6, mix64, two_d6_from_draw
+from simlab.mechanics.target_number import hits_scored_compiled
 from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
@@ -36,8 +37,9 @@ N_GROUP_COLUMNS = 9
 S_TACTICS, S_TARGETS, S_BREAK, S_EXTRA_ADJACENT, S_SUPPRESSORS, S_GO_PRONE, S_COUNT = range(7)
 N_SIDE_COLUMNS = 7
 # Entries of the rule integers.
-R_HIT_TARGET, R_STEP, R_SERIOUS_LIGHT, R_SUPPRESS_FIRST, R_SUPPRESS_EXTRA, R_MAX_TURNS, R_INITIATIVE = range(7)
-N_RULES = 7
+(R_HIT_TARGET, R_STEP, R_SERIOUS_LIGHT, R_SUPPRESS_FIRST, R_SUPPRESS_EXTRA, R_MAX_TURNS, R_INITIATIVE, R_MISS_MAX,
+ R_HIT_MIN, R_SUPPRESS_WOUND_MIN) = range(10)  # fmt: skip
+N_RULES = 10
 # Rows of a pair's per-hit table (as the attack kernel's) and worst-outcome categories (STR-6.4).
 FOLLOW, TARGET, SUCCESS, FAILURE = range(4)
 UNHURT, LIGHT, SERIOUS, UNCONSCIOUS, NOT_DEAD_YET, CAT_KILLED = range(6)
@@ -135,6 +137,8 @@ def battle_block(
     hit_target = rules[R_HIT_TARGET]
     step = rules[R_STEP]
     serious_light = rules[R_SERIOUS_LIGHT]
+    miss_max = rules[R_MISS_MAX]
+    hit_min = rules[R_HIT_MIN]
     suppressing = rules[R_INITIATIVE] == 1  # some figure may fire suppressively
     stride = np.uint64(window) * gamma
     side_of = np.empty(n, np.int64)
@@ -233,22 +237,27 @@ def battle_block(
                     fire = 1 if suppressive else 0
                     to_hit = dm_prone[fire, g, gt] if prone[t] else dm[fire, g, gt]
                     total = natural + to_hit - penalty[i] - suppression[i]
-                    if natural == 2 or (total < hit_target and natural != 12):
+                    hits = hits_scored_compiled(natural, total, hit_target, step, fired, miss_max, hit_min)
+                    if hits == 0:
                         continue
-                    hits = max(1, min(1 + (total - hit_target) // step, fired))
-                    if suppressive:
-                        suppression[t] += rules[R_SUPPRESS_FIRST] + rules[R_SUPPRESS_EXTRA] * (hits - 1)
-                        if groups[gt, G_GREEN] == 1 or sides[1 - s, S_GO_PRONE] == 1:
-                            prone[t] = True
-                        if natural == 12:  # suppressive fire wounds on a natural 12 only, one hit
+                    # STR-3.2, ENG-4.1: the first hit on the target, each extra one on the next standing
+                    # neighbour (right first), past the last one back on the target; suppressive hits too.
+                    m = min(standing_neighbours(t, side_of, state, order), hits - 1) if sides[s, S_EXTRA_ADJACENT] else 0
+                    if suppressive:  # STR-3.3: each figure hit is suppressed (-2, -1 per further hit), applied at once
+                        for q in range(-1, m):
+                            who = t if q < 0 else order[q]
+                            on_it = hits - m if q < 0 else 1
+                            suppression[who] += rules[R_SUPPRESS_FIRST] + rules[R_SUPPRESS_EXTRA] * (on_it - 1)
+                            if groups[figure_group[who], G_GREEN] == 1 or sides[1 - s, S_GO_PRONE] == 1:
+                                prone[who] = True
+                        if natural >= rules[R_SUPPRESS_WOUND_MIN]:  # it wounds on a natural 12 only, one hit
                             roll_dm = groups[gt, G_ROLL_DM]
                             w, made, category = _wound(w, gamma, hit_tables, g, gt, roll_dm, penalty[t])
                             draws += made
                             _take(category, serious_light, penalty, state, t)
                         continue
-                    m = standing_neighbours(t, side_of, state, order) if sides[s, S_EXTRA_ADJACENT] else 0
                     for h in range(hits):
-                        who = t if h == 0 or h > m else order[h - 1]  # STR-3.2: extra hits to the adjacent
+                        who = t if h == 0 or h > m else order[h - 1]
                         gw = figure_group[who]
                         w, made, category = _wound(w, gamma, hit_tables, g, gw, groups[gw, G_ROLL_DM], penalty[who])
                         draws += made

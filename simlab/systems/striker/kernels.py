@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_2d6, mix64, two_d6_from_draw
+from simlab.mechanics.target_number import hits_scored_compiled
 from simlab.systems.duels import record_duel_compiled
 
 # Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
@@ -155,6 +156,7 @@ def _fire(
     penalty: np.ndarray,
     hit_target: int,
     step: int,
+    naturals: np.ndarray,
     level_by_pen: np.ndarray,
     conscious_target: int,
     serious_light_wounds: int,
@@ -178,12 +180,11 @@ def _fire(
     suppressive = sides[shooter, SUPPRESSIVE] == 1
     # Suppressive shots of a turn are simultaneous: only normal shots feel this turn's suppression.
     total = natural + sides[shooter, DM] - penalty[shooter] - (0 if suppressive else suppression[shooter])
-    if natural != 2 and (total >= hit_target or natural == 12):
-        hits = 1 + (total - hit_target) // step
-        hits = max(1, min(hits, fired))
+    hits = hits_scored_compiled(natural, total, hit_target, step, fired, naturals[0], naturals[1])
+    if hits > 0:
         if suppressive:
             suppression[other] += sides[shooter, SUPPRESS_FIRST] + sides[shooter, SUPPRESS_EXTRA] * (hits - 1)
-            hits = 1 if natural == 12 else 0
+            hits = 1 if natural >= naturals[2] else 0
         for _ in range(hits):
             w, r = draw_2d6(w, gamma)
             made += 1
@@ -212,6 +213,7 @@ def duel_block(
     level_by_pen: np.ndarray,
     hit_target: int,
     step: int,
+    naturals: np.ndarray,
     conscious_target: int,
     serious_light_wounds: int,
     max_turns: int,
@@ -231,6 +233,7 @@ def duel_block(
         level_by_pen: ``(2, 13)``: wound level of side s's hit on the other, by natural roll.
         hit_target: To-hit target (STR-2.1).
         step: Extra-hit step (STR-3.1).
+        naturals: ``[natural_miss_max, natural_hit_min, suppressive_wound_min]`` (STR-2.1, STR-3.3).
         conscious_target: Consciousness target (STR-6.2).
         serious_light_wounds: Light wounds a conscious serious wound counts as.
         max_turns: Turns after which the duel ends undecided.
@@ -285,6 +288,7 @@ def duel_block(
                         penalty,
                         hit_target,
                         step,
+                        naturals,
                         level_by_pen,
                         conscious_target,
                         serious_light_wounds,

@@ -13,6 +13,7 @@ import numpy as np
 
 from simlab.engine.blocks import Tallies
 from simlab.engine.rng import StreamKey, TrialDraws, VectorDraws
+from simlab.mechanics.target_number import hits_scored
 from simlab.systems import duels
 from simlab.systems.striker import kernels
 from simlab.systems.striker.duel import ResolvedDuel
@@ -162,14 +163,17 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                 natural = draws.two_d6()
                 suppressive = sides[s][kernels.SUPPRESSIVE] == 1
                 total = natural + sides[s][kernels.DM] - penalty[s] - (0 if suppressive else suppression[s])
-                if natural == 2 or (total < rules.hit_target and natural != 12):
+                hits = hits_scored(
+                    natural, total, rules.hit_target, rules.extra_hit_step, fired, rules.natural_miss_max,
+                    rules.natural_hit_min,
+                )  # fmt: skip
+                if hits == 0:
                     continue
-                hits = max(1, min(1 + (total - rules.hit_target) // rules.extra_hit_step, fired))
                 if suppressive:
                     suppression[other] += sides[s][kernels.SUPPRESS_FIRST] + sides[s][kernels.SUPPRESS_EXTRA] * (
                         hits - 1
                     )
-                    hits = 1 if natural == 12 else 0
+                    hits = 1 if natural >= rules.suppressive_wound_min else 0
                 for _ in range(hits):
                     level = levels[s][draws.two_d6()]
                     if level == LEVEL_LIGHT:
@@ -223,14 +227,14 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
             natural = draws.two_d6(rows)
             suppressive = sides[s, kernels.SUPPRESSIVE] == 1
             total = natural + sides[s, kernels.DM] - penalty[rows, s] - (0 if suppressive else suppression[firing, s])
-            hit = (natural != 2) & ((total >= rules.hit_target) | (natural == 12))
+            hit = (natural > rules.natural_miss_max) & ((total >= rules.hit_target) | (natural >= rules.natural_hit_min))
             hits = np.where(
                 hit, np.maximum(1, np.minimum(1 + (total - rules.hit_target) // rules.extra_hit_step, fired)), 0
             )
             if suppressive:
                 penalty_of = sides[s, kernels.SUPPRESS_FIRST] + sides[s, kernels.SUPPRESS_EXTRA] * (hits - 1)
                 suppression[firing, other] += np.where(hits > 0, penalty_of, 0)
-                hits = np.where(hit & (natural == 12), 1, 0)
+                hits = np.where(hit & (natural >= rules.suppressive_wound_min), 1, 0)
             for i in range(int(hits.max(initial=0))):
                 at = np.flatnonzero(hits > i)
                 level = duel.level_by_pen[s][draws.two_d6(rows[at])]

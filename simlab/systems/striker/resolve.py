@@ -43,6 +43,7 @@ __all__ = [
     "LEVEL_SERIOUS",
     "LEVEL_DEAD",
     "Treatment",
+    "suppressive_wounds",
     "ResolvedAttack",
     "resolve",
     "end_dm",
@@ -218,6 +219,15 @@ def to_hit_terms(scenario: Scenario, rules: Rules, weapon: Weapon) -> dict[str, 
     return terms
 
 
+def suppressive_wounds(hits: npt.NDArray[np.int64], rules: Rules) -> npt.NDArray[np.int64]:
+    """Wounding hits of a suppressive shot by natural total: one, on a hit at ``suppressive_wound_min`` or more (STR-3.3)."""
+    wounds = np.zeros_like(hits)
+    for natural in range(rules.suppressive_wound_min, TABLE_SLOTS):
+        wounds[natural] = int(hits[natural] > 0)
+    wounds.setflags(write=False)
+    return wounds
+
+
 def _pen_tables(
     rules: Rules, armour_value: int, pen: int, cap: int | None, he: bool
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -226,7 +236,7 @@ def _pen_tables(
     levels = np.zeros(TABLE_SLOTS, np.int64)
     ndy = np.zeros(TABLE_SLOTS, np.int64)
     for r in range(2, 13):
-        armour = armour_value // 2 if (r == 12 and rules.crit_halves_armor) else armour_value
+        armour = armour_value // 2 if (r >= rules.armor_halving_min and rules.crit_halves_armor) else armour_value
         bonus = pen - armour
         if cap is not None:
             bonus = min(bonus, cap)
@@ -324,12 +334,12 @@ def resolve(
         pen = weapon.pen
         step = rules.extra_hit_step
     dm = sum(terms.values())
-    hits = hits_by_natural(dm, rules.hit_target, step, rounds)
+    hits = hits_by_natural(
+        dm, rules.hit_target, step, rounds, miss_max=rules.natural_miss_max, hit_min=rules.natural_hit_min
+    )
     wound_hits = hits
     if scenario.suppressive:
-        wound_hits = np.zeros_like(hits)
-        wound_hits[12] = 1  # STR-3.3: only a natural 12 wounds, with 1 hit
-        wound_hits.setflags(write=False)
+        wound_hits = suppressive_wounds(hits, rules)
     totals, levels, ndy = _pen_tables(rules, armour_value, pen, cap, he)
     return ResolvedAttack(
         scenario=scenario,

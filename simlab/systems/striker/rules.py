@@ -48,6 +48,14 @@ class Rules:
     """Rule parameters of the Striker-derived system, with the spec's defaults."""
 
     hit_target: int = spec_field(8, doc="2d6 + DMs needed to hit (STR-2.1)", **TARGET)
+    natural_miss_max: int = spec_field(
+        2, doc="a natural 2d6 total at or below this always misses; 1: no automatic miss (STR-2.1)",
+        minimum=1, maximum=12, not_above="natural_hit_min",
+    )  # fmt: skip
+    natural_hit_min: int = spec_field(
+        12, doc="a natural 2d6 total at or above this always hits (1 hit); 13: no automatic hit (STR-2.1, STR-3.1)",
+        minimum=2, maximum=13,
+    )  # fmt: skip
     extra_hit_step: int = spec_field(
         2, doc="one more hit for every this much over the target (STR-3.1)", minimum=1, maximum=99
     )
@@ -68,7 +76,15 @@ class Rules:
     suppression_extra_hit: int = spec_field(
         1, doc="penalty of each further suppressive hit (STR-3.3)", minimum=0, maximum=99
     )
+    suppressive_wound_min: int = spec_field(
+        12, doc="a suppressive shot wounds (with one hit) only on a natural 2d6 total at or above this (STR-3.3)",
+        minimum=2, maximum=13,
+    )  # fmt: skip
     crit_halves_armor: bool = spec_field(True, doc="a penetration roll of 12 halves armour, rounding down (STR-4.1)")
+    armor_halving_min: int = spec_field(
+        12, doc="a natural penetration roll at or above this halves armour, with crit_halves_armor (STR-4.1)",
+        minimum=2, maximum=13,
+    )  # fmt: skip
     blowthrough: bool = spec_field(True, doc="cap the penetration bonus at the weapon's blowthrough maximum (STR-4.2)")
     light_at: int = spec_field(4, doc="penetration total of a light wound (STR-4.3)", minimum=-99, maximum=999)
     serious_at: int = spec_field(8, doc="penetration total of a serious wound (STR-4.3)", minimum=-99, maximum=999)

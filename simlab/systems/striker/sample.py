@@ -156,6 +156,11 @@ def sample_attack(attack: ResolvedAttack, **options: Any) -> SampledAttack:
     return SampledAttack(outcome, ci, options["trials"], tallies)
 
 
+def duel_naturals(rules: Any) -> np.ndarray:
+    """``[natural_miss_max, natural_hit_min, suppressive_wound_min]`` of the duel kernel (STR-2.1, STR-3.3)."""
+    return np.array([rules.natural_miss_max, rules.natural_hit_min, rules.suppressive_wound_min], np.int64)
+
+
 def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> Tallies:
     turns = np.zeros(duel.rules.max_turns + 1, np.int64)
     tens = np.zeros(6 * duel.rules.max_turns + 1, np.int64)
@@ -170,6 +175,7 @@ def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> 
         duel.level_by_pen,
         rules.hit_target,
         rules.extra_hit_step,
+        duel_naturals(rules),
         rules.conscious_target,
         rules.serious_light_wounds,
         rules.max_turns,

@@ -7,9 +7,15 @@ a duel. The kernel (:mod:`.battle_kernel`) runs the seconds.
 
 Readings where ENG-4.2 and the seed are silent:
 
-* Simultaneous actions within a second go in order of d20 + DEX, and each figure's hits
-  count at once (ENG-4.2); ``same_second = "together"`` in the battle file lets the shots of a
-  second land together at its end, as in the duel (so one against one is the duel exactly).
+* Simultaneous actions within a second go in order of d20 + DEX, ties rolled off again among
+  the tied figures, and each figure's hits count at once (ENG-4.2). A roll-off repeated until
+  it parts them gives every order of the tied figures the same chance, so that order is drawn
+  at once (one draw per tied figure). ``same_second = "initiative_by_line"`` breaks ties by
+  place in line, side a first (the old reading); ``"together"`` lets the shots of a second
+  land together at its end, as in the duel (so one against one is the duel exactly).
+* Every rule of one figure holds as in the duel (ENG-4.2): hesitation after a first scratch
+  (TYC-6.3), jams at the end of a turn and their points paid first in the next (TYC-3.6),
+  reloading, knockdown, the consciousness roll of every turn.
 * The danger zone (TYC-4.5) takes half the missed dice of a volley, rounded up, at the
   standing friends of the target within 3 m along its line (``spacing_m`` apart), each die at
   one of them chosen uniformly, hitting on a 6; with nobody within 3 m they are lost.
@@ -44,6 +50,7 @@ from simlab.systems.battles import (
     draw_window,
     group_templates,
     new_battle_tallies,
+    refuse_range_policy,
     refuse_unread,
     rule_values,
 )
@@ -59,8 +66,10 @@ __all__ = ["ResolvedBattle", "resolve_battle", "battle", "check_battle", "battle
 DEFAULT_MAX_TURNS = 20
 #: The danger zone's reach (ENG-4.2), in centimetres.
 DANGER_CM = 300
-#: How the shots of one second are resolved (ENG-4.2; ``together``: the duel's reading).
-SAME_SECOND = ("initiative", "together")
+#: How the shots of one second are resolved (ENG-4.2): in order of d20 + DEX, ties rolled off again
+#: (``initiative``) or by place in line, side a first (``initiative_by_line``, the old reading); or
+#: landing together at the second's end (``together``: the duel's reading).
+SAME_SECOND = ("initiative", "initiative_by_line", "together")
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,6 +102,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     """
     battle: Battle = request.battle
     refuse_unread(battle, "tyconian")
+    refuse_range_policy(battle, "tyconian")
     same_second = battle.data.get("same_second", "initiative")
     if same_second not in SAME_SECOND:
         raise battle.error("same_second", f"unknown same_second {same_second!r} (valid: {', '.join(SAME_SECOND)})")
@@ -152,8 +162,9 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     rule_ints = np.array(
         [
             rules.skill_die, rules.critical_success_max, rules.critical_failure_min, flags[0], flags[1], flags[2],
-            rules.recoil_dice_factor, rules.tactics_turns, rules.max_turns, int(same_second == "initiative"),
-            DANGER_CM,
+            rules.recoil_dice_factor, rules.tactics_turns, rules.max_turns, int(same_second != "together"),
+            DANGER_CM, int(same_second == "initiative_by_line"), rules.jam_bonus, rules.hesitation_seconds,
+            rules.jam_clear_die,
         ],
         np.int64,
     )  # fmt: skip
@@ -162,7 +173,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     for i in range(len(figure_group)):
         row = params[figure_group[i]]
         auto = row[SIDE_FIELDS.index("auto_rounds")] if row[SIDE_FIELDS.index("full_auto")] else 0
-        per_turn += 4 + 5 + max(int(shots[figure_group[i]].max()) * (1 + per_hit), auto * (3 + per_hit))
+        per_turn += 4 + 5 + 2 + 5 + max(int(shots[figure_group[i]].max()) * (1 + per_hit), auto * (3 + per_hit))
     window = draw_window(battle, per_turn * rules.max_turns)
     arrays = (
         window,

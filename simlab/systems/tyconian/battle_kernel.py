@@ -32,6 +32,7 @@ from simlab.systems.battles import (
 from simlab.systems.tyconian.kernels import (
     AUTO,
     BONUS_TURN,
+    CAN_JAM,
     DEX,
     END,
     HIT_FACE,
@@ -42,8 +43,10 @@ from simlab.systems.tyconian.kernels import (
     STR,
     TACTICS,
     TACTICS_TURN,
+    TWO_WEAPONS,
     _hit_on,
     count_wounds,
+    jam_check,
     loses_consciousness,
     shot_skill,
     volley_dice,
@@ -54,8 +57,9 @@ S_TARGETS, S_BREAK, S_COUNT, S_SPACING_CM = range(4)
 N_SIDE_COLUMNS = 4
 # Entries of the rule integers.
 (R_SKILL_DIE, R_CRIT_SUCCESS, R_CRIT_FAILURE, R_ROUND_DOWN, R_KNOCKDOWN_PER_SHOT, R_ROLL_EVERY_TURN, R_RECOIL_DICE,
- R_TACTICS_TURNS, R_MAX_TURNS, R_IN_ORDER, R_DANGER_CM) = range(11)  # fmt: skip
-N_RULES = 11
+ R_TACTICS_TURNS, R_MAX_TURNS, R_IN_ORDER, R_DANGER_CM, R_TIES_BY_LINE, R_JAM_BONUS, R_HESITATION,
+ R_JAM_CLEAR) = range(15)  # fmt: skip
+N_RULES = 15
 
 
 @njit(inline="always")
@@ -121,7 +125,7 @@ def battle_block(
         start: First trial.
         stop: One past the last trial.
         window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
-        groups: ``(G, 21)`` per group the duel's per-side parameters (duel.SIDE_FIELDS).
+        groups: ``(G, 22)`` per group the duel's per-side parameters (duel.SIDE_FIELDS).
         group_side: Each group's side.
         figure_group: Each figure's group; side a's figures first, in line order.
         position: Each figure's place in its side's line.
@@ -129,8 +133,9 @@ def battle_block(
         locations: ``(G, G, wear + 1, 5, 7)`` damage tables of a group's hits on another (TYC-5).
         capacity: ``(G, 7)`` capacity of each location of a group's figures (TYC-6.1).
         limb: ``(7,)`` 1 for a limb.
-        plans: ``(G, 3, 16, MAX_SHOTS)`` the second of each shot by kind of turn and DEX.
-        plan_shots: ``(G, 3, 16)`` the shots of each plan.
+        plans: ``(G, 3, J, 16, MAX_SHOTS)`` the second of each shot by kind of turn, points paid
+            first to clear a jam (0 to J - 1) and DEX.
+        plan_shots: ``(G, 3, J, 16)`` the shots of each plan.
         location_of_roll: Location index of each d20 roll.
         rules: The rule integers (R_SKILL_DIE ... R_DANGER_CM).
         counts: Tallies of :mod:`simlab.systems.battles`.
@@ -149,6 +154,8 @@ def battle_block(
     knockdown_per_shot = rules[R_KNOCKDOWN_PER_SHOT] == 1
     roll_every_turn = rules[R_ROLL_EVERY_TURN] == 1
     in_order = rules[R_IN_ORDER] == 1
+    ties_by_line = rules[R_TIES_BY_LINE] == 1
+    hesitation = rules[R_HESITATION]
     stride = np.uint64(window) * gamma
     side_of = np.empty(n, np.int64)
     for i in range(n):
@@ -182,6 +189,11 @@ def battle_block(
     order = np.empty(n, np.int64)
     acting = np.empty(n, np.int64)
     speed = np.empty(n, np.int64)
+    tiebreak = np.empty(n, np.uint64)
+    owed = np.empty(n, np.int64)  # action points owed to clear a jam (TYC-3.6)
+    jam_row = np.empty(n, np.int64)  # the points this turn's plan pays for a jam first
+    fired = np.empty(n, np.int64)  # shots of this turn (the jam check)
+    hesitant_until = np.empty(n, np.int64)  # the last second (from the start) of a hesitation (TYC-6.3)
     enemies = np.empty(2, np.int64)  # the first figure of each side's enemies: side a's figures come first
     enemies[0] = sides[0, S_COUNT]
     enemies[1] = 0
@@ -207,6 +219,8 @@ def battle_block(
             hit[i] = False
             serious_count[i] = 0
             wounds[i] = 0
+            owed[i] = 0
+            hesitant_until[i] = -1
             for q in range(7):
                 located[i, q] = 0
                 level[i, q] = 0
@@ -238,6 +252,8 @@ def battle_block(
                 for second in range(1, 6):
                     shots_in[i, second] = 0
                 seconds_of[i] = 0
+                fired[i] = 0
+                jam_row[i] = 0
                 firing_auto[i] = False
                 recoil_total[i] = 0
                 turn_dex[i] = dex[i]
@@ -248,14 +264,17 @@ def battle_block(
                 if state[i] != STANDING or lying or dex[i] <= 0:  # knocked down last turn: no actions (TYC-6.4)
                     continue
                 if loaded[i] < (1 if groups[g, AUTO] else groups[g, ROUNDS]):
-                    if spare[i] > 0:  # a turn spent reloading
+                    if spare[i] > 0:  # a turn spent reloading (it clears a jam too)
                         spare[i] -= 1
                         loaded[i] = groups[g, MAGAZINE]
+                        owed[i] = 0
                     continue
                 if groups[g, AUTO]:
                     firing_auto[i] = True
                     seconds_of[i] = 1 << 5  # one volley at the end of the turn (TYC-4)
                     continue
+                jam_row[i] = owed[i]  # a jam's points are paid first (TYC-3.6)
+                owed[i] = 0
                 kind = PLAIN_TURN
                 if groups[g, TACTICS]:
                     if turns == 1:
@@ -263,8 +282,8 @@ def battle_block(
                     elif turns <= 1 + rules[R_TACTICS_TURNS]:
                         kind = BONUS_TURN
                 row = min(dex[i], 15)
-                for k in range(min(plan_shots[g, kind, row], loaded[i] // groups[g, ROUNDS])):
-                    second = plans[g, kind, row, k]
+                for k in range(min(plan_shots[g, kind, jam_row[i], row], loaded[i] // groups[g, ROUNDS])):
+                    second = plans[g, kind, jam_row[i], row, k]
                     shots_in[i, second] += 1
                     seconds_of[i] |= 1 << second
             busy = 0
@@ -275,11 +294,12 @@ def battle_block(
                     continue  # nobody acts in this second: nothing changes
                 count = 0
                 bit = 1 << second
-                for i in range(n):  # who acts in this second
-                    if state[i] == STANDING and seconds_of[i] & bit:
+                now = 5 * (turns - 1) + second
+                for i in range(n):  # who acts in this second (a hesitating figure's actions are lost, TYC-6.3)
+                    if state[i] == STANDING and seconds_of[i] & bit and now > hesitant_until[i]:
                         acting[count] = i
                         count += 1
-                if in_order:  # simultaneous actions go in order of d20 + DEX (TYC-2), ties by place in line
+                if in_order:  # simultaneous actions go in order of d20 + DEX (TYC-2)
                     for q in range(count):
                         w, roll = draw_die(w, gamma, 20)
                         made += 1
@@ -294,6 +314,29 @@ def battle_block(
                             p -= 1
                         acting[p + 1] = who
                         speed[p + 1] = key
+                    q = 0
+                    while q < count and not ties_by_line:  # ties are rolled off again (ENG-4.2)
+                        r = q + 1
+                        while r < count and speed[r] == speed[q]:
+                            r += 1
+                        if r - q > 1:
+                            # A roll-off repeated until it parts them gives every order of the tied figures
+                            # the same chance: that order is drawn at once, one draw per tied figure.
+                            for p in range(q, r):
+                                w += gamma
+                                tiebreak[p] = mix64(w)
+                            made += r - q
+                            for p in range(q + 1, r):
+                                who = acting[p]
+                                key64 = tiebreak[p]
+                                u = p - 1
+                                while u >= q and tiebreak[u] < key64:
+                                    acting[u + 1] = acting[u]
+                                    tiebreak[u + 1] = tiebreak[u]
+                                    u -= 1
+                                acting[u + 1] = who
+                                tiebreak[u + 1] = key64
+                        q = r
                 changed = False  # anybody put out in this second
                 for q in range(count + 1):  # each acting figure, then (together) the count of the second
                     if q == count:
@@ -311,6 +354,7 @@ def battle_block(
                             continue
                         gt = figure_group[t]
                         for _ in range(shots_in[i, second]):
+                            fired[i] += 1
                             spent[s] += groups[g, ROUNDS]
                             skill, loaded[i], recoil_total[i] = shot_skill(
                                 groups, g, loaded[i], recoil_total[i], strength[i], rounding_down
@@ -378,13 +422,15 @@ def battle_block(
                     for j in range(count_from, count_to):
                         if hit[j]:
                             hit[j] = False
-                            w, drawn, became = count_wounds(
+                            w, drawn, became, hesitates = count_wounds(
                                 w, gamma, j, pending, located, level, capacity, figure_group[j], limb,
                                 groups[figure_group[j], END], dex, strength, slight, serious, serious_count,
                                 stunned[j], wounds,
                             )  # fmt: skip
                             made += drawn
                             stunned[j] = False
+                            if hesitates:  # its next seconds' actions are lost (TYC-6.3)
+                                hesitant_until[j] = now + hesitation
                             if became > state[j]:
                                 state[j] = became
                                 changed = True
@@ -397,6 +443,13 @@ def battle_block(
                     break
             for i in range(n):  # knocked down: the impact damage of the turn above DEX (TYC-6.4)
                 knocked[i] = (hardest[i] if knockdown_per_shot else turn_damage[i]) > turn_dex[i]
+                g = figure_group[i]
+                if groups[g, CAN_JAM] and outcome < 0 and state[i] == STANDING:  # the jam check (TYC-3.6)
+                    shots = (fired[i] + 1) // 2 if groups[g, TWO_WEAPONS] else fired[i]  # of one weapon
+                    w, drawn, points = jam_check(w, gamma, shots, rules[R_JAM_BONUS], rules[R_JAM_CLEAR])
+                    made += drawn
+                    if points > 0:  # owed until the figure next acts
+                        owed[i] = points
             history[0, turns] = alive[0]
             history[1, turns] = alive[1]
             if turns == 1:

@@ -40,7 +40,7 @@ from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import SKILL, as_plain, build, spec_field
 from simlab.inputs.tables import Table
 from simlab.systems.duels import DUEL_METRICS
-from simlab.systems.tyconian.fire import SKILL_MULTIPLIER, range_band
+from simlab.systems.tyconian.fire import SKILL_MULTIPLIER, can_jam, range_band
 from simlab.systems.tyconian.full_auto import table_row
 from simlab.systems.tyconian.plans import MAX_SHOTS, plan_seconds, points_by_second, shot_costs
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack, dice_through, resolve
@@ -64,7 +64,7 @@ __all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "DUEL_METRICS", "SIDE_FIE
 SIDE_FIELDS = (
     "skill", "aim_skill", "dex", "str", "end", "rounds_per_shot", "magazine", "spare", "full_auto", "auto_rounds",
     "auto_reduction", "auto_minimum", "auto_recoil", "hit_face", "multiplier_x100", "recoil", "two_weapons",
-    "primary_penalty", "off_penalty", "str_loss", "tactics",
+    "primary_penalty", "off_penalty", "str_loss", "tactics", "can_jam",
 )  # fmt: skip
 #: Kinds of turn of a fire plan: plain, the first with a Tactics roll, one with its bonus (TYC-2.1).
 PLAIN_TURN, TACTICS_TURN, BONUS_TURN = range(3)
@@ -114,9 +114,9 @@ class ResolvedDuel:
         sides: ``(2, len(SIDE_FIELDS))`` per-side parameters.
         locations: ``(2, wear + 1, 5, 7)``: per shooter and AV lost to wear (TYC-5.5), the whole
             d8, half d4, trauma, capacity and is-limb of each location of the other figure.
-        plans: ``(2, 3, 16, MAX_SHOTS)``: per side, kind of turn and DEX (15 for 15+), the
-            second of each shot of the turn's fire plan (TYC-2.3).
-        plan_shots: ``(2, 3, 16)``: the shots of each of those plans.
+        plans: ``(2, 3, jam_clear_die + 1, 16, MAX_SHOTS)``: per side, kind of turn, points owed to clear a jam
+            and DEX (15 for 15+), the second of each shot of the turn's fire plan (TYC-2.3).
+        plan_shots: ``(2, 3, jam_clear_die + 1, 16)``: the shots of each of those plans.
         location_of_roll: Location index of each d20 roll.
     """
 
@@ -168,6 +168,7 @@ def _side(
         TWO_WEAPON_PENALTY[fire, "primary"] if shooter.two_weapons else 0,
         TWO_WEAPON_PENALTY[fire, "off"] if shooter.two_weapons else 0,
         (2 if fire == "same_second" else 1) if shooter.two_weapons else 0, int(shooter.tactics != "none"),
+        int(can_jam(weapon, shooter.mode)),
     ]  # fmt: skip
     plans, shots = _plans(shooter, weapon, rules, tables)
     wear_levels = max(attack.armour.av_at(name) for name in LOCATIONS) if rules.armor_wear != "none" else 0
@@ -186,23 +187,27 @@ def _location_rows(weapon: Weapon, attack: ResolvedAttack, target: DuelSide, rul
 
 
 def _plans(shooter: DuelSide, weapon: Weapon, rules: Rules, tables: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """The seconds of each shot of the side's fire plan, by kind of turn and DEX (TYC-2.1, TYC-2.3, TYC-3.5)."""
+    """The seconds of each shot of the side's fire plan (TYC-2.1, TYC-2.3, TYC-3.5).
+
+    By kind of turn, action points first paid to clear a jam (0 to ``jam_clear_die``, TYC-3.6) and DEX.
+    """
     table = tables.get("action_points", action_points())
     pull, between, cap = shot_costs(weapon, shooter.mode == "burst")
     per_shot = pull + (shooter.aim if shooter.mode == "single" else 0)
     bonus = TACTICS_BONUS[shooter.tactics]
     upfront = {PLAIN_TURN: 0, TACTICS_TURN: rules.tactics_cost if bonus else 0, BONUS_TURN: 0}
-    plans = np.zeros((3, 16, MAX_SHOTS), np.int64)
-    shots = np.zeros((3, 16), np.int64)
+    plans = np.zeros((3, rules.jam_clear_die + 1, 16, MAX_SHOTS), np.int64)
+    shots = np.zeros((3, rules.jam_clear_die + 1, 16), np.int64)
     for kind in (PLAIN_TURN, TACTICS_TURN, BONUS_TURN):
-        for dex in range(1, 16):
-            points = points_by_second(dex, table, bonus if kind == BONUS_TURN else 0, rules.max_action_points)
-            seconds = plan_seconds(
-                points, per_shot, between, cap, upfront=upfront[kind],
-                two_weapons=shooter.two_weapon_fire if shooter.two_weapons else "",
-            )  # fmt: skip
-            plans[kind, dex, : len(seconds)] = seconds
-            shots[kind, dex] = len(seconds)
+        for owed in range(rules.jam_clear_die + 1):
+            for dex in range(1, 16):
+                points = points_by_second(dex, table, bonus if kind == BONUS_TURN else 0, rules.max_action_points)
+                seconds = plan_seconds(
+                    points, per_shot, between, cap, upfront=upfront[kind] + owed,
+                    two_weapons=shooter.two_weapon_fire if shooter.two_weapons else "",
+                )  # fmt: skip
+                plans[kind, owed, dex, : len(seconds)] = seconds
+                shots[kind, owed, dex] = len(seconds)
     return plans, shots
 
 
@@ -247,7 +252,7 @@ def resolve_duel(
         side_a, side_b, rules, (names[0], names[1]), sides, np.stack(locations), np.stack(plans), np.stack(shots),
         attack.location_of_roll,
     )  # fmt: skip
-    per_turn = 6  # the most draws one turn can take: both consciousness rolls, every shot or die hitting...
+    per_turn = 6 + 4  # the most draws one turn can take: consciousness rolls, jam checks, every shot hitting...
     for side, table in zip(sides, duel.locations, strict=True):
         per_hit = 2 + int((table[:, 0] + table[:, 1]).max())  # location, damage dice, stun
         shots_each = MAX_SHOTS * (1 + per_hit)

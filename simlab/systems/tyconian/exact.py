@@ -16,7 +16,7 @@ import numpy as np
 from simlab.engine.pmf import PMF, dice_sum, die, mixture, point
 from simlab.mechanics.d20 import p_critical_success
 from simlab.mechanics.target_number import TWO_D6
-from simlab.systems.tyconian.fire import p_jam, shot_chances
+from simlab.systems.tyconian.fire import can_jam, p_jam, shot_chances
 from simlab.systems.tyconian.full_auto import binomial
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
 from simlab.systems.tyconian.rules import Target
@@ -50,8 +50,8 @@ class ExactAttack:
 
 
 def semi_automatic(attack: ResolvedAttack) -> bool:
-    """Weapons that can jam: semi-automatic (ROF SA...), not energy weapons (TYC-3.6)."""
-    return attack.weapon.rof.startswith("SA") and "energy" not in attack.weapon.flags
+    """Whether the attack's weapon can jam: semi-automatic (ROF SA...), not energy, single shots (TYC-3.6)."""
+    return can_jam(attack.weapon, attack.scenario.mode)
 
 
 def _p_shot(attack: ResolvedAttack) -> list[float]:
@@ -163,9 +163,7 @@ def exact_attack(attack: ResolvedAttack) -> ExactAttack:
     else:
         shots = [one_hit(float(hits.p_at_least(1)), 0)]
         mean_damage = hits.mean() * sum(w * pmf.mean() for w, pmf, _ in one_hit(1.0, 0))
-    jam = (
-        p_jam(len(attack.skills), attack.rules) if semi_automatic(attack) and attack.scenario.mode == "single" else None
-    )
+    jam = p_jam(len(attack.skills), attack.rules) if semi_automatic(attack) else None
     bystanders = None
     if attack.auto is not None:
         missed = attack.auto.dice - np.arange(len(hits.probs))

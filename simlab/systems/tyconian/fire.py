@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from simlab.mechanics.d20 import p_skill_success, round_off
 from simlab.mechanics.target_number import TWO_D6
-from simlab.systems.tyconian.rules import Rules
+from simlab.systems.tyconian.rules import Rules, Weapon
 
 __all__ = [
     "RANGE_BANDS",
@@ -20,6 +20,7 @@ __all__ = [
     "effective_skill",
     "shot_chances",
     "p_jam",
+    "can_jam",
 ]
 
 #: Range bands in order (TYC-3.1), each up to this multiple of the short range R.
@@ -112,6 +113,11 @@ def shot_chances(effective_skills: Sequence[int], rules: Rules) -> list[float]:
         )
         for s in effective_skills
     ]
+
+
+def can_jam(weapon: Weapon, mode: str) -> bool:
+    """Whether a weapon fired in ``mode`` can jam: semi-automatic (ROF SA...), not energy, single shots (TYC-3.6)."""
+    return weapon.rof.startswith("SA") and "energy" not in weapon.flags and mode == "single"
 
 
 def p_jam(shots: int, rules: Rules) -> float:

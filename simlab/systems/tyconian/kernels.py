@@ -230,7 +230,9 @@ def attack_block(
 # Per-side duel parameters, in the order of duel.SIDE_FIELDS.
 (SKILL, AIM_SKILL, DEX, STR, END, ROUNDS, MAGAZINE, SPARE, AUTO, AUTO_ROUNDS, AUTO_REDUCTION, AUTO_MINIMUM,
  AUTO_RECOIL, HIT_FACE, MULTIPLIER, RECOIL, TWO_WEAPONS, PRIMARY_PENALTY, OFF_PENALTY, STR_LOSS,
- TACTICS) = range(21)  # fmt: skip
+ TACTICS, CAN_JAM) = range(22)  # fmt: skip
+# Entries of the duel's (and battle's) rule flags (sample.duel_flags).
+F_ROUND_DOWN, F_KNOCKDOWN_PER_SHOT, F_ROLL_EVERY_TURN, F_JAM_BONUS, F_HESITATION, F_JAM_CLEAR = range(6)
 #: Kinds of turn of a duel's fire plans (duel.PLAIN_TURN ...).
 PLAIN_TURN, TACTICS_TURN, BONUS_TURN = range(3)
 
@@ -345,6 +347,25 @@ def volley_dice(
 
 
 @njit(inline="always")
+def jam_check(
+    w: np.uint64, gamma: np.uint64, shots: np.int64, bonus: np.int64, clear_die: np.int64
+) -> tuple[np.uint64, np.int64, np.int64]:  # pragma: no cover - compiled
+    """The jam check at the end of a turn of ``shots`` (TYC-3.6): (position, draws made, points to clear).
+
+    2d6 (one draw) + ``bonus`` below the shots jams the weapon, and a d``clear_die`` (one draw)
+    gives the action points that clear it. Rolled only where it can jam (shots - bonus > 2):
+    elsewhere no draw is made and nothing jams.
+    """
+    if shots - bonus <= 2:
+        return w, 0, 0
+    w += gamma
+    if two_d6_from_draw(mix64(w)) + bonus >= shots:
+        return w, 1, 0
+    w, points = draw_die(w, gamma, clear_die)
+    return w, 2, points
+
+
+@njit(inline="always")
 def count_wounds(
     w: np.uint64,
     gamma: np.uint64,
@@ -369,21 +390,26 @@ def count_wounds(
     The first slight wound costs 2 DEX, the first serious one 4 DEX more and half the STR; a
     serious wound anywhere but the head calls for 3d6 under END (else unconscious); a serious
     head wound, a critical or amputated location, three serious locations, a stunning hit or
-    DEX 0 put the figure out; a killing wound kills it. ``wounds[j]`` adds the levels gained;
-    ``capacity[capacity_row]`` is the capacity of each of its locations.
+    DEX 0 put the figure out; a killing wound kills it. A figure whose first wounds are
+    scratches hesitates (TYC-6.3; one that goes straight to a slight wound does not).
+    ``wounds[j]`` adds the levels gained; ``capacity[capacity_row]`` is the capacity of each
+    of its locations.
 
     Returns:
-        (new position, draws made, 0 standing, 1 out, 2 killed).
+        (new position, draws made, 0 standing, 1 out, 2 killed, whether it hesitates).
     """
     made = 0
     out = stunned
     killed = False
+    fresh = wounds[j] == 0  # never wounded before
+    worst = 0
     for i in range(7):
         if pending[j, i] == 0:
             continue
         located[j, i] += pending[j, i]
         pending[j, i] = 0
         new = _level(located[j, i], capacity[capacity_row, i], limb[i] == 1, i == 0)
+        worst = max(worst, new)
         if new >= 2 and not slight[j]:
             slight[j] = True
             dex[j] -= 2
@@ -409,8 +435,8 @@ def count_wounds(
     if serious_count[j] >= 3 or dex[j] <= 0:
         out = True
     if killed:
-        return w, made, 2
-    return w, made, 1 if out else 0
+        return w, made, 2, False
+    return w, made, 1 if out else 0, fresh and worst == 1 and not out
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -443,12 +469,14 @@ def duel_block(
         sides: ``(2, 21)`` per-side parameters (duel.SIDE_FIELDS).
         locations: ``(2, wear + 1, 5, 7)``: per shooter and AV worn off (TYC-5.5), the whole d8,
             half d4, trauma, capacity and is-limb of each location of the other figure.
-        plans: ``(2, 3, 16, MAX_SHOTS)`` the second of each shot, per side, kind of turn and DEX.
-        plan_shots: ``(2, 3, 16)`` the shots of each plan (TYC-2.3).
+        plans: ``(2, 3, 5, 16, MAX_SHOTS)`` the second of each shot, per side, kind of turn, action
+            points owed to clear a jam (0-4) and DEX.
+        plan_shots: ``(2, 3, 5, 16)`` the shots of each plan (TYC-2.3).
         location_of_roll: Location index of each d20 roll.
         roll_limits: ``[skill_die, critical_success_max, critical_failure_min]``.
         flags: ``[round down (TYC-1.3), knockdown per shot (TYC-6.4), consciousness roll every
-            turn (TYC-6.3)]`` as 0 or 1.
+            turn (TYC-6.3)]`` as 0 or 1, then the jam bonus (TYC-3.6), the seconds of hesitation
+            (TYC-6.3) and the die of a jam's clearing points (F_ROUND_DOWN ... F_JAM_CLEAR).
         recoil_dice_factor: Full-auto dice lost per point of R5 over STR (TYC-4.3).
         tactics_turns: Turns a successful Tactics roll adds its points (TYC-2.1).
         max_turns: Turns after which a duel ends undecided.
@@ -460,6 +488,8 @@ def duel_block(
     rounding_down = flags[0] == 1
     knockdown_per_shot = flags[1] == 1
     roll_every_turn = flags[2] == 1
+    jam_bonus = flags[F_JAM_BONUS]
+    hesitation = flags[F_HESITATION]
     dex = np.empty(2, np.int64)
     strength = np.empty(2, np.int64)
     loaded = np.empty(2, np.int64)
@@ -476,6 +506,10 @@ def duel_block(
     n_shots = np.empty(2, np.int64)
     kind = np.empty(2, np.int64)
     row = np.empty(2, np.int64)
+    owed = np.empty(2, np.int64)  # action points owed to clear a jam (TYC-3.6)
+    jam_row = np.empty(2, np.int64)  # the points this turn's plan pays for a jam first
+    fired = np.empty(2, np.int64)  # shots of this turn (the jam check)
+    hesitant_until = np.empty(2, np.int64)  # the last second (from the start) of a hesitation (TYC-6.3)
     firing_auto = np.empty(2, np.bool_)
     recoil_total = np.empty(2, np.int64)
     knocked = np.empty(2, np.bool_)
@@ -501,6 +535,9 @@ def duel_block(
             serious[s] = False
             knocked[s] = False
             serious_count[s] = 0
+            owed[s] = 0
+            hesitant_until[s] = -1
+            gained[s] = 0
             for i in range(7):
                 located[s, i] = 0
                 level[s, i] = 0
@@ -520,6 +557,8 @@ def duel_block(
                 break
             for s in range(2):  # each figure's fire plan for the turn (TYC-2.3)
                 n_shots[s] = 0
+                fired[s] = 0
+                jam_row[s] = 0
                 firing_auto[s] = False
                 recoil_total[s] = 0
                 turn_dex[s] = dex[s]
@@ -530,13 +569,16 @@ def duel_block(
                 if lying or dex[s] <= 0:  # knocked down last turn: no actions (TYC-6.4)
                     continue
                 if loaded[s] < (1 if sides[s, AUTO] else sides[s, ROUNDS]):
-                    if spare[s] > 0:  # a turn spent reloading
+                    if spare[s] > 0:  # a turn spent reloading (it clears a jam too)
                         spare[s] -= 1
                         loaded[s] = sides[s, MAGAZINE]
+                        owed[s] = 0
                     continue
                 if sides[s, AUTO]:
                     firing_auto[s] = True
                     continue
+                jam_row[s] = owed[s]  # a jam's points are paid first (TYC-3.6)
+                owed[s] = 0
                 kind[s] = PLAIN_TURN
                 if sides[s, TACTICS]:
                     if turns == 1:
@@ -544,19 +586,21 @@ def duel_block(
                     elif turns <= 1 + tactics_turns:
                         kind[s] = BONUS_TURN
                 row[s] = min(dex[s], 15)
-                n_shots[s] = min(plan_shots[s, kind[s], row[s]], loaded[s] // sides[s, ROUNDS])
+                n_shots[s] = min(plan_shots[s, kind[s], jam_row[s], row[s]], loaded[s] // sides[s, ROUNDS])
             for second in range(1, 6):
                 for s in range(2):
                     stunned[s] = False
                     for i in range(7):
                         pending[s, i] = 0
+                now = 5 * (turns - 1) + second
                 for s in range(2):
-                    if down[s]:
+                    if down[s] or now <= hesitant_until[s]:  # a hesitating figure's actions are lost (TYC-6.3)
                         continue
                     other = 1 - s
                     for k in range(n_shots[s]):
-                        if plans[s, kind[s], row[s], k] != second:
+                        if plans[s, kind[s], jam_row[s], row[s], k] != second:
                             continue
+                        fired[s] += 1
                         skill, loaded[s], recoil_total[s] = shot_skill(
                             sides, s, loaded[s], recoil_total[s], strength[s], rounding_down
                         )
@@ -594,18 +638,26 @@ def duel_block(
                         turn_damage[other] += volley
                         hardest[other] = max(hardest[other], volley)  # a volley is one shot (TYC-6.4)
                 for s in range(2):  # the wounds of this second (TYC-6)
-                    w, drawn, became = count_wounds(
+                    w, drawn, became, hesitates = count_wounds(
                         w, gamma, s, pending, located, level, capacity, s, limb, sides[s, END], dex, strength,
                         slight, serious, serious_count, stunned[s], gained,
                     )  # fmt: skip
                     made += drawn
                     down[s] = down[s] or became > 0
+                    if hesitates:  # its next seconds' actions are lost (TYC-6.3)
+                        hesitant_until[s] = now + hesitation
                 if down[0] or down[1]:
                     over = True
                     elapsed = 5 * (turns - 1) + second
                     break
             for s in range(2):  # knocked down: the impact damage of the turn above DEX (TYC-6.4)
                 knocked[s] = (hardest[s] if knockdown_per_shot else turn_damage[s]) > turn_dex[s]
+                if sides[s, CAN_JAM] and not over:  # the jam check at the turn's end (TYC-3.6)
+                    shots = (fired[s] + 1) // 2 if sides[s, TWO_WEAPONS] else fired[s]  # of one weapon
+                    w, drawn, points = jam_check(w, gamma, shots, jam_bonus, flags[F_JAM_CLEAR])
+                    made += drawn
+                    if points > 0:  # owed until the figure next acts
+                        owed[s] = points
         if not over and not (down[0] or down[1]):
             elapsed = 5 * turns
         record_duel_compiled(counts, turns_hist, seconds_hist, down[0], down[1], turns, elapsed, 1, made)

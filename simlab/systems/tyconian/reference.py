@@ -241,6 +241,8 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
         located = [[0] * 7, [0] * 7]
         level = [[0] * 7, [0] * 7]
         penetrations = [[0] * 7, [0] * 7]
+        owed = [0, 0]  # action points owed to clear a jam (TYC-3.6)
+        hesitant_until = [-1, -1]  # the last second of a hesitation (TYC-6.3)
         turns = elapsed = 0
         over = False
         while turns < rules.max_turns and not over:
@@ -259,6 +261,7 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
             hardest = [0, 0]
             lying = list(knocked)
             knocked = [False, False]
+            shots_fired = [0, 0]
             for s in (0, 1):
                 p = sides[s]
                 if lying[s] or dex[s] <= 0:
@@ -267,18 +270,21 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                     if spare[s] > 0:
                         spare[s] -= 1
                         loaded[s] = int(p[kernels.MAGAZINE])
+                        owed[s] = 0
                     continue
                 if p[kernels.AUTO]:
                     auto[s] = True
                 else:
                     kind, row = _turn_kind(p, turns, rules.tactics_turns), min(dex[s], 15)
-                    shots = min(int(duel.plan_shots[s, kind, row]), loaded[s] // int(p[kernels.ROUNDS]))
-                    plans[s] = [int(at) for at in duel.plans[s, kind, row, :shots]]
+                    paid, owed[s] = owed[s], 0
+                    shots = min(int(duel.plan_shots[s, kind, paid, row]), loaded[s] // int(p[kernels.ROUNDS]))
+                    plans[s] = [int(at) for at in duel.plans[s, kind, paid, row, :shots]]
             for second in range(1, 6):
                 pending = [[0] * 7, [0] * 7]
                 stunned = [False, False]
+                now = 5 * (turns - 1) + second
                 for s in (0, 1):
-                    if down[s]:
+                    if down[s] or now <= hesitant_until[s]:
                         continue
                     other = 1 - s
                     p = sides[s]
@@ -286,6 +292,7 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                     for at in plans[s]:
                         if at != second:
                             continue
+                        shots_fired[s] += 1
                         hand = 0
                         if p[kernels.TWO_WEAPONS]:
                             fired = (int(p[kernels.MAGAZINE]) - loaded[s]) // int(p[kernels.ROUNDS])
@@ -318,11 +325,14 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                 for s in (0, 1):
                     out = stunned[s]
                     table = duel.locations[1 - s, 0]
+                    fresh = not any(level[s])
+                    worst = 0
                     for i in range(7):
                         if not pending[s][i]:
                             continue
                         located[s][i] += pending[s][i]
                         new = wound_code(located[s][i], int(table[3, i]), bool(table[4, i]), i == 0)
+                        worst = max(worst, new)
                         if new >= 2 and not slight[s]:
                             slight[s] = True
                             dex[s] -= 2
@@ -338,12 +348,19 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
                         level[s][i] = max(level[s][i], new)
                     out = out or serious_count[s] >= 3 or dex[s] <= 0
                     down[s] = down[s] or out
+                    if fresh and worst == 1 and not out:  # the first wounds are scratches: hesitate
+                        hesitant_until[s] = now + rules.hesitation_seconds
                 if down[0] or down[1]:
                     over = True
                     elapsed = 5 * (turns - 1) + second
                     break
             per_shot = rules.knockdown_damage == "shot"
             knocked = [(hardest[s] if per_shot else turn_damage[s]) > turn_dex[s] for s in (0, 1)]
+            for s in (0, 1):
+                shots_of_weapon = (shots_fired[s] + 1) // 2 if sides[s, kernels.TWO_WEAPONS] else shots_fired[s]
+                if sides[s, kernels.CAN_JAM] and not over and shots_of_weapon - rules.jam_bonus > 2:
+                    if draws.two_d6() + rules.jam_bonus < shots_of_weapon:
+                        owed[s] = draws.die(rules.jam_clear_die)
         if not over and not (down[0] or down[1]):
             elapsed = 5 * turns
         duels.record_duel(counts, turns_hist, seconds_hist, down[0], down[1], turns, elapsed, 1, draws.made)
@@ -378,6 +395,8 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
     located = np.zeros((n, 2, 7), np.int64)
     level = np.zeros((n, 2, 7), np.int64)
     penetrations = np.zeros((n, 2, 7), np.int64)
+    owed = np.zeros((n, 2), np.int64)  # action points owed to clear a jam (TYC-3.6)
+    hesitant_until = np.full((n, 2), -1, np.int64)  # the last second of a hesitation (TYC-6.3)
     turns = np.zeros(n, np.int64)
     elapsed = np.zeros(n, np.int64)
     live = np.arange(n)
@@ -393,6 +412,8 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
         elapsed[ended] = 5 * (turns[ended] - 1)
         live = live[~down[live].any(axis=1)]
         plan_row = np.zeros((n, 2), np.int64)
+        jam_row = np.zeros((n, 2), np.int64)
+        shots_fired = np.zeros((n, 2), np.int64)
         n_shots = np.zeros((n, 2), np.int64)
         auto = np.zeros((n, 2), bool)
         recoil = np.zeros((n, 2), np.int64)
@@ -407,12 +428,15 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
             reload = able[empty & (spare[able, s] > 0)]
             spare[reload, s] -= 1
             loaded[reload, s] = p[kernels.MAGAZINE]
+            owed[reload, s] = 0
             firing = able[~empty]
             if p[kernels.AUTO]:
                 auto[firing, s] = True
             else:
                 plan_row[firing, s] = np.minimum(dex[firing, s], 15)
-                planned = duel.plan_shots[s, kinds[s], plan_row[firing, s]]
+                jam_row[firing, s] = owed[firing, s]
+                owed[firing, s] = 0
+                planned = duel.plan_shots[s, kinds[s], jam_row[firing, s], plan_row[firing, s]]
                 n_shots[firing, s] = np.minimum(planned, loaded[firing, s] // p[kernels.ROUNDS])
         knocked[:] = False
         for second in range(1, 6):
@@ -420,15 +444,18 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
                 break
             pending = np.zeros((n, 2, 7), np.int64)
             stunned = np.zeros((n, 2), bool)
+            now = 5 * (turn - 1) + second
             for s in (0, 1):
                 p = sides[s]
                 other = 1 - s
-                shooting = live[~down[live, s]]
+                shooting = live[~down[live, s] & (hesitant_until[live, s] < now)]
                 plan = duel.plans[s, kinds[s]]
                 for k in range(MAX_SHOTS):
-                    rows = shooting[(n_shots[shooting, s] > k) & (plan[plan_row[shooting, s], k] == second)]
+                    at_second = plan[jam_row[shooting, s], plan_row[shooting, s], k] == second
+                    rows = shooting[(n_shots[shooting, s] > k) & at_second]
                     if not len(rows):
                         continue
+                    shots_fired[rows, s] += 1
                     hand = np.zeros(len(rows), np.int64)
                     if p[kernels.TWO_WEAPONS]:
                         fired = (p[kernels.MAGAZINE] - loaded[rows, s]) // p[kernels.ROUNDS]
@@ -476,12 +503,15 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
                     hardest[rows, other] = np.maximum(hardest[rows, other], volley)
             for s in (0, 1):
                 out = stunned[:, s].copy()
+                fresh = ~level[:, s].any(axis=1)
+                worst = np.zeros(n, np.int64)
                 for i in range(7):
                     rows = live[pending[live, s, i] > 0]
                     if not len(rows):
                         continue
                     located[rows, s, i] += pending[rows, s, i]
                     new = levels_by_damage[s][i][np.minimum(located[rows, s, i], most)]
+                    worst[rows] = np.maximum(worst[rows], new)
                     first_slight = rows[(new >= 2) & ~slight[rows, s]]
                     slight[first_slight, s] = True
                     dex[first_slight, s] -= 2
@@ -501,11 +531,20 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
                     level[rows, s, i] = np.maximum(level[rows, s, i], new)
                 out |= (serious_count[:, s] >= 3) | (dex[:, s] <= 0)
                 down[live, s] |= out[live]
+                hesitating = live[(fresh & (worst == 1) & ~out)[live]]
+                hesitant_until[hesitating, s] = now + rules.hesitation_seconds
             ended = live[down[live].any(axis=1)]
             elapsed[ended] = 5 * (turns[ended] - 1) + second
             live = live[~down[live].any(axis=1)]
         hit_hard = hardest if rules.knockdown_damage == "shot" else turn_damage
         knocked[live] = hit_hard[live] > turn_dex[live]
+        for s in (0, 1):  # the jam check at the turn's end (TYC-3.6)
+            if not sides[s, kernels.CAN_JAM]:
+                continue
+            shots = (shots_fired[:, s] + 1) // 2 if sides[s, kernels.TWO_WEAPONS] else shots_fired[:, s]
+            checked = live[shots[live] - rules.jam_bonus > 2]
+            jammed = checked[draws.two_d6(checked) + rules.jam_bonus < shots[checked]]
+            owed[jammed, s] = draws.die(jammed, rules.jam_clear_die)
     elapsed[live] = 5 * turns[live]
     return duels.numpy_duel_tallies(
         down, turns, elapsed, 1, rules.max_turns, 5 * rules.max_turns + 1, int(draws.made.sum())

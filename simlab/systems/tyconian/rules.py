@@ -101,6 +101,13 @@ class Rules:
         2, doc="full-auto dice lost per point of R5 over STR' (TYC-4.3)", minimum=0, maximum=99
     )
     jam_bonus: int = spec_field(3, doc="jam check 2d6 + this against the shots fired (TYC-3.6)", **MODIFIER)
+    jam_clear_die: int = spec_field(
+        4, doc="a jam costs a d(this) of action points to clear, paid first in the next turn (TYC-3.6)",
+        minimum=1, maximum=10,
+    )  # fmt: skip
+    hesitation_seconds: int = spec_field(
+        2, doc="seconds whose actions a figure loses after its first scratch; 0: none (TYC-6.3)", minimum=0, maximum=99
+    )
     blunt_per_die: int = spec_field(
         2, doc="blunt trauma per whole die stopped by armour (TYC-5.3)", minimum=0, maximum=99
     )

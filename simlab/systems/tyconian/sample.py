@@ -69,7 +69,7 @@ def kernel_inputs(attack: ResolvedAttack) -> KernelInputs:
         ]
     ).astype(np.int64)
     s = attack.scenario
-    jams = semi_automatic(attack) and s.mode == "single"
+    jams = semi_automatic(attack)
     return KernelInputs(
         kind=kind,
         skills=skills,
@@ -142,7 +142,7 @@ def estimates(attack: ResolvedAttack, tallies: Tallies, trials: int) -> SampledA
     )
     if attack.auto is not None:
         mean("mean_bystander_hits", int(counts[kernels.BYSTANDERS]), int(counts[kernels.BYSTANDERS_SQ]))
-    if semi_automatic(attack) and attack.scenario.mode == "single":
+    if semi_automatic(attack):
         probability("p_jam", int(counts[kernels.JAMS]))
     found.histogram("hits", hits)
     add_wounds(found, damage, levels)
@@ -178,8 +178,18 @@ def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> 
 
 
 def duel_flags(rules: Rules) -> npt.NDArray[np.int64]:
-    """The duel kernel's readings: round down (TYC-1.3), knockdown per shot (TYC-6.4), a roll every turn (TYC-6.3)."""
-    readings = (rules.rounding == "down", rules.knockdown_damage == "shot", rules.consciousness_roll == "every_turn")
+    """The duel and battle kernels' readings and numbers, at kernels.F_ROUND_DOWN ... F_JAM_CLEAR.
+
+    Round down (TYC-1.3), knockdown per shot (TYC-6.4), a consciousness roll every turn (TYC-6.3),
+    the jam bonus and the die of a jam's clearing points (TYC-3.6), the seconds of hesitation (TYC-6.3).
+    """
+    readings = [0] * 6
+    readings[kernels.F_ROUND_DOWN] = rules.rounding == "down"
+    readings[kernels.F_KNOCKDOWN_PER_SHOT] = rules.knockdown_damage == "shot"
+    readings[kernels.F_ROLL_EVERY_TURN] = rules.consciousness_roll == "every_turn"
+    readings[kernels.F_JAM_BONUS] = rules.jam_bonus
+    readings[kernels.F_HESITATION] = rules.hesitation_seconds
+    readings[kernels.F_JAM_CLEAR] = rules.jam_clear_die
     return np.array(readings, np.int64)
 
 

@@ -57,25 +57,36 @@ def extra_hits(margin: int, step: int, cap: int | None) -> int:
     return hits if cap is None else min(hits, cap)
 
 
-def roll_table(adj_dx: int, *, criticals: bool, autofire: bool, step: int, cap: int | None) -> RollTable:
+def roll_table(
+    adj_dx: int,
+    *,
+    criticals: bool,
+    autofire: bool,
+    step: int,
+    cap: int | None,
+    thresholds: tuple[int, int, int, int, int] = (3, 4, 5, 16, 17),
+) -> RollTable:
     """Tabulate the attack roll (TFT-3.1 to TFT-3.3).
 
     Args:
         adj_dx: The adjusted DX.
-        criticals: Whether 3/4/5 always hit (3: x3 dice, 4: x2 dice) and 16-18 always miss,
-            17-18 losing the weapon (TFT-3.2).
+        criticals: Whether the criticals of TFT-3.2 apply: by default 3/4/5 always hit (3: x3 dice,
+            4: x2 dice) and 16-18 always miss, 17-18 losing the weapon.
         autofire: Whether extra hits per margin apply (any mode but ``single``).
         step: ``autofire_step``.
         cap: Maximum hits (rounds fired), None for unlimited.
+        thresholds: The rolls at or below which dice are tripled, doubled, the roll always hits, and at or
+            above which it always misses and the weapon is lost (TFT-3.2's 3, 4, 5, 16, 17).
     """
+    triple, double, sure_hit, sure_miss, lost_from = thresholds
     hits = np.zeros(ROLL_SLOTS, np.int64)
     multiplier = np.ones(ROLL_SLOTS, np.int64)
     lost = np.zeros(ROLL_SLOTS, np.int64)
     for roll in range(3, 19):
         if criticals:
-            hit = roll <= 5 or (roll <= 15 and roll <= adj_dx)
-            multiplier[roll] = {3: 3, 4: 2}.get(roll, 1)
-            lost[roll] = int(roll >= 17)
+            hit = roll <= sure_hit or (roll < sure_miss and roll <= adj_dx)
+            multiplier[roll] = 3 if roll <= triple else 2 if roll <= double else 1
+            lost[roll] = int(roll >= lost_from)
         else:
             hit = roll <= adj_dx
         if hit:

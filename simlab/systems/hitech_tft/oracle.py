@@ -68,16 +68,18 @@ def icepool_attack(scenario: Scenario, rules: Rules, weapon: Weapon, armour: Arm
     rounds = {"single": 1, "four": 4, "half": (weapon.clip or 1) // 2, "full": weapon.clip or 1, "burst": 10**9}
 
     def hits_on(r: int) -> int:
-        if rules.criticals and r >= 16:
+        if rules.criticals and r >= rules.automatic_miss_min:
             return 0
-        if not (rules.criticals and r <= 5) and r > adj_dx:
+        if not (rules.criticals and r <= rules.automatic_hit_max) and r > adj_dx:
             return 0
         if scenario.mode == "single":
             return 1
         return min(max(1, 1 + math.floor((adj_dx - r) / rules.autofire_step)), max(1, rounds[scenario.mode]))
 
     def multiplier_on(r: int) -> int:
-        return (3 if r == 3 else 2 if r == 4 else 1) if rules.criticals else 1
+        if not rules.criticals:
+            return 1
+        return 3 if r <= rules.triple_damage_max else 2 if r <= rules.double_damage_max else 1
 
     def through(n_dice: int, adds: int, armour_points: int) -> Any:
         if n_dice == 0:

@@ -64,6 +64,24 @@ class Rules:
         choices=BATTLE_DRESS_ST,
     )
     criticals: bool = spec_field(True, doc="3/4/5 always hit with x3/x2 dice, 16-18 miss (TFT-3.2)")
+    triple_damage_max: int = spec_field(
+        3, doc="with criticals, a roll at or below this triples the damage dice (TFT-3.2)", minimum=2, maximum=18
+    )
+    double_damage_max: int = spec_field(
+        4, doc="with criticals, a roll at or below this (above triple_damage_max) doubles them (TFT-3.2)",
+        minimum=2, maximum=18,
+    )  # fmt: skip
+    automatic_hit_max: int = spec_field(
+        5, doc="with criticals, a roll at or below this always hits (TFT-3.2)", minimum=2, maximum=18,
+        not_above="automatic_miss_min",
+    )  # fmt: skip
+    automatic_miss_min: int = spec_field(
+        16, doc="with criticals, a roll at or above this always misses; 19: never (TFT-3.2)", minimum=3, maximum=19
+    )
+    weapon_lost_min: int = spec_field(
+        17, doc="with criticals, a roll at or above this drops or breaks the weapon; 19: never (TFT-3.2)",
+        minimum=3, maximum=19,
+    )  # fmt: skip
     autofire_step: int = spec_field(3, doc="one more hit per this much under AdjDX (TFT-3.3)", minimum=1, maximum=99)
     he_splash_per_die: int = spec_field(1, doc="HE splash points per damage die (TFT-4.5)", minimum=0, maximum=100)
     he_splash_armor: bool = spec_field(False, doc="armour reduces HE splash, per die (TFT-4.5)")

@@ -56,7 +56,7 @@ from simlab.systems.battles import (
 )
 from simlab.systems.space_v4 import battle_kernel as k
 from simlab.systems.space_v4.duel import POLICIES, DuelSide, side_row, tabulate, turret_array
-from simlab.systems.space_v4.kernels import R_NATURAL, R_TO_HIT, hit_and_margin
+from simlab.systems.space_v4.kernels import R_NATURAL, R_NATURAL_HIT, R_TO_HIT, hit_and_margin
 from simlab.systems.space_v4.resolve import ship_row
 from simlab.systems.space_v4.rules import BANDS, Rules
 from simlab.systems.space_v4.ships import Ship, ships, turrets_of
@@ -161,7 +161,9 @@ def _group_pmf(
     pmf: dict[int, float] = {}
     for natural in range(2, 13):
         p_roll = (6 - abs(natural - 7)) / 36
-        hit, margin = hit_and_margin(natural, dm, int(rule_ints[R_TO_HIT]), rule_ints[R_NATURAL] == 1)
+        hit, margin = hit_and_margin(
+            natural, dm, int(rule_ints[R_TO_HIT]), int(rule_ints[R_NATURAL]), int(rule_ints[R_NATURAL_HIT])
+        )
         if not hit:
             pmf[0] = pmf.get(0, 0.0) + p_roll
             continue

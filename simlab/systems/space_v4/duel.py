@@ -43,7 +43,7 @@ from simlab.inputs.tables import Table
 from simlab.systems.space_v4 import kernels as k
 from simlab.systems.space_v4.fractions import damage_fractions
 from simlab.systems.space_v4.resolve import applied_table, may_fire, ship_row
-from simlab.systems.space_v4.rules import BAND_ORDER, BANDS, Rules
+from simlab.systems.space_v4.rules import BAND_ORDER, BANDS, Rules, naturals
 from simlab.systems.space_v4.ships import Ship, hull_hits_of, sandcasters_of, ships, turrets_of
 
 __all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "side_json", "POLICIES"]
@@ -170,7 +170,8 @@ def tabulate(
     fractions = tables.get("fractions") or damage_fractions()
     rule_values = {
         k.R_TO_HIT: rules.to_hit,
-        k.R_NATURAL: int(rules.natural_rules),
+        k.R_NATURAL: naturals(rules)[0],
+        k.R_NATURAL_HIT: naturals(rules)[1],
         k.R_GROUPING: int(rules.grouping == "per_weapon"),
         k.R_HELD: rules.pd_dedicated_target,
         k.R_FIRED: rules.pd_fired_target,

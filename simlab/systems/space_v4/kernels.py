@@ -47,8 +47,9 @@ __all__ = [
     PER_CRITICAL,
     CUMULATIVE,
     GUNNER_DM,
-) = range(12)
-N_ATTACK_INTS = 12
+    NATURAL_HIT,
+) = range(13)
+N_ATTACK_INTS = 13
 # Indices of the one-attack ``counts``.
 CRITS, CRITS_SQ, DESTROYED, DESTROYED_SQ, ATTACK_DRAWS = range(5)
 N_ATTACK_COUNTS = 5
@@ -62,21 +63,24 @@ WEAPON_KINDS = ("beam", "pulse", "missile", "nuclear")
 N_SIDE_INTS = 15
 HOLD, CLOSE, OPEN = range(3)
 # Indices of the duel's ``rule_ints``.
+# R_NATURAL and R_NATURAL_HIT: naturals at or below always miss, at or above always hit (1 and 13: none).
 (R_TO_HIT, R_NATURAL, R_GROUPING, R_HELD, R_FIRED, R_PD_DM, R_SKILL_TARGET, R_REDUCTION, R_PER_CRIT, R_CUMULATIVE,
- R_MAX_TURNS, R_START_BAND, R_SAND_PLUS_ONE, R_EVERY_TURN_MOVES) = range(14)  # fmt: skip
-N_RULE_INTS = 14
+ R_MAX_TURNS, R_START_BAND, R_SAND_PLUS_ONE, R_EVERY_TURN_MOVES, R_NATURAL_HIT) = range(15)  # fmt: skip
+N_RULE_INTS = 15
 # Indices of the duel's ``counts``.
 (A_WINS, B_WINS, NEITHER, TURNS, TURNS_SQ, HITS_ON_A, HITS_ON_A_SQ, HITS_ON_B, HITS_ON_B_SQ, MISSILES_A, MISSILES_A_SQ,
  MISSILES_B, MISSILES_B_SQ, A_FIRST, DUEL_DRAWS) = range(15)  # fmt: skip
 N_DUEL_COUNTS = 15
 
 
-def hit_and_margin(natural: int, dm: int, to_hit: int, natural_rules: bool) -> tuple[bool, int]:
-    """Whether a natural 2d6 total hits with ``dm``, and its margin (SPC-3.1, SPC-4.2; compiled below)."""
+def hit_and_margin(natural: int, dm: int, to_hit: int, miss_max: int, hit_min: int) -> tuple[bool, int]:
+    """Whether a natural 2d6 total hits with ``dm``, and its margin (SPC-3.1, SPC-4.2; compiled below).
+
+    A natural at or below ``miss_max`` always misses, one at or above ``hit_min`` always hits (with
+    ``natural_rules``: 2 and 12; without: 1 and 13, never).
+    """
     total = natural + dm
-    hit = total >= to_hit
-    if natural_rules:
-        hit = natural == 12 or (natural != 2 and hit)
+    hit = natural >= hit_min or (natural > miss_max and total >= to_hit)
     return hit, max(0, total - to_hit)
 
 
@@ -91,7 +95,8 @@ def fire_group(
     per_weapon_hits: int,
     dm: int,
     to_hit: int,
-    natural_rules: bool,
+    miss_max: int,
+    hit_min: int,
     applied: np.ndarray,
     pd: np.ndarray,
     first: int,
@@ -107,7 +112,7 @@ def fire_group(
     """
     w, natural = draw_2d6(w, gamma)
     draws = 1
-    hit, margin = _hit_and_margin(natural, dm, to_hit, natural_rules)
+    hit, margin = _hit_and_margin(natural, dm, to_hit, miss_max, hit_min)
     if not hit:
         return w, 0, 0, draws, -1
     survivors = n
@@ -171,7 +176,8 @@ def attack_block(
                 ints[PER_WEAPON_HITS],
                 ints[DM] - (ints[GUNNER_DM] if r > 0 else 0),  # the chief gunner's +1: the first roll only
                 ints[TO_HIT],
-                ints[NATURAL_RULES] == 1,
+                ints[NATURAL_RULES],
+                ints[NATURAL_HIT],
                 applied,
                 pd,
                 r * per,
@@ -435,7 +441,8 @@ def duel_block(
                             per_weapon_hits,
                             dm + gunner * bonus,
                             rule_ints[R_TO_HIT],
-                            rule_ints[R_NATURAL] == 1,
+                            rule_ints[R_NATURAL],
+                            rule_ints[R_NATURAL_HIT],
                             applied,
                             pd,
                             r * size,

@@ -34,7 +34,7 @@ from simlab.inputs.tables import Table
 from simlab.mechanics.target_number import TWO_D6
 from simlab.systems.space_v4.fractions import FractionRow, applied_hits, damage_fractions
 from simlab.systems.space_v4.kernels import hit_and_margin
-from simlab.systems.space_v4.rules import BANDS, LASERS, OPTIMAL_HITS, Rules, Scenario
+from simlab.systems.space_v4.rules import BANDS, LASERS, OPTIMAL_HITS, Rules, Scenario, naturals
 from simlab.systems.space_v4.ships import Ship, lasers_per_turret, sandcasters_of, ships, weapon_count
 
 __all__ = [
@@ -194,7 +194,7 @@ def hit_by_natural(dm: int, rules: Rules) -> tuple[npt.NDArray[np.bool_], npt.ND
     hit = np.zeros(13, np.bool_)
     margin = np.zeros(13, np.int64)
     for natural in range(2, 13):
-        hit[natural], margin[natural] = hit_and_margin(natural, dm, rules.to_hit, rules.natural_rules)
+        hit[natural], margin[natural] = hit_and_margin(natural, dm, rules.to_hit, *naturals(rules))
     return hit, margin
 
 

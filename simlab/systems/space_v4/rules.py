@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from simlab.inputs.params import MODIFIER, TARGET, spec_field
 from simlab.systems.space_v4.fractions import ROUNDINGS
 
-__all__ = ["Rules", "Scenario", "BANDS", "BAND_ORDER", "WEAPONS", "OPTIMAL_HITS", "LASERS", "CRIT_ACCOUNTINGS"]
+__all__ = ["naturals", "Rules", "Scenario", "BANDS", "BAND_ORDER", "WEAPONS", "OPTIMAL_HITS", "LASERS", "CRIT_ACCOUNTINGS"]
 
 #: Range bands (SPC-2): DM, and whether beams, pulses and missiles may fire.
 BANDS: dict[str, tuple[int, bool, bool, bool]] = {
@@ -37,6 +37,13 @@ class Rules:
 
     to_hit: int = spec_field(8, doc="2d6 + DMs at least this hits (SPC-3.1)", **TARGET)
     natural_rules: bool = spec_field(False, doc="a natural 2 always misses and 12 always hits (SPC-3.1)")
+    natural_miss_max: int = spec_field(
+        2, doc="with natural_rules, a natural 2d6 total at or below this always misses (SPC-3.1)", minimum=1,
+        maximum=12, not_above="natural_hit_min",
+    )  # fmt: skip
+    natural_hit_min: int = spec_field(
+        12, doc="with natural_rules, a natural 2d6 total at or above this always hits (SPC-3.1)", minimum=2, maximum=13
+    )
     sand_dm: str = spec_field(
         "by_sandcasters",
         doc="sand against lasers: -1/-2 by sandcasters per 200 tons, or the literal +1 (SPC-3.2)",
@@ -123,3 +130,8 @@ class Scenario:
         "", doc="lasers per defending turret, e.g. '3,2' (SPC-5.2); blank: the defender's, else none"
     )
     pd_dedicated: bool = spec_field(False, doc="those lasers were held back for point defence (SPC-5.2)")
+
+
+def naturals(rules: Rules) -> tuple[int, int]:
+    """(miss_max, hit_min) of the to-hit roll: the natural thresholds with ``natural_rules``, else (1, 13): none (SPC-3.1)."""
+    return (rules.natural_miss_max, rules.natural_hit_min) if rules.natural_rules else (1, 13)

@@ -13,6 +13,7 @@ from simlab.engine.intervals import Estimates, mean_interval
 from simlab.systems.space_v4 import kernels as k
 from simlab.systems.space_v4.duel import ResolvedDuel
 from simlab.systems.space_v4.resolve import ResolvedAttack
+from simlab.systems.space_v4.rules import naturals
 
 __all__ = [
     "attack_tallies",
@@ -53,7 +54,8 @@ def attack_ints(attack: ResolvedAttack) -> np.ndarray:
         k.PER_WEAPON_HITS: attack.per_weapon_hits,
         k.DM: attack.dm,
         k.TO_HIT: rules.to_hit,
-        k.NATURAL_RULES: int(rules.natural_rules),
+        k.NATURAL_RULES: naturals(rules)[0],
+        k.NATURAL_HIT: naturals(rules)[1],
         k.NEED_HELD: attack.need_held,
         k.NEED_FIRED: attack.need_fired,
         k.REDUCTION: attack.reduction,

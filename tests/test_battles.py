@@ -604,7 +604,8 @@ def test_eng_4_3_a_clip_runs_dry_and_a_spent_figure_reloads_or_stops():
     targets can neither fall (ST 1000) nor hurt the firers (battle dress), so the rounds are certain."""
     tough = [{"count": 1, "weapon": "lt pistol", "st": 1000}]
     armoured = {"count": 1, "armor": "battle TL14", "dx": 13}
-    cases = (({"weapon": "rifle grenade TL12", "magazines": 2}, 2), ({"weapon": "rifle grenade TL12", "magazines": 1}, 1),
+    cases = (({"weapon": "rifle grenade TL12", "magazines": 2}, 2),
+             ({"weapon": "rifle grenade TL12", "magazines": 1}, 1),
              ({"weapon": "assault rifle", "mode": "four", "magazines": 2}, 40))  # fmt: skip
     for inputs, rounds in cases:
         data = tft_battle([{**armoured, **inputs}], tough, max_turns=20, range_m=4)

@@ -182,3 +182,17 @@ def test_acceptance_assault_rifle_four_round_burst_exact_values():
     assert round(result.metrics["mean_hits"], 6) == 0.930556
     assert round(result.metrics["mean_damage"], 6) == 3.333333
     assert sum(result.distributions["damage"].values()) == pytest.approx(1.0)
+
+
+def test_tft_3_2_critical_thresholds_are_rules():
+    """A house rule "6 or less always hits" (automatic_hit_max = 6) at DX 3 hits on 3-6: 20/216; weapon_lost_min = 19
+    never loses the weapon; automatic_miss_min = 19 lets DX 18 hit on every roll."""
+    import simlab
+
+    def metrics(dx: int, **rules):
+        return simlab.attack("hitech_tft", weapon="assault rifle", dx=dx, rules=rules).metrics
+
+    assert metrics(3, automatic_hit_max=6)["p_hit"] == pytest.approx(20 / 216)
+    assert metrics(3)["p_hit"] == pytest.approx(10 / 216)
+    assert metrics(12, weapon_lost_min=19)["p_weapon_lost"] == 0.0
+    assert metrics(18, automatic_miss_min=19)["p_hit"] == pytest.approx(1.0)

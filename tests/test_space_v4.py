@@ -369,3 +369,16 @@ def test_spc_3_2_the_chief_gunners_plus_one_goes_to_one_roll_only():
     assert nine < 9 * mean_hits(1, True)[0]
     _, (low, high) = mean_hits(9, True, "monte_carlo")
     assert low <= nine <= high
+
+
+def test_spc_3_1_natural_thresholds_are_rules():
+    """With natural_rules, naturals at or above natural_hit_min always hit, at or below natural_miss_max miss."""
+    from simlab.systems.space_v4.resolve import hit_by_natural
+    from simlab.systems.space_v4.rules import Rules as SpaceRules
+
+    hit, _ = hit_by_natural(-20, SpaceRules(natural_rules=True, natural_hit_min=10))
+    assert [bool(hit[n]) for n in range(2, 13)] == [False] * 8 + [True] * 3
+    hit, _ = hit_by_natural(20, SpaceRules(natural_rules=True, natural_miss_max=3))
+    assert [bool(hit[n]) for n in range(2, 13)] == [False] * 2 + [True] * 9
+    hit, _ = hit_by_natural(-20, SpaceRules(natural_hit_min=10))  # the reading off: no natural rule
+    assert not hit.any()

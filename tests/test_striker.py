@@ -286,7 +286,7 @@ def test_str_2_1_natural_thresholds_are_rules(capsys):
     assert p_hit("--rule", "natural_hit_min=11") == pytest.approx(3 / 36)
     assert p_hit("--rule", "natural_hit_min=13") == 0.0
     sure = exact_outcome(resolve(Scenario(weapon="rifle", dm=20), Rules(natural_miss_max=1), {}, {}))
-    assert sure.hits.p_at_least(1) == pytest.approx(1.0)
+    assert sure.joint[0].sum() == pytest.approx(0.0)  # no roll misses
     code, _, err = run_cli(capsys, "attack", "striker", *hopeless, "--rule", "natural_hit_min=1", "--exact")
     assert code == 2 and "natural_hit_min" in err and "2 to 13" in err and err.count("\n") == 1
 
@@ -347,3 +347,14 @@ def test_stacked_outcome_chart_and_default_choice():
     metrics = [f"p_{c}" for c in CATEGORIES] + ["p_a_wins"]
     kinds = [c.kind for c in plots.choose_charts(experiment, metrics)]
     assert "stacked" in kinds
+
+
+def test_str_3_3_and_str_4_1_thresholds_are_rules():
+    """suppressive_wound_min = 13: suppressive fire never wounds; armor_halving_min = 13: as crit_halves_armor off."""
+    loud = Scenario(weapon="light machinegun", mode="half_clip", suppressive=True, armor="cloth")
+    never = exact_outcome(resolve(loud, Rules(suppressive_wound_min=13), {}, {}))
+    assert never.joint.sum(axis=0)[1:].sum() == pytest.approx(0.0)
+    shot = Scenario(weapon="rifle", armor="cloth")
+    off = exact_outcome(resolve(shot, Rules(crit_halves_armor=False), {}, {}))
+    late = exact_outcome(resolve(shot, Rules(armor_halving_min=13), {}, {}))
+    np.testing.assert_allclose(off.joint, late.joint)

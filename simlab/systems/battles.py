@@ -655,5 +655,6 @@ def refuse_range_policy(battle: Any, system: str) -> None:
         if side.formation.range_policy != "hold":
             raise battle.error(
                 f"{'ab'[s]}.formation.range_policy",
-                f"{side.formation.range_policy!r}: {system} battles hold the range, as its duels do (valid: hold; ENG-3)",
+                f"{side.formation.range_policy!r}: {system} battles hold the range, as its duels do "
+                "(valid: hold; ENG-3)",
             )

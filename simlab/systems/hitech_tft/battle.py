@@ -136,7 +136,8 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         raise battle.error("range_band", "hitech_tft battles take range_m, the distance in metres (ENG-3)")
     range_m = battle.range_m if battle.range_m is not None else 20.0
     templates = group_templates(
-        battle, BattleFigure, one_range={"range_m": "range_m at the top of the battle"}, battle_inputs={"range_m": range_m},
+        battle, BattleFigure, one_range={"range_m": "range_m at the top of the battle"},
+        battle_inputs={"range_m": range_m},
         side_cover="hitech_tft cover is a DX modifier: the dx_mod of the groups",
     )  # fmt: skip
     count = len(templates)

@@ -208,7 +208,8 @@ def battle_block(
                 knock[t] = max(knock[t], impact)
                 if groups[g, G_SPLASH] >= 0:  # HE: the figures within one hex take points per die (TFT-4.5)
                     for j in range(n):
-                        if j != t and side_of[j] == side_of[t] and state[j] == STANDING and blast_hexes[t, j, SCATTER] <= 1:
+                        near = side_of[j] == side_of[t] and blast_hexes[t, j, SCATTER] <= 1
+                        if near and j != t and state[j] == STANDING:
                             new_taken[j] += groups[g, G_SPLASH] * dice
             alive[0] = 0
             alive[1] = 0

@@ -208,7 +208,8 @@ def battle_block(
                         bonus = 1 if (kind == best and r == 0) else 0
                         w, hits, _, draws, _ = fire_group(
                             w, gamma, size, per_weapon_hits, dm + gunner * bonus, rule_ints[R_TO_HIT],
-                            rule_ints[R_NATURAL], rule_ints[R_NATURAL_HIT], applied, pd, r * size, need_held, need_fired, reduction,
+                            rule_ints[R_NATURAL], rule_ints[R_NATURAL_HIT], applied, pd, r * size, need_held,
+                            need_fired, reduction,
                         )  # fmt: skip
                         made += draws
                         hits_on[y] += hits

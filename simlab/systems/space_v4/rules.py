@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from simlab.inputs.params import MODIFIER, TARGET, spec_field
 from simlab.systems.space_v4.fractions import ROUNDINGS
 
-__all__ = ["naturals", "Rules", "Scenario", "BANDS", "BAND_ORDER", "WEAPONS", "OPTIMAL_HITS", "LASERS", "CRIT_ACCOUNTINGS"]
+__all__ = [
+    "naturals",
+    "Rules",
+    "Scenario",
+    "BANDS",
+    "BAND_ORDER",
+    "WEAPONS",
+    "OPTIMAL_HITS",
+    "LASERS",
+    "CRIT_ACCOUNTINGS",
+]
 
 #: Range bands (SPC-2): DM, and whether beams, pulses and missiles may fire.
 BANDS: dict[str, tuple[int, bool, bool, bool]] = {
@@ -133,5 +143,5 @@ class Scenario:
 
 
 def naturals(rules: Rules) -> tuple[int, int]:
-    """(miss_max, hit_min) of the to-hit roll: the natural thresholds with ``natural_rules``, else (1, 13): none (SPC-3.1)."""
+    """(miss_max, hit_min) of the to-hit roll (SPC-3.1): the natural thresholds with ``natural_rules``, else (1, 13)."""
     return (rules.natural_miss_max, rules.natural_hit_min) if rules.natural_rules else (1, 13)

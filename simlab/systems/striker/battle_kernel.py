@@ -242,7 +242,9 @@ def battle_block(
                         continue
                     # STR-3.2, ENG-4.1: the first hit on the target, each extra one on the next standing
                     # neighbour (right first), past the last one back on the target; suppressive hits too.
-                    m = min(standing_neighbours(t, side_of, state, order), hits - 1) if sides[s, S_EXTRA_ADJACENT] else 0
+                    m = 0
+                    if sides[s, S_EXTRA_ADJACENT]:
+                        m = min(standing_neighbours(t, side_of, state, order), hits - 1)
                     if suppressive:  # STR-3.3: each figure hit is suppressed (-2, -1 per further hit), applied at once
                         for q in range(-1, m):
                             who = t if q < 0 else order[q]

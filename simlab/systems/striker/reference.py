@@ -227,7 +227,8 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
             natural = draws.two_d6(rows)
             suppressive = sides[s, kernels.SUPPRESSIVE] == 1
             total = natural + sides[s, kernels.DM] - penalty[rows, s] - (0 if suppressive else suppression[firing, s])
-            hit = (natural > rules.natural_miss_max) & ((total >= rules.hit_target) | (natural >= rules.natural_hit_min))
+            sure = natural >= rules.natural_hit_min
+            hit = (natural > rules.natural_miss_max) & ((total >= rules.hit_target) | sure)
             hits = np.where(
                 hit, np.maximum(1, np.minimum(1 + (total - rules.hit_target) // rules.extra_hit_step, fired)), 0
             )

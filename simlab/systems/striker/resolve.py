@@ -220,7 +220,10 @@ def to_hit_terms(scenario: Scenario, rules: Rules, weapon: Weapon) -> dict[str, 
 
 
 def suppressive_wounds(hits: npt.NDArray[np.int64], rules: Rules) -> npt.NDArray[np.int64]:
-    """Wounding hits of a suppressive shot by natural total: one, on a hit at ``suppressive_wound_min`` or more (STR-3.3)."""
+    """Wounding hits of a suppressive shot by natural total: one, on a hit at ``suppressive_wound_min`` or more.
+
+    STR-3.3: suppressive fire wounds only on a natural 12, with one hit.
+    """
     wounds = np.zeros_like(hits)
     for natural in range(rules.suppressive_wound_min, TABLE_SLOTS):
         wounds[natural] = int(hits[natural] > 0)

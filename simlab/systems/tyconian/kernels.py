@@ -384,7 +384,7 @@ def count_wounds(
     serious_count: np.ndarray,
     stunned: bool,
     wounds: np.ndarray,
-) -> tuple[np.uint64, int, int]:  # pragma: no cover - compiled
+) -> tuple[np.uint64, int, int, bool]:  # pragma: no cover - compiled
     """The wounds of figure ``j``'s pending damage by location (TYC-6), its pending cleared.
 
     The first slight wound costs 2 DEX, the first serious one 4 DEX more and half the STR; a

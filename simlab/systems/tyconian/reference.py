@@ -358,9 +358,9 @@ def python_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int)
             knocked = [(hardest[s] if per_shot else turn_damage[s]) > turn_dex[s] for s in (0, 1)]
             for s in (0, 1):
                 shots_of_weapon = (shots_fired[s] + 1) // 2 if sides[s, kernels.TWO_WEAPONS] else shots_fired[s]
-                if sides[s, kernels.CAN_JAM] and not over and shots_of_weapon - rules.jam_bonus > 2:
-                    if draws.two_d6() + rules.jam_bonus < shots_of_weapon:
-                        owed[s] = draws.die(rules.jam_clear_die)
+                can = sides[s, kernels.CAN_JAM] and not over and shots_of_weapon - rules.jam_bonus > 2
+                if can and draws.two_d6() + rules.jam_bonus < shots_of_weapon:
+                    owed[s] = draws.die(rules.jam_clear_die)
         if not over and not (down[0] or down[1]):
             elapsed = 5 * turns
         duels.record_duel(counts, turns_hist, seconds_hist, down[0], down[1], turns, elapsed, 1, draws.made)

@@ -170,8 +170,7 @@ def tabulate(
     fractions = tables.get("fractions") or damage_fractions()
     rule_values = {
         k.R_TO_HIT: rules.to_hit,
-        k.R_NATURAL: naturals(rules)[0],
-        k.R_NATURAL_HIT: naturals(rules)[1],
+        **dict(zip((k.R_NATURAL, k.R_NATURAL_HIT), naturals(rules), strict=True)),
         k.R_GROUPING: int(rules.grouping == "per_weapon"),
         k.R_HELD: rules.pd_dedicated_target,
         k.R_FIRED: rules.pd_fired_target,

@@ -158,13 +158,11 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
             side.count,
             round(100 * side.formation.spacing_m),
         )
-    flags = duel_flags(rules)
     rule_ints = np.array(
         [
-            rules.skill_die, rules.critical_success_max, rules.critical_failure_min, flags[0], flags[1], flags[2],
-            rules.recoil_dice_factor, rules.tactics_turns, rules.max_turns, int(same_second != "together"),
-            DANGER_CM, int(same_second == "initiative_by_line"), rules.jam_bonus, rules.hesitation_seconds,
-            rules.jam_clear_die,
+            rules.skill_die, rules.critical_success_max, rules.critical_failure_min, rules.recoil_dice_factor,
+            rules.tactics_turns, rules.max_turns, int(same_second != "together"), DANGER_CM,
+            int(same_second == "initiative_by_line"),
         ],
         np.int64,
     )  # fmt: skip
@@ -189,6 +187,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         np.stack(shots),
         np.asarray(location_of_roll, np.int64),
         rule_ints,
+        duel_flags(rules),
     )
     shape = BattleShape(battle.sides[0].count, battle.sides[1].count, rules.max_turns)
     return ResolvedBattle(battle, rules, tuple(figures), arrays, shape)

@@ -35,6 +35,12 @@ from simlab.systems.tyconian.kernels import (
     CAN_JAM,
     DEX,
     END,
+    F_HESITATION,
+    F_JAM_BONUS,
+    F_JAM_CLEAR,
+    F_KNOCKDOWN_PER_SHOT,
+    F_ROLL_EVERY_TURN,
+    F_ROUND_DOWN,
     HIT_FACE,
     MAGAZINE,
     PLAIN_TURN,
@@ -56,10 +62,10 @@ from simlab.systems.tyconian.kernels import (
 S_TARGETS, S_BREAK, S_COUNT, S_SPACING_CM = range(4)
 N_SIDE_COLUMNS = 4
 # Entries of the rule integers.
-(R_SKILL_DIE, R_CRIT_SUCCESS, R_CRIT_FAILURE, R_ROUND_DOWN, R_KNOCKDOWN_PER_SHOT, R_ROLL_EVERY_TURN, R_RECOIL_DICE,
- R_TACTICS_TURNS, R_MAX_TURNS, R_IN_ORDER, R_DANGER_CM, R_TIES_BY_LINE, R_JAM_BONUS, R_HESITATION,
- R_JAM_CLEAR) = range(15)  # fmt: skip
-N_RULES = 15
+# The readings and numbers of one figure's rules are the duel's ``flags`` (kernels.F_ROUND_DOWN ... F_JAM_CLEAR).
+(R_SKILL_DIE, R_CRIT_SUCCESS, R_CRIT_FAILURE, R_RECOIL_DICE, R_TACTICS_TURNS, R_MAX_TURNS, R_IN_ORDER, R_DANGER_CM,
+ R_TIES_BY_LINE) = range(9)  # fmt: skip
+N_RULES = 9
 
 
 @njit(inline="always")
@@ -110,6 +116,7 @@ def battle_block(
     plan_shots: np.ndarray,
     location_of_roll: np.ndarray,
     rules: np.ndarray,
+    flags: np.ndarray,
     counts: np.ndarray,
     ends: np.ndarray,
     turns_hist: np.ndarray,
@@ -137,7 +144,8 @@ def battle_block(
             first to clear a jam (0 to J - 1) and DEX.
         plan_shots: ``(G, 3, J, 16)`` the shots of each plan.
         location_of_roll: Location index of each d20 roll.
-        rules: The rule integers (R_SKILL_DIE ... R_DANGER_CM).
+        rules: The rule integers (R_SKILL_DIE ... R_TIES_BY_LINE).
+        flags: The duel's readings and numbers of one figure's rules (kernels.F_ROUND_DOWN ... F_JAM_CLEAR).
         counts: Tallies of :mod:`simlab.systems.battles`.
         ends: End histograms per side.
         turns_hist: Histogram of turns.
@@ -150,12 +158,12 @@ def battle_block(
     # The damage tables of a pair of groups (shooter g, target gt) at g * G + gt.
     tables = locations.reshape((n_groups * n_groups, locations.shape[2], 5, 7))
     max_turns = rules[R_MAX_TURNS]
-    rounding_down = rules[R_ROUND_DOWN] == 1
-    knockdown_per_shot = rules[R_KNOCKDOWN_PER_SHOT] == 1
-    roll_every_turn = rules[R_ROLL_EVERY_TURN] == 1
+    rounding_down = flags[F_ROUND_DOWN] == 1
+    knockdown_per_shot = flags[F_KNOCKDOWN_PER_SHOT] == 1
+    roll_every_turn = flags[F_ROLL_EVERY_TURN] == 1
     in_order = rules[R_IN_ORDER] == 1
     ties_by_line = rules[R_TIES_BY_LINE] == 1
-    hesitation = rules[R_HESITATION]
+    hesitation = flags[F_HESITATION]
     stride = np.uint64(window) * gamma
     side_of = np.empty(n, np.int64)
     for i in range(n):
@@ -446,7 +454,7 @@ def battle_block(
                 g = figure_group[i]
                 if groups[g, CAN_JAM] and outcome < 0 and state[i] == STANDING:  # the jam check (TYC-3.6)
                     shots = (fired[i] + 1) // 2 if groups[g, TWO_WEAPONS] else fired[i]  # of one weapon
-                    w, drawn, points = jam_check(w, gamma, shots, rules[R_JAM_BONUS], rules[R_JAM_CLEAR])
+                    w, drawn, points = jam_check(w, gamma, shots, flags[F_JAM_BONUS], flags[F_JAM_CLEAR])
                     made += drawn
                     if points > 0:  # owed until the figure next acts
                         owed[i] = points

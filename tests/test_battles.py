@@ -662,3 +662,15 @@ def test_eng_4_4_the_exact_first_turn_of_a_small_fleet_matches_the_sampler():
     result = SPACE.battle(BattleRequest(load_battle("experiments/battles/space_squadron.toml"), trials=100_000, seed=2))
     assert result.details["first_turn_exact"]
     assert_first_turn_matches(result, "a")
+
+
+@pytest.mark.parametrize(
+    ("system", "path"),
+    [("hitech_tft", "experiments/battles/tft_hexes.toml"), ("striker", FIRETEAM),
+     ("tyconian", "experiments/battles/tyconian_squads.toml")],
+)  # fmt: skip
+def test_eng_3_sides_hold_the_range_where_the_duel_never_moves_it(capsys, system, path):
+    """close or open is refused in one line, naming the key, where only Space Combat's duels move the range."""
+    code, out, err = run_cli(capsys, "battle", system, path, "--set", "a.range_policy=close")
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "a.formation.range_policy" in err and "'close'" in err and "do not read range_policy" in err

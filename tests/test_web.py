@@ -477,3 +477,10 @@ def test_every_link_an_answer_offers_works(client):
         for image in re.findall(r'<img class="chart"[^>]* src="(/chart/[^"]+)"', page.text):
             chart = client.get(html.unescape(image))
             assert chart.status_code == 200 and chart.headers["content-type"] == "image/png", image
+
+
+def test_eng_3_the_battle_view_offers_a_range_policy_only_where_the_range_moves(client):
+    """Only Space Combat's duels move the range (ENG-3, ENG-4.4): its form has the sides' range policies."""
+    assert 'name="a.formation.range_policy"' in client.get("/battle/space_v4").text
+    for system in ("hitech_tft", "striker", "tyconian"):
+        assert "range_policy" not in client.get(f"/battle/{system}").text, system

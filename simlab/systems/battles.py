@@ -53,7 +53,7 @@ __all__ = [
     "BATTLE_SERIES",
     "rule_values",
     "refuse_unread",
-    "refuse_range_policy",
+    "SAME_SECOND",
     "SYSTEM_ONLY_KEYS",
     "draw_window",
     "check_trials_in_window",
@@ -616,13 +616,24 @@ def check_trials_in_window(request: Any, window: int) -> None:
         raise SimlabError(f"a battle this large samples at most {most} trials a cell (--trials)")
 
 
-#: Keys of a battle that only one system reads (ENG-4.1, ENG-4.2): key → (system, table it stands in).
+#: Keys of a battle that only one system reads (ENG-3, ENG-4.1, ENG-4.2): key → (system, table it stands in).
 SYSTEM_ONLY_KEYS = {
     "extra_hits": ("striker", "doctrine"),
     "suppressors": ("striker", "doctrine"),
     "go_prone": ("striker", "doctrine"),
     "same_second": ("tyconian", ""),
+    "range_policy": ("space_v4", "formation"),
 }
+#: What each system's keys are, for the message that refuses them elsewhere.
+_WHOSE = {
+    "striker": "a Striker doctrine (ENG-4.1)",
+    "tyconian": "a Tyconian reading (ENG-4.2)",
+    "space_v4": "Space Combat's (ENG-4.4): only its duels move the range, the other systems' sides hold it (ENG-3)",
+}
+#: How the shots of one second of a Tyconian battle are resolved (ENG-4.2): in order of d20 + DEX, ties
+#: rolled off again (``initiative``) or by place in line, side a first (``initiative_by_line``, the old
+#: reading); or landing together at the second's end (``together``: the duel's reading).
+SAME_SECOND = ("initiative", "initiative_by_line", "together")
 
 
 def refuse_unread(battle: Any, system: str) -> None:
@@ -631,30 +642,16 @@ def refuse_unread(battle: Any, system: str) -> None:
     Raises:
         BattleError: At the first such key, naming the system whose key it is.
     """
-    from simlab.inputs.battles import Doctrine
+    from simlab.inputs.battles import Doctrine, Formation
 
-    defaults = Doctrine()
+    defaults = {"doctrine": Doctrine(), "formation": Formation()}
     for key, (owner, table) in SYSTEM_ONLY_KEYS.items():
         if owner == system:
             continue
-        whose = "a Tyconian reading (ENG-4.2)" if owner == "tyconian" else "a Striker doctrine (ENG-4.1)"
+        refused = f"{system} battles do not read {key}: it is {_WHOSE[owner]}"
         if not table and key in battle.data:
-            raise battle.error(key, f"{system} battles do not read {key}: it is {whose}")
+            raise battle.error(key, refused)
         for s, side in enumerate(battle.sides):
-            if table and getattr(side.doctrine, key) != getattr(defaults, key):
-                raise battle.error(f"{'ab'[s]}.doctrine.{key}", f"{system} battles do not read {key}: it is {whose}")
-
-
-def refuse_range_policy(battle: Any, system: str) -> None:
-    """Refuse a side's ``range_policy`` other than ``hold`` in a system whose duel never moves the range (ENG-3).
-
-    Raises:
-        BattleError: At the first such side, naming the valid value.
-    """
-    for s, side in enumerate(battle.sides):
-        if side.formation.range_policy != "hold":
-            raise battle.error(
-                f"{'ab'[s]}.formation.range_policy",
-                f"{side.formation.range_policy!r}: {system} battles hold the range, as its duels do "
-                "(valid: hold; ENG-3)",
-            )
+            value = getattr(getattr(side, table), key) if table else None
+            if table and value != getattr(defaults[table], key):
+                raise battle.error(f"{'ab'[s]}.{table}.{key}", f"{value!r}: {refused}")

@@ -18,7 +18,7 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
 from simlab.inputs.requests import battle_request
 from simlab.systems import BattleRequest, System
-from simlab.systems.battles import SYSTEM_ONLY_KEYS
+from simlab.systems.battles import SAME_SECOND, SYSTEM_ONLY_KEYS
 from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted
 
 __all__ = ["BattleQuery", "battle_files", "parse_battle", "battle_items", "battle_form"]
@@ -168,8 +168,9 @@ def battle_form(
     ]
     if SYSTEM_ONLY_KEYS["same_second"][0] == base.name:
         reading: dict[str, Any] = {
-            "name": "same_second", "default": "initiative", "choices": ["initiative", "together"],
-            "doc": "shots of one second in order of d20 + DEX, or together as in the duel (ENG-4.2)",
+            "name": "same_second", "default": "initiative", "choices": list(SAME_SECOND),
+            "doc": "shots of one second in order of d20 + DEX (ties rolled off again, or by place in line), "
+            "or together as in the duel (ENG-4.2)",
         }  # fmt: skip
         groups[0][1].append(make_field(reading, "same_second", given(battle.data.get("same_second")), None))
     # Range and cover belong to the battle and the side (ENG-3): not a group's field here.

@@ -58,7 +58,6 @@ from simlab.systems.battles import (
     first_turn_targets,
     group_templates,
     new_battle_tallies,
-    refuse_range_policy,
     refuse_unread,
     rule_values,
     with_exact_first_turn,
@@ -126,7 +125,6 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     """
     battle: Battle = request.battle
     refuse_unread(battle, "hitech_tft")
-    refuse_range_policy(battle, "hitech_tft")
     values = rule_values(battle, request.rules, DEFAULT_MAX_TURNS)
     max_turns = values.pop("max_turns")
     rules = build(Rules, values, what="--rule name", owner="--rule")

@@ -53,7 +53,6 @@ from simlab.systems.battles import (
     first_turn_targets,
     group_templates,
     new_battle_tallies,
-    refuse_range_policy,
     refuse_unread,
     rule_values,
     with_exact_first_turn,
@@ -133,7 +132,6 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     """
     battle: Battle = request.battle
     refuse_unread(battle, "striker")
-    refuse_range_policy(battle, "striker")
     rules = _rules(request)
     templates = _templates(battle)
     count = len(templates)

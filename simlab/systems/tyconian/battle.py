@@ -42,6 +42,7 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.systems.base import BattleRequest, sampling_options
 from simlab.systems.battles import (
+    SAME_SECOND,
     BattleShape,
     battle_estimates,
     battle_result,
@@ -50,7 +51,6 @@ from simlab.systems.battles import (
     draw_window,
     group_templates,
     new_battle_tallies,
-    refuse_range_policy,
     refuse_unread,
     rule_values,
 )
@@ -66,10 +66,6 @@ __all__ = ["ResolvedBattle", "resolve_battle", "battle", "check_battle", "battle
 DEFAULT_MAX_TURNS = 20
 #: The danger zone's reach (ENG-4.2), in centimetres.
 DANGER_CM = 300
-#: How the shots of one second are resolved (ENG-4.2): in order of d20 + DEX, ties rolled off again
-#: (``initiative``) or by place in line, side a first (``initiative_by_line``, the old reading); or
-#: landing together at the second's end (``together``: the duel's reading).
-SAME_SECOND = ("initiative", "initiative_by_line", "together")
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,7 +98,6 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     """
     battle: Battle = request.battle
     refuse_unread(battle, "tyconian")
-    refuse_range_policy(battle, "tyconian")
     same_second = battle.data.get("same_second", "initiative")
     if same_second not in SAME_SECOND:
         raise battle.error("same_second", f"unknown same_second {same_second!r} (valid: {', '.join(SAME_SECOND)})")

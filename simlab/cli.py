@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import json
 import multiprocessing
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,10 +36,27 @@ __all__ = ["main", "cli"]
 SHOWN_OUTCOMES = 30
 
 
+class _WholeNumber(click.ParamType):
+    """An integer option in ASCII digits (``int()`` also reads ``٣``; a thousand digits are no count)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        if len(text) > 40 or re.fullmatch(r"[+-]?[0-9]+", text) is None:
+            self.fail(f"{str(value)[:40]!r} is not a whole number", param, ctx)
+        return int(text)
+
+
+WHOLE = _WholeNumber()
+
+
 def _max_trials_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--max-trials",
-        type=int,
+        type=WHOLE,
         default=DEFAULT_MAX_TRIALS,
         show_default=True,
         help="Refuse a job that would sample more trials than this.",
@@ -75,7 +93,7 @@ def _jobs_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """``--jobs``: experiments run side by side in worker processes."""
     return click.option(
         "--jobs",
-        type=int,
+        type=WHOLE,
         default=None,
         help="Experiments run side by side, each in a worker process [default: one per CPU]; 1: one after another.",
     )(command)
@@ -85,7 +103,7 @@ def _limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = _max_trials_option(command)
     return click.option(
         "--max-cells",
-        type=int,
+        type=WHOLE,
         default=DEFAULT_MAX_CELLS,
         show_default=True,
         help="Refuse an experiment with more grid cells (times rule sets) than this.",
@@ -226,9 +244,9 @@ class _Progress:
 )
 @click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
 @click.option("--exact", is_flag=True, help="Compute exact values instead of sampling.")
-@click.option("--trials", type=int, default=None, help=f"Trials to sample [default: {DEFAULT_TRIALS:,}].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
-@click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
+@click.option("--trials", type=WHOLE, default=None, help=f"Trials to sample [default: {DEFAULT_TRIALS:,}].")
+@click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams.")
+@click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_max_trials_option
 def attack(
@@ -274,7 +292,7 @@ def attack(
 @click.option(
     "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
 )
-@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @click.option("--svg", is_flag=True, help="Write every chart as SVG too (for print), besides the PNG.")
 @_jobs_option
 @_limit_options
@@ -394,8 +412,8 @@ def _progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | N
 @click.option(
     "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
 )
-@click.option("--batches", type=int, default=None, help="Batches for the intervals of sampled differences [40].")
-@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@click.option("--batches", type=WHOLE, default=None, help="Batches for the intervals of sampled differences [40].")
+@click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @click.option("--svg", is_flag=True, help="Write every chart as SVG too (for print), besides the PNG.")
 @_limit_options
 def compare(
@@ -413,13 +431,12 @@ def compare(
     from simlab.output.atomic import check_writable
     from simlab.output.provenance import experiment_provenance
     from simlab.output.publish import write_comparison
-    from simlab.workflow.compare import DEFAULT_BATCHES, compare_experiment, comparison_units
+    from simlab.workflow.compare import DEFAULT_BATCHES, check_batches, compare_experiment, comparison_units
     from simlab.workflow.experiments import load_experiment
 
     check_threads(threads)
     batches = DEFAULT_BATCHES if batches is None else batches
-    if batches < 2:
-        raise SimlabError(f"invalid value {batches} for --batches: expected an integer >= 2")
+    check_batches(batches)
     limits = Limits(max_cells, max_trials)
     experiment = load_experiment(experiment_file, limits)
     variants = [load_variant(path, experiment.system) for path in variant_files] or list(experiment.variants)
@@ -456,7 +473,7 @@ def compare(
 @click.option(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
-@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @_jobs_option
 @_limit_options
 def baseline(
@@ -498,7 +515,7 @@ def baseline(
 @click.option(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
-@click.option("--threads", type=int, default=None, help="Worker threads for sampling [default: all CPUs].")
+@click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @_jobs_option
 @_limit_options
 def regress(
@@ -571,9 +588,9 @@ def regress(
 @click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="Side B's input (or ROW.COLUMN).")
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
 @click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
-@click.option("--trials", type=int, default=None, help="Duels to sample [default: 100,000].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
-@click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
+@click.option("--trials", type=WHOLE, default=None, help="Duels to sample [default: 100,000].")
+@click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams.")
+@click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_max_trials_option
 def duel(
@@ -625,9 +642,9 @@ def duel(
 )
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
 @click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
-@click.option("--trials", type=int, default=None, help="Battles to sample [default: 100,000].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Root seed of the random streams.")
-@click.option("--threads", type=int, default=None, help="Worker threads [default: all CPUs].")
+@click.option("--trials", type=WHOLE, default=None, help="Battles to sample [default: 100,000].")
+@click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams.")
+@click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_max_trials_option
 def battle(
@@ -668,14 +685,14 @@ def battle(
 
 @cli.command(short_help="A local web page to ask, see and share answers.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (this machine only).")
-@click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
+@click.option("--port", type=WHOLE, default=8765, show_default=True, help="Port to listen on.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 @click.option(
     "--results", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
 )
 @click.option(
     "--max-trials",
-    type=int,
+    type=WHOLE,
     default=None,
     help="The most trials one request may sample [default: 2,000,000].",
 )
@@ -704,8 +721,8 @@ def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: i
 
 
 @cli.command(short_help="Measure the samplers, references and exact engines.")
-@click.option("--trials", type=int, default=20_000_000, show_default=True, help="Trials per timed run.")
-@click.option("--repeat", type=int, default=3, show_default=True, help="Timed runs per figure (fastest counts).")
+@click.option("--trials", type=WHOLE, default=20_000_000, show_default=True, help="Trials per timed run.")
+@click.option("--repeat", type=WHOLE, default=3, show_default=True, help="Timed runs per figure (fastest counts).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--scheduler",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any
@@ -24,9 +25,11 @@ from typing import Any
 import numpy as np
 
 from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import is_digits
 
 __all__ = [
     "scheduler",
+    "parse_address",
     "current_client",
     "run_blocks_on_cluster",
     "worker_versions",
@@ -80,16 +83,14 @@ def scheduler(address: str | None) -> Iterator[Any]:
         from distributed import Client, LocalCluster
     except ImportError:
         raise SimlabError("--scheduler needs the cluster extra: pip install 'simlab[cluster]'") from None
+    kind, value = parse_address(address)
     with contextlib.ExitStack() as stack:
-        if address.startswith("local:"):
-            count = address.removeprefix("local:")
-            if not count.isdigit() or not 1 <= int(count) <= 256:
-                raise SimlabError(f"invalid --scheduler {address!r}: local:N takes N from 1 to 256 worker processes")
+        if kind == "local":
             stack.enter_context(dask.config.set(LOCAL_CLUSTER_CONFIG))  # read by the servers and workers as they start
             try:
                 cluster = stack.enter_context(
                     LocalCluster(
-                        n_workers=int(count),
+                        n_workers=int(value),
                         threads_per_worker=1,
                         processes=True,
                         dashboard_address=None,
@@ -99,19 +100,85 @@ def scheduler(address: str | None) -> Iterator[Any]:
             except (OSError, RuntimeError) as exc:  # e.g. a script without ``if __name__ == "__main__":``
                 raise SimlabError(f"could not start {address} (a LocalCluster of worker processes): {exc}") from None
             client = stack.enter_context(Client(cluster))
-        elif "://" in address:
-            try:
-                client = stack.enter_context(Client(address, timeout=CONNECT_SECONDS))
-            except (OSError, TimeoutError) as exc:
-                raise SimlabError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         else:
-            raise SimlabError(f"invalid --scheduler {address!r}: expected tcp://HOST:PORT or local:N")
+            _probe(str(value))
+            try:
+                client = stack.enter_context(Client(str(value), timeout=CONNECT_SECONDS))
+            except (OSError, TimeoutError) as exc:
+                raise SimlabError(f"cannot reach the Dask scheduler at {value}: {exc}") from None
         _check_versions(client, address)
         token = _CLIENT.set(client)
         try:
             yield client
         finally:
             _CLIENT.reset(token)
+
+
+#: ``tcp://HOST:PORT``: a host name, an IPv4 address or a bracketed IPv6 address, and a port.
+_TCP = re.compile(r"tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.\-]*):(?P<port>[0-9]{1,5})")
+#: Seconds a scheduler has to answer who it is (connecting included).
+PROBE_SECONDS = 6.0
+
+
+def parse_address(address: str) -> tuple[str, int | str]:
+    """``("local", N)`` for ``local:N``, ``("tcp", "tcp://HOST:PORT")`` for a scheduler's address.
+
+    Raises:
+        SimlabError: One line for every other form, saying what is valid.
+    """
+    text = address.strip()
+    shown = repr(text[:100] + ("..." if len(text) > 100 else ""))
+    if text.startswith("local:"):
+        count = text.removeprefix("local:")
+        if not is_digits(count) or len(count) > 3 or not 1 <= int(count) <= 256:
+            raise SimlabError(f"invalid --scheduler {shown}: local:N takes N from 1 to 256 worker processes")
+        return "local", int(count)
+    scheme = text.partition("://")[0] if "://" in text else ""
+    if scheme and scheme != "tcp":
+        raise SimlabError(
+            f"invalid --scheduler {shown}: simlab connects to a scheduler by tcp://HOST:PORT "
+            f"(not {scheme[:20]}://), or starts local:N worker processes"
+        )
+    match = _TCP.fullmatch(text)
+    if match is None or not 1 <= int(match.group("port")) <= 65535:
+        raise SimlabError(f"invalid --scheduler {shown}: expected tcp://HOST:PORT (PORT 1 to 65535) or local:N")
+    return "tcp", text
+
+
+def _probe(address: str) -> None:
+    """Ask the endpoint at ``address`` who it is, within :data:`PROBE_SECONDS`.
+
+    A port where something else listens (a web server, a silent socket) would keep a Dask
+    client waiting without end; this asks once, with a deadline.
+
+    Raises:
+        SimlabError: When nothing answers in time, or what answers is not a Dask scheduler.
+    """
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=PROBE_SECONDS - 1)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(identity(), PROBE_SECONDS))
+    except TimeoutError:
+        raise SimlabError(
+            f"no Dask scheduler answered at {address} within {PROBE_SECONDS:g} s (is it the scheduler's address?)"
+        ) from None
+    except OSError as exc:
+        raise SimlabError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except Exception as exc:  # whatever a stranger sends back, it is not a scheduler
+        raise SimlabError(f"{address} is not a Dask scheduler ({type(exc).__name__})") from None
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        raise SimlabError(f"{address} is not a Dask scheduler (it answers as {kind or 'something else'})")
 
 
 def _check_versions(client: Any, address: str) -> None:

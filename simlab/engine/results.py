@@ -33,7 +33,8 @@ def json_ready(value: Any) -> Any:
 
 def in_series(metric: str, prefix: str) -> bool:
     """Whether ``metric`` is a member ``PREFIXk`` of the series ``prefix`` (``p_alive_day_3`` of ``p_alive_day_``)."""
-    return prefix.endswith("_") and metric.startswith(prefix) and metric[len(prefix) :].isdigit()
+    suffix = metric[len(prefix) :]
+    return prefix.endswith("_") and metric.startswith(prefix) and suffix.isascii() and suffix.isdigit()
 
 
 @dataclass(frozen=True)

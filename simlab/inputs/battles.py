@@ -40,7 +40,7 @@ from typing import Any
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, read_toml
-from simlab.inputs.params import NAME_RULE, build, spec_field, valid_name
+from simlab.inputs.params import NAME_RULE, build, is_digits, spec_field, valid_name
 
 __all__ = [
     "Doctrine",
@@ -407,9 +407,9 @@ def override(battle: Battle, changes: Mapping[str, Any]) -> Battle:
         node: Any = data
         for depth, part in enumerate(parts[:-1]):
             if isinstance(node, list):
-                if part.isdigit() and int(part) == len(node) and len(node) < MAX_GROUPS:
+                if is_digits(part) and int(part) == len(node) and len(node) < MAX_GROUPS:
                     node.append({**node[-1], "count": 1} if node else {"count": 1})  # like the side's last one
-                if not part.isdigit() or int(part) >= len(node):
+                if not is_digits(part) or int(part) >= len(node):
                     raise check.fail(path, f"no group {part} (the side has groups 0 to {len(node) - 1}; "
                                      f"{len(node)} adds one)")  # fmt: skip
                 node = node[int(part)]

@@ -13,7 +13,9 @@ import codecs
 import csv
 import io
 import json
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +29,8 @@ from simlab.inputs.errors import SimlabError
 __all__ = [
     "FileError",
     "MAX_FILE_BYTES",
+    "MAX_NESTING",
+    "check_nesting",
     "decode_text",
     "read_text",
     "read_toml",
@@ -37,6 +41,8 @@ __all__ = [
 
 #: Largest file simlab reads (experiments, variants, tables, baselines are far smaller).
 MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Deepest nesting of tables and arrays simlab reads (its files nest four or five deep).
+MAX_NESTING = 32
 
 _BOMS = {
     codecs.BOM_UTF32_LE: "UTF-32",
@@ -86,14 +92,19 @@ def read_text(path: Path | str, what: str = "file") -> str:
     """
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if path.is_dir():
+        mode = path.stat().st_mode  # a stat never blocks, where opening a named pipe would
+        if stat.S_ISDIR(mode):
             raise FileError(path, f"is a directory, not a {what}")
-        if size > MAX_FILE_BYTES:
-            raise FileError(path, f"is {size:,} bytes, too large for a {what} (at most {MAX_FILE_BYTES:,})")
-        data = path.read_bytes()
+        if not stat.S_ISREG(mode):
+            raise FileError(path, f"is a pipe, socket or device: give the {what} as a regular file")
+        with open(path, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):  # replaced since the stat
+                raise FileError(path, f"is a pipe, socket or device: give the {what} as a regular file")
+            data = stream.read(MAX_FILE_BYTES + 1)  # never more than the cap, whatever the size says
     except OSError as exc:
         raise FileError(path, f"cannot read the {what} ({exc.strerror or exc})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise FileError(path, f"is larger than {MAX_FILE_BYTES:,} bytes, too large for a {what}")
     return decode_text(data, path)
 
 
@@ -114,12 +125,35 @@ def parse_toml(text: str, source: Path | str) -> dict[str, Any]:
         FileError: For malformed TOML, with its line.
     """
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise FileError(source, f"not valid TOML: nested more than {MAX_NESTING} tables or arrays deep") from None
     except tomllib.TOMLDecodeError as exc:
         position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(position.group(1)) if position else None
         reason = str(exc)[: position.start()].strip() if position else str(exc)
         raise FileError(source, f"not valid TOML: {reason}", line) from None
+    depth = check_nesting(data)
+    if depth is not None:
+        raise FileError(source, f"not valid TOML: nested more than {MAX_NESTING} tables or arrays deep (at {depth})")
+    return data
+
+
+def check_nesting(data: Any, limit: int = MAX_NESTING) -> str | None:
+    """The dotted key where ``data`` nests deeper than ``limit`` tables or arrays, else None.
+
+    Walked without recursion, so a hostile file cannot exhaust the stack of whatever reads it next.
+    """
+    stack: list[tuple[Any, int, str]] = [(data, 0, "")]
+    while stack:
+        node, depth, key = stack.pop()
+        if depth > limit:
+            return key[:80] + ("..." if len(key) > 80 else "")
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1, f"{key}.{k}" if key else str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1, f"{key}.{i}" if key else str(i)) for i, v in enumerate(node))
+    return None
 
 
 def read_json(path: Path | str, what: str = "file") -> dict[str, Any]:

@@ -41,6 +41,7 @@ __all__ = [
     "range_text",
     "check_order",
     "valid_name",
+    "is_digits",
     "NAME_RULE",
     "MAX_NAME",
     "Bounds",
@@ -270,10 +271,15 @@ def range_text(low: float, high: float) -> str:
     return f"{number(low)} to {number(high)}"
 
 
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits (``str.isdigit`` also takes ``²`` and ``٣``)."""
+    return text.isascii() and text.isdigit()
+
+
 def _parse_int(text: str) -> int:
-    """An integer from text: ``12``, ``-3``, ``1e3`` or ``12.0`` (not ``1.5``, ``nan`` or ``inf``)."""
+    """An integer from text: ``12``, ``-3``, ``1e3`` or ``12.0`` (not ``1.5``, ``nan``, ``inf`` or ``٣``)."""
     text = text.strip()
-    if len(text) > 40:
+    if len(text) > 40 or not text.isascii():
         raise ValueError(text)  # longer than any number in range; never parse megabytes of digits
     try:
         return int(text)
@@ -331,6 +337,8 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
                 return None
             if isinstance(value, bool):
                 raise bad
+            if text is not None and not text.isascii():
+                raise bad  # float() reads other scripts' digits too
             result = float(text if text is not None else value)
             if result != result or result in (float("inf"), float("-inf")):
                 raise bad

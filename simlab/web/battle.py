@@ -19,7 +19,7 @@ from simlab.inputs.params import describe
 from simlab.inputs.requests import battle_request
 from simlab.systems import BattleRequest, System
 from simlab.systems.battles import SAME_SECOND, SYSTEM_ONLY_KEYS
-from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted
+from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted, whole_number
 
 __all__ = ["BattleQuery", "battle_files", "parse_battle", "battle_items", "battle_form"]
 
@@ -90,13 +90,6 @@ class BattleQuery:
         return " ".join([*parts, f"--seed {self.seed}"])
 
 
-def _whole(text: str, key: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise SimlabError(f"invalid value {text!r} for {key}: expected a whole number") from None
-
-
 def parse_battle(system: str, items: Iterable[tuple[str, str]]) -> BattleQuery:
     """The battle of a query string: ``battle``, dotted paths (``a.count``), ``rule.NAME``, ``trials``, ``seed``.
 
@@ -116,9 +109,9 @@ def parse_battle(system: str, items: Iterable[tuple[str, str]]) -> BattleQuery:
         if key == "battle":
             battle = value
         elif key == "trials":
-            trials = _whole(value, key)
+            trials = whole_number(value, key)
         elif key == "seed":
-            seed = _whole(value, key)
+            seed = whole_number(value, key)
         elif key.startswith("rule."):
             rules[key.removeprefix("rule.")] = value
         elif key.split(".")[0] in ("a", "b", "range_band", "range_m", "max_turns", "same_second"):

@@ -10,6 +10,7 @@ that made it ask the same question.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,14 +181,21 @@ def _pairs(items: Iterable[tuple[str, str]]) -> dict[str, str]:
     return result
 
 
+def whole_number(text: str, key: str) -> int:
+    """A whole number typed in a form (``100,000`` and ``100_000`` too), in ASCII digits.
+
+    Raises:
+        SimlabError: Naming ``key`` for anything else.
+    """
+    plain = text.strip().replace(",", "").replace("_", "")
+    if len(plain) > 40 or re.fullmatch(r"[+-]?[0-9]+", plain) is None:
+        raise SimlabError(f"invalid value {text[:40]!r} for {key}: expected a whole number")
+    return int(plain)
+
+
 def _whole(values: Mapping[str, str], key: str, default: int | None) -> int | None:
     text = values.get(key)
-    if text is None:
-        return default
-    try:
-        return int(text.replace(",", "").replace("_", ""))
-    except ValueError:
-        raise SimlabError(f"invalid value {text!r} for {key}: expected a whole number") from None
+    return default if text is None else whole_number(text, key)
 
 
 def _control(values: Mapping[str, str]) -> tuple[str, int | None, int]:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import Variant
 from simlab.systems import System
 from simlab.workflow.experiments import Experiment, answer
@@ -28,6 +29,18 @@ __all__ = ["Comparison", "compare_experiment", "paired_differences", "DEFAULT_BA
 
 #: Batches the trials of a sampled cell are split into.
 DEFAULT_BATCHES = 40
+#: Most batches a comparison splits its trials into (each batch is a pass over every cell).
+MAX_BATCHES = 1000
+
+
+def check_batches(batches: int) -> None:
+    """Refuse a number of batches outside 2 to :data:`MAX_BATCHES`.
+
+    Raises:
+        SimlabError: Naming ``--batches`` and the valid range.
+    """
+    if not 2 <= batches <= MAX_BATCHES:
+        raise SimlabError(f"invalid value {batches} for --batches: expected 2 to {MAX_BATCHES:,}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,13 +136,12 @@ def compare_experiment(
     Args:
         experiment: The experiment (its grid, methods, trials and seed).
         variants: The variants.
-        batches: Batches of the sampled trials (at least 2); ``trials`` is rounded up to a
+        batches: Batches of the sampled trials (2 to :data:`MAX_BATCHES`); ``trials`` is rounded up to a
             multiple of it.
         threads: Worker threads for sampling.
         progress: Called with 1 after each cell, method and variant.
     """
-    if batches < 2:
-        raise ValueError("batches must be at least 2")
+    check_batches(batches)
     started = time.perf_counter()
     system = experiment.answering
     inputs_columns = list(experiment.inputs)

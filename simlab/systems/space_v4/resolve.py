@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.params import is_digits
 from simlab.inputs.tables import Table
 from simlab.mechanics.target_number import TWO_D6
 from simlab.systems.space_v4.fractions import FractionRow, applied_hits, damage_fractions
@@ -159,7 +160,7 @@ def pd_turrets(text: str) -> list[int]:
         ScenarioError: For anything but counts of lasers separated by commas.
     """
     parts = [part.strip() for part in text.split(",") if part.strip()]
-    if not all(part.isdigit() for part in parts):
+    if not all(is_digits(part) and len(part) < 20 for part in parts):
         raise ScenarioError(f"pd_turrets: {text!r} is not lasers per turret separated by commas, e.g. '3,2'")
     return [int(part) for part in parts]
 

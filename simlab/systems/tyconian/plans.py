@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from simlab.inputs.errors import ScenarioError
+from simlab.inputs.params import is_digits
 from simlab.inputs.tables import Table
 from simlab.systems.tyconian.rules import ActionPoints, Weapon
 
@@ -95,7 +96,7 @@ def shot_costs(weapon: Weapon, burst: bool) -> tuple[int, int, int | None]:
         between, cap = int(match.group(1)), None
     elif match := re.fullmatch(r"SA(\d+)", rof):
         cap = int(match.group(1))
-    elif rof.isdigit() and not burst:
+    elif is_digits(rof) and not burst:
         cap = int(rof)
     return pull, between, cap
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from simlab.inputs.errors import ScenarioError
-from simlab.inputs.params import ATTRIBUTE, DICE, MODIFIER, SKILL, spec_field
+from simlab.inputs.params import ATTRIBUTE, DICE, MODIFIER, SKILL, is_digits, spec_field
 from simlab.inputs.tables import Table, table_loader
 from simlab.mechanics.d20 import ROUNDINGS
 
@@ -260,7 +260,7 @@ class Weapon:
     @property
     def automatic_rof(self) -> int | None:
         """The ROF of an automatic weapon (a plain number), else None."""
-        return int(self.rof) if self.rof.isdigit() else None
+        return int(self.rof) if is_digits(self.rof) else None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -50,7 +50,7 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
 from simlab.inputs.errors import ScenarioError, UnknownNameError
-from simlab.inputs.params import SKILL, spec_field
+from simlab.inputs.params import SKILL, is_digits, spec_field
 from simlab.inputs.tables import Table
 from simlab.systems.tyconian.questions import healing_kernels as k
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities
@@ -172,7 +172,7 @@ def parse_wounds(text: str, caps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64
             raise ScenarioError(f"wounds: {location} is given twice")
         seen.add(location)
         index = LOCATIONS.index(location)
-        if value.lstrip("-").isdigit():
+        if is_digits(value.lstrip("-")) and len(value) < 20:
             if int(value) < 0:
                 raise ScenarioError(f"wounds: {entry!r}: points must be 0 or more")
             damage[index] = int(value)

@@ -51,6 +51,7 @@ __all__ = [
     "BattleError",
     "TARGETS",
     "MAX_FIGURES",
+    "SIDE_DEFAULTS",
     "load_battle",
     "battle_from_data",
     "override",
@@ -71,6 +72,8 @@ MAX_FIGURES = 64
 MAX_GROUPS = 16
 _TOP_KEYS = ("system", "name", "description", "range_band", "range_m", "max_turns", "same_second", "rules", "a", "b")
 _SIDE_KEYS = ("name", "tactics", "cover", "doctrine", "formation", "groups")
+#: A side's own values when its table leaves them out.
+SIDE_DEFAULTS: dict[str, Any] = {"tactics": 0, "cover": None}
 
 
 @dataclass(frozen=True)
@@ -267,14 +270,20 @@ def battle_from_data(data: Mapping[str, Any], path: Path | str = "<battle>", tex
         if isinstance(range_m, bool) or not isinstance(range_m, (int, float)) or not 0 <= range_m <= 1e6:
             raise check.fail("range_m", f"expected metres from 0 to 1000000, got {_describe(range_m)}")
         range_m = float(range_m)
-    max_turns = data.get("max_turns")
-    if max_turns is not None and (
-        isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= 1000
-    ):
-        raise check.fail("max_turns", f"expected an integer from 1 to 1000, got {_describe(max_turns)}")
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
         raise check.fail("rules", f"expected a table [rules], got {_describe(rules)}")
+    rules = dict(rules)
+    turns_key = "max_turns"
+    if "max_turns" in rules:  # the same number as the top's max_turns: one value, read once (ENG-2)
+        if "max_turns" in data:
+            raise check.fail("rules.max_turns", "given twice: max_turns is at the top of the battle too; give it once")
+        turns_key = "rules.max_turns"
+    max_turns = rules.pop("max_turns", data.get("max_turns"))
+    if max_turns is not None and (
+        isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= 1000
+    ):
+        raise check.fail(turns_key, f"expected an integer from 1 to 1000, got {_describe(max_turns)}")
     sides = (_side(check, data["a"], "a"), _side(check, data["b"], "b"))
     return Battle(
         path=Path(str(path)),
@@ -285,7 +294,7 @@ def battle_from_data(data: Mapping[str, Any], path: Path | str = "<battle>", tex
         range_band=range_band,
         range_m=range_m,
         max_turns=max_turns,
-        rules=dict(rules),
+        rules=rules,
         data=copy.deepcopy(dict(data)),
         lines=lines,
     )
@@ -300,10 +309,10 @@ def _side(check: _Checker, data: Any, label: str) -> Side:
     name = data.get("name", label)
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         raise check.fail(f"{label}.name", f"expected a name of 1 to 100 characters, got {_describe(name)}")
-    tactics = data.get("tactics", 0)
+    tactics = data.get("tactics", SIDE_DEFAULTS["tactics"])
     if isinstance(tactics, bool) or not isinstance(tactics, int) or not -10 <= tactics <= 99:
         raise check.fail(f"{label}.tactics", f"expected an integer from -10 to 99, got {_describe(tactics)}")
-    cover = data.get("cover")
+    cover = data.get("cover", SIDE_DEFAULTS["cover"])
     if cover is not None and not isinstance(cover, str):
         raise check.fail(f"{label}.cover", f"expected a cover name, got {_describe(cover)}")
     doctrine = _params(check, Doctrine, data.get("doctrine", {}), f"{label}.doctrine")
@@ -393,6 +402,13 @@ def override(battle: Battle, changes: Mapping[str, Any]) -> Battle:
     data = copy.deepcopy(dict(battle.data))
     check = _Checker(battle.path, battle.lines)
     for path, value in changes.items():
+        if path == "system":
+            raise check.fail(path, "the system is the battle file's: a path cannot change it; "
+                             "give a battle file of the other system")  # fmt: skip
+        if path == "rules.max_turns":  # ENG-2: the battle's max_turns, wherever it is written
+            if isinstance(data.get("rules"), dict):
+                data["rules"].pop("max_turns", None)
+            path = "max_turns"
         parts = path.split(".")
         if len(parts) == 2 and parts[0] in ("a", "b") and parts[1] == "count":
             groups = data[parts[0]]["groups"]

@@ -55,6 +55,7 @@ __all__ = [
     "refuse_unread",
     "SAME_SECOND",
     "SYSTEM_ONLY_KEYS",
+    "reads_key",
     "draw_window",
     "check_trials_in_window",
     "first_turn_targets",
@@ -440,7 +441,6 @@ def group_templates(
     *,
     one_range: Mapping[str, str],
     battle_inputs: Mapping[str, Any],
-    side_cover: str | None,
     rows: Sequence[str] = ("weapon", "armor"),
     what: str = "figure input",
 ) -> list[tuple[int, str, Any, dict[str, dict[str, Any]]]]:
@@ -451,8 +451,6 @@ def group_templates(
         figure_type: The system's dataclass of one figure (or ship).
         one_range: Inputs a group may not give, each with where to give it (ENG-3: one range for the battle).
         battle_inputs: Inputs every group takes from the battle (its range).
-        side_cover: None: a side's ``cover`` is its groups' ``cover`` unless they give their own; else the
-            message that refuses a side's cover in this system.
         rows: The tables whose ``ROW.COLUMN`` a group may override.
         what: What a bad input is called in the message.
 
@@ -461,8 +459,6 @@ def group_templates(
     """
     found = []
     for s, side in enumerate(battle.sides):
-        if side.cover is not None and side_cover is not None:
-            raise battle.error(f"{'ab'[s]}.cover", side_cover)
         for g, group in enumerate(side.groups):
             key = f"{'ab'[s]}.groups.{g}"
             inputs = dict(group.inputs)
@@ -470,7 +466,7 @@ def group_templates(
                 if name in inputs:
                     raise battle.error(f"{key}.{name}", f"give {where} (ENG-3: one range for the battle)")
             inputs.update(battle_inputs)
-            if side.cover is not None:
+            if side.cover is not None:  # a side's cover is its groups' (ENG-3), where the system reads it
                 inputs.setdefault("cover", side.cover)
             scenario, overrides = group_inputs(battle, key, inputs, rows)
             try:
@@ -616,20 +612,41 @@ def check_trials_in_window(request: Any, window: int) -> None:
         raise SimlabError(f"a battle this large samples at most {most} trials a cell (--trials)")
 
 
-#: Keys of a battle that only one system reads (ENG-3, ENG-4.1, ENG-4.2): key → (system, table it stands in).
-SYSTEM_ONLY_KEYS = {
-    "extra_hits": ("striker", "doctrine"),
-    "suppressors": ("striker", "doctrine"),
-    "go_prone": ("striker", "doctrine"),
-    "same_second": ("tyconian", ""),
-    "range_policy": ("space_v4", "formation"),
+#: Keys of a battle that only some systems read (ENG-1 to ENG-4): key → (the systems, the table it stands in:
+#: ``""`` the battle's top, ``side`` a side's own key, else the side's doctrine or formation).
+SYSTEM_ONLY_KEYS: dict[str, tuple[tuple[str, ...], str]] = {
+    "tactics": (("striker",), "side"),
+    "cover": (("striker",), "side"),
+    "extra_hits": (("striker",), "doctrine"),
+    "suppressors": (("striker",), "doctrine"),
+    "go_prone": (("striker",), "doctrine"),
+    "same_second": (("tyconian",), ""),
+    "range_policy": (("space_v4",), "formation"),
+    "spacing_m": (("hitech_tft", "tyconian"), "formation"),
 }
-#: What each system's keys are, for the message that refuses them elsewhere.
+#: What each such key is, for the message that refuses it where it is not read.
 _WHOSE = {
-    "striker": "a Striker doctrine (ENG-4.1)",
-    "tyconian": "a Tyconian reading (ENG-4.2)",
-    "space_v4": "Space Combat's (ENG-4.4): only its duels move the range, the other systems' sides hold it (ENG-3)",
+    "tactics": "the Striker leader's initiative (ENG-4.1); a Tyconian figure's Tactics roll is its group's "
+    "tactics input (TYC-2.1)",
+    "cover": "a Striker side's cover (ENG-3); elsewhere cover is a group's input: HiTech TFT's dx_mod, "
+    "Tyconian's cover_av, Space's sand (SPC-3.2)",
+    "extra_hits": "a Striker doctrine (ENG-4.1)",
+    "suppressors": "a Striker doctrine (ENG-4.1)",
+    "go_prone": "a Striker doctrine (ENG-4.1)",
+    "same_second": "a Tyconian reading (ENG-4.2)",
+    "range_policy": "Space Combat's (ENG-4.4): only its battles move the range, the other systems' sides hold it "
+    "(ENG-3)",
+    "spacing_m": "read where distances along the line matter: HiTech TFT's hexes (ENG-4.3) and Tyconian's "
+    "danger zone (ENG-4.2)",
 }
+
+
+def reads_key(system: str, key: str) -> bool:
+    """Whether ``system``'s battles read ``key`` (every key not in :data:`SYSTEM_ONLY_KEYS` is read by all)."""
+    owners = SYSTEM_ONLY_KEYS.get(key)
+    return owners is None or system in owners[0]
+
+
 #: How the shots of one second of a Tyconian battle are resolved (ENG-4.2): in order of d20 + DEX, ties
 #: rolled off again (``initiative``) or by place in line, side a first (``initiative_by_line``, the old
 #: reading); or landing together at the second's end (``together``: the duel's reading).
@@ -637,21 +654,27 @@ SAME_SECOND = ("initiative", "initiative_by_line", "together")
 
 
 def refuse_unread(battle: Any, system: str) -> None:
-    """Refuse the keys of another system's readings a battle gives (they would change nothing here).
+    """Refuse the keys a battle gives that ``system`` does not read (they would change nothing here).
+
+    A key left at its default is no change and passes; any other value is refused at its line.
 
     Raises:
-        BattleError: At the first such key, naming the system whose key it is.
+        BattleError: At the first such key, naming what it is and where it is read.
     """
-    from simlab.inputs.battles import Doctrine, Formation
+    from simlab.inputs.battles import SIDE_DEFAULTS, Doctrine, Formation
 
-    defaults = {"doctrine": Doctrine(), "formation": Formation()}
-    for key, (owner, table) in SYSTEM_ONLY_KEYS.items():
-        if owner == system:
+    defaults = {"doctrine": as_plain(Doctrine()), "formation": as_plain(Formation()), "side": SIDE_DEFAULTS}
+    for key, (owners, table) in SYSTEM_ONLY_KEYS.items():
+        if system in owners:
             continue
-        refused = f"{system} battles do not read {key}: it is {_WHOSE[owner]}"
-        if not table and key in battle.data:
-            raise battle.error(key, refused)
+        refused = f"{system} battles do not read {key}: it is {_WHOSE[key]}"
+        if not table:
+            if key in battle.data:
+                raise battle.error(key, refused)
+            continue
         for s, side in enumerate(battle.sides):
-            value = getattr(getattr(side, table), key) if table else None
-            if table and value != getattr(defaults[table], key):
-                raise battle.error(f"{'ab'[s]}.{table}.{key}", f"{value!r}: {refused}")
+            holder = side if table == "side" else getattr(side, table)
+            value = getattr(holder, key)
+            if value != defaults[table][key]:
+                where = f"{'ab'[s]}.{key}" if table == "side" else f"{'ab'[s]}.{table}.{key}"
+                raise battle.error(where, f"{value!r}: {refused}")

@@ -18,7 +18,7 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
 from simlab.inputs.requests import battle_request
 from simlab.systems import BattleRequest, System
-from simlab.systems.battles import SAME_SECOND, SYSTEM_ONLY_KEYS
+from simlab.systems.battles import SAME_SECOND, reads_key
 from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted, whole_number
 
 __all__ = ["BattleQuery", "battle_files", "parse_battle", "battle_items", "battle_form"]
@@ -159,7 +159,7 @@ def battle_form(
             ],
         )
     ]
-    if SYSTEM_ONLY_KEYS["same_second"][0] == base.name:
+    if reads_key(base.name, "same_second"):
         reading: dict[str, Any] = {
             "name": "same_second", "default": "initiative", "choices": list(SAME_SECOND),
             "doc": "shots of one second in order of d20 + DEX (ties rolled off again, or by place in line), "
@@ -171,15 +171,15 @@ def battle_form(
     figure_specs = [spec for spec in describe(base.battle_figure_type) if spec["name"] not in shared]
     for s, side in enumerate(battle.sides):
         label = "ab"[s]
-        fields = [
-            plain(f"{label}.name", side.name, "the side's name"),
-            plain(f"{label}.tactics", str(side.tactics), "the leader's tactics (ENG-1)", "int"),
-            plain(f"{label}.cover", given(side.cover), "the side's cover (ENG-3)"),
-        ]
+        fields = [plain(f"{label}.name", side.name, "the side's name")]
+        if reads_key(base.name, "tactics"):
+            fields.append(plain(f"{label}.tactics", str(side.tactics), "the leader's tactics (ENG-4.1)", "int"))
+        if reads_key(base.name, "cover"):
+            fields.append(plain(f"{label}.cover", given(side.cover), "the side's cover (ENG-3)"))
         for cls, part, values in ((Doctrine, "doctrine", side.doctrine), (Formation, "formation", side.formation)):
             for spec in describe(cls):
-                if SYSTEM_ONLY_KEYS.get(spec["name"], (base.name, ""))[0] != base.name:
-                    continue  # another system's doctrine
+                if not reads_key(base.name, spec["name"]):
+                    continue  # another system's doctrine or formation
                 key = f"{label}.{part}.{spec['name']}"
                 fields.append(make_field(spec, key, given(getattr(values, spec["name"])), None))
         groups.append((f"side {label.upper()}: {side.name}", fields))

@@ -136,7 +136,6 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     templates = group_templates(
         battle, BattleFigure, one_range={"range_m": "range_m at the top of the battle"},
         battle_inputs={"range_m": range_m},
-        side_cover="hitech_tft cover is a DX modifier: the dx_mod of the groups",
     )  # fmt: skip
     count = len(templates)
     tables = dict(request.tables)

@@ -100,7 +100,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     templates = group_templates(
         battle, DuelSide,
         one_range={"range_policy": "the side's formation.range_policy", "start_band": "range_band at the top"},
-        battle_inputs={}, side_cover="ships have no cover: sand is a group's input (SPC-3.2)", rows=("ship",),
+        battle_inputs={}, rows=("ship",),
         what="ship input",
     )  # fmt: skip
     groups = [group for side in battle.sides for group in side.groups]

@@ -120,7 +120,7 @@ def _templates(battle: Battle) -> list[tuple[int, str, BattleFigure, dict[str, d
         raise battle.error("range_band", f"unknown range band {band!r} (valid: {', '.join(RANGE_BANDS)})")
     return group_templates(
         battle, BattleFigure, one_range={"range_band": "range_band at the top of the battle"},
-        battle_inputs={"range_band": band}, side_cover=None,
+        battle_inputs={"range_band": band},
     )  # fmt: skip
 
 

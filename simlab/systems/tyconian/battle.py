@@ -86,7 +86,6 @@ def _templates(battle: Battle) -> list[tuple[int, str, DuelSide, dict[str, dict[
     return group_templates(
         battle, DuelSide, one_range={"range_m": "range_m at the top of the battle"},
         battle_inputs={"range_m": battle.range_m if battle.range_m is not None else 20.0},
-        side_cover="tyconian cover is a group's cover_av (AV of the cover)",
     )  # fmt: skip
 
 

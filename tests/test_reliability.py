@@ -1,0 +1,244 @@
+"""Nothing accepted that is not read, no label that lies, no input that hangs or crashes.
+
+The cases a hostile review of battles, battle files, dotted paths, experiments of battles,
+``--scheduler`` and odd files found breaking the promise "one line, exit 2, nothing written,
+no silent wrong number", and their neighbours.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from simlab.engine.cluster import parse_address
+from simlab.inputs.errors import SimlabError
+from tests.conftest import run_cli
+from tests.test_hostile_inputs import assert_one_error
+
+ROOT = Path(__file__).resolve().parents[1]
+BATTLES = ROOT / "experiments" / "battles"
+FIRETEAM = str(BATTLES / "striker_fireteam.toml")
+#: The shipped battle of each system.
+SHIPPED = {
+    "striker": "striker_fireteam",
+    "hitech_tft": "tft_hexes",
+    "tyconian": "tyconian_squads",
+    "space_v4": "space_squadron",
+}
+
+
+def battle_json(capsys, *args: str) -> dict:
+    import json
+
+    code, out, err = run_cli(capsys, "battle", *args, "--trials", "300", "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+# -- keys that set up the run are applied or refused -------------------------------------------
+
+
+def test_rules_max_turns_of_a_battle_is_applied(capsys):
+    """``--set rules.max_turns=3`` ends the battle after 3 turns and says 3 (ENG-2), as ``--rule`` does."""
+    by_set = battle_json(capsys, "striker", FIRETEAM, "--set", "rules.max_turns=3")
+    by_rule = battle_json(capsys, "striker", FIRETEAM, "--rule", "max_turns=3")
+    assert by_set["metrics"] == by_rule["metrics"]
+    assert max(int(k) for k in by_set["distributions"]["turns"]) <= 3
+    assert by_set["rules"]["max_turns"] == 3
+    assert not any(name.endswith("_turn_4") for name in by_set["metrics"])
+
+
+def test_max_turns_given_twice_in_a_battle_file_is_refused(tmp_path, capsys):
+    text = Path(FIRETEAM).read_text() + "\n[rules]\nmax_turns = 3\n"
+    path = tmp_path / "twice.toml"
+    path.write_text(text)
+    assert_one_error(*run_cli(capsys, "battle", "striker", str(path)), "rules.max_turns", "given twice")
+
+
+def test_max_turns_in_rules_alone_is_the_battles(tmp_path, capsys):
+    text = Path(FIRETEAM).read_text().replace("max_turns = 20\n", "") + "\n[rules]\nmax_turns = 3\n"
+    path = tmp_path / "rules.toml"
+    path.write_text(text)
+    assert battle_json(capsys, "striker", str(path))["rules"]["max_turns"] == 3
+
+
+def test_a_grid_over_rules_max_turns_labels_what_was_run(tmp_path, capsys):
+    (tmp_path / "battles").mkdir()
+    (tmp_path / "battles" / "f.toml").write_text(Path(FIRETEAM).read_text())
+    path = tmp_path / "turns.toml"
+    path.write_text(
+        'name = "turns"\nsystem = "striker"\nkind = "battle"\nbattle = "battles/f.toml"\ntrials = 300\n'
+        '[grid]\n"rules.max_turns" = [1, 3]\n'
+    )
+    code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    table = pd.read_csv(tmp_path / "out" / "turns" / "table.csv")
+    turns = table[table.metric == "mean_turns"].set_index("rules.max_turns")["value"]
+    assert turns[1] == 1.0 and 1.0 < turns[3] <= 3.0
+
+
+@pytest.mark.parametrize("where", ["--set", "grid"])
+def test_the_system_of_a_battle_cannot_be_changed_by_a_path(tmp_path, capsys, where):
+    if where == "--set":
+        args = ["battle", "striker", FIRETEAM, "--set", "system=tyconian"]
+    else:
+        (tmp_path / "battles").mkdir()
+        (tmp_path / "battles" / "f.toml").write_text(Path(FIRETEAM).read_text())
+        path = tmp_path / "sys.toml"
+        path.write_text(
+            'name = "sys"\nsystem = "striker"\nkind = "battle"\nbattle = "battles/f.toml"\ntrials = 300\n'
+            '[grid]\nsystem = ["striker", "tyconian"]\n'
+        )
+        args = ["run", str(path), "--out", str(tmp_path / "out")]
+    assert_one_error(*run_cli(capsys, *args), "system", "cannot change")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("system", "change", "words"),
+    [
+        ("hitech_tft", "a.tactics=2", ["a.tactics", "do not read tactics"]),
+        ("tyconian", "b.tactics=1", ["b.tactics", "group's tactics input"]),
+        ("space_v4", "a.tactics=1", ["a.tactics"]),
+        ("striker", "a.formation.spacing_m=3", ["a.formation.spacing_m", "do not read spacing_m"]),
+        ("space_v4", "b.spacing_m=3", ["b.formation.spacing_m"]),
+        ("striker", "a.range_policy=close", ["a.formation.range_policy", "do not read range_policy"]),
+        ("hitech_tft", "a.formation.range_policy=open", ["a.formation.range_policy"]),
+        ("tyconian", "a.cover=partial", ["a.cover", "cover_av"]),
+        ("hitech_tft", "b.cover=partial", ["b.cover", "dx_mod"]),
+        ("space_v4", "a.cover=partial", ["a.cover", "sand"]),
+    ],
+)
+def test_keys_a_system_does_not_read_are_refused(capsys, system, change, words):
+    path = str(BATTLES / f"{SHIPPED[system]}.toml")
+    assert_one_error(*run_cli(capsys, "battle", system, path, "--set", change, "--trials", "100"), *words)
+
+
+# -- bounded reading -------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+@pytest.mark.parametrize("command", ["battle", "run", "variant", "compare"])
+def test_a_named_pipe_is_refused_at_once(tmp_path, capsys, command):
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)
+    args = {
+        "battle": ["battle", "striker", str(pipe)],
+        "run": ["run", str(pipe), "--out", str(tmp_path / "out")],
+        "variant": ["attack", "hitech_tft", "--set", "weapon=rifle", "--variant", str(pipe)],
+        "compare": ["compare", str(ROOT / "experiments" / "tft_autofire_modes.toml"), "--variant", str(pipe)],
+    }[command]
+    assert_one_error(*run_cli(capsys, *args), "pipe.toml", "pipe, socket or device")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="a device")
+def test_a_device_is_refused(capsys):
+    assert_one_error(*run_cli(capsys, "battle", "striker", "/dev/zero"), "/dev/zero", "regular file")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a = " + "[" * 5000 + "]" * 5000, "a" + ".a" * 5000 + " = 1", "x = 1\n" + "[" + ".".join(["t"] * 3000) + "]\n"],
+    ids=["arrays", "dotted", "tables"],
+)
+@pytest.mark.parametrize("reader", ["battle", "run", "variant"])
+def test_toml_nested_too_deep_is_one_line(tmp_path, capsys, text, reader):
+    path = tmp_path / "deep.toml"
+    path.write_text(text)
+    args = {
+        "battle": ["battle", "striker", str(path)],
+        "run": ["run", str(path), "--out", str(tmp_path / "out")],
+        "variant": ["attack", "hitech_tft", "--set", "weapon=rifle", "--variant", str(path)],
+    }[reader]
+    assert_one_error(*run_cli(capsys, *args), "deep.toml", "nested more than 32")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["battle", "striker", FIRETEAM, "--set", "a.groups.\u00b2.count=3"],
+        ["battle", "striker", FIRETEAM, "--scheduler", "local:\u00b2"],
+        ["battle", "striker", FIRETEAM, "--trials", "\u0663"],
+        ["attack", "hitech_tft", "--set", "weapon=rifle", "--set", "dx=\u0661\u0663"],
+        ["compare", str(ROOT / "experiments" / "tft_autofire_modes.toml"), "--batches", "1000000000"],
+    ],
+    ids=["group-index", "local", "trials", "dx", "batches"],
+)
+def test_digits_are_ascii_and_counts_bounded(capsys, args):
+    assert_one_error(*run_cli(capsys, *args))
+
+
+# -- scheduler addresses -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["tcp://bad", "tcp://", "tcp://[::1", "http://x", "tls://host:8786", "inproc://x", "local:0", "local:x",
+     "tcp://host:0", "tcp://host:99999", "tcp://:8786", "x" * 5000, "local:\u00b2", "tcp://h\u00e9:1"],
+)  # fmt: skip
+def test_every_malformed_scheduler_is_one_line(address):
+    with pytest.raises(SimlabError, match="invalid --scheduler") as info:
+        parse_address(address)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("command", ["attack", "duel", "battle", "run", "compare", "regress", "baseline", "bench"])
+def test_a_malformed_scheduler_is_one_line_on_every_command(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setenv("SIMLAB_SCHEDULER", "tcp://bad")
+    experiment = str(ROOT / "experiments" / "tft_autofire_modes.toml")
+    args = {
+        "attack": ["attack", "hitech_tft", "--set", "weapon=rifle"],
+        "duel": ["duel", "striker", "--a", "weapon=rifle", "--b", "weapon=rifle"],
+        "battle": ["battle", "striker", FIRETEAM],
+        "run": ["run", experiment, "--out", str(tmp_path / "out")],
+        "compare": ["compare", experiment],
+        "regress": ["regress", experiment],
+        "baseline": ["baseline", experiment, "--dir", str(tmp_path / "base")],
+        "bench": ["bench", "--trials", "1000", "--repeat", "1"],
+    }[command]
+    assert_one_error(*run_cli(capsys, *args), "invalid --scheduler", "tcp://bad")
+
+
+def _listener(answer: bytes | None) -> tuple[socket.socket, int]:
+    """A TCP port that is not a Dask scheduler: it answers ``answer`` to anything, or stays silent."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            if answer is not None:
+                conn.recv(1024)
+                conn.sendall(answer)
+                conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+HTTP_400 = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+
+
+@pytest.mark.parametrize("answer", [None, HTTP_400], ids=["silent", "http"])
+def test_a_port_that_is_not_a_scheduler_ends_in_one_line_within_10_s(capsys, answer):
+    pytest.importorskip("distributed")
+    server, port = _listener(answer)
+    started = time.monotonic()
+    try:
+        code, out, err = run_cli(capsys, "battle", "striker", FIRETEAM, "--scheduler", f"tcp://127.0.0.1:{port}")
+    finally:
+        server.close()
+    assert time.monotonic() - started < 10
+    assert_one_error(code, out, err, f"127.0.0.1:{port}")
+    assert "Dask scheduler" in err
+

@@ -242,3 +242,75 @@ def test_a_port_that_is_not_a_scheduler_ends_in_one_line_within_10_s(capsys, ans
     assert_one_error(code, out, err, f"127.0.0.1:{port}")
     assert "Dask scheduler" in err
 
+
+
+# -- every user string escaped -------------------------------------------------------------
+
+MARKUP = "<script>alert('x')</script>"
+RAW = ("<script>alert", "<img src=x", "<b><script")
+
+
+def raw_markup(text: str) -> list[str]:
+    return [needle for needle in RAW if needle in text]
+
+
+def test_markup_in_every_input_is_escaped_in_every_report(tmp_path, capsys):
+    """Grid values, descriptions, side and group names: none of them markup in report.html or report.md."""
+    (tmp_path / "battles").mkdir()
+    battle = Path(FIRETEAM).read_text()
+    battle = battle.replace('name = "fireteam"', 'name = "<img src=x onerror=alert(1)>"')
+    battle = battle.replace('name = "rifleman"', f'name = "{MARKUP}"')
+    battle = battle.replace('description = "', f'description = "{MARKUP} ')
+    (tmp_path / "battles" / "f.toml").write_text(battle)
+    (tmp_path / "b.toml").write_text(
+        f'name = "b"\nsystem = "striker"\nkind = "battle"\nbattle = "battles/f.toml"\ntrials = 200\n'
+        f'description = "{MARKUP}"\n[grid]\n"a.groups.0.name" = ["{MARKUP}", "<img src=x onerror=alert(2)>"]\n'
+    )
+    (tmp_path / "a.toml").write_text(
+        f'name = "a"\nsystem = "hitech_tft"\nmethod = "exact"\ndescription = "<b>{MARKUP}</b>"\n'
+        '[fixed]\narmor = "flak jacket"\n[grid]\nweapon = ["assault rifle"]\n'
+        f'"weapon.notes" = ["{MARKUP}", "<img src=x onerror=alert(1)>"]\n'
+    )
+    out = tmp_path / "out"
+    code, _, err = run_cli(capsys, "run", str(tmp_path / "a.toml"), str(tmp_path / "b.toml"), "--out", str(out))
+    assert code == 0, err
+    written = [p for p in out.rglob("*") if p.suffix in (".html", ".md")]
+    assert len(written) == 4
+    for path in written:
+        text = path.read_text()
+        assert "alert" in text, path  # the text is there, escaped
+        assert not raw_markup(text), (path, raw_markup(text))
+
+
+def test_markup_in_a_query_is_escaped_on_every_page():
+    from fastapi.testclient import TestClient
+
+    from simlab.web.app import create_app
+
+    client = TestClient(create_app(battles=BATTLES, results=ROOT / "results"))
+    pages = [
+        ("/attack/hitech_tft", {"weapon": "assault rifle", "weapon.notes": MARKUP}),
+        ("/attack/hitech_tft", {"weapon": MARKUP}),
+        ("/battle/striker", {"battle": "striker_fireteam", "a.name": MARKUP, "a.groups.0.name": MARKUP, "trials": "200"}),
+        ("/battle/striker", {"battle": MARKUP}),
+        ("/duel/striker", {"a.weapon": MARKUP, "b.weapon": "rifle"}),
+        ("/sweep/hitech_tft", {"x": MARKUP}),
+        ("/compare/hitech_tft", {"vs": MARKUP}),
+    ]
+    for path, query in pages:
+        response = client.get(path, params=query)
+        assert response.status_code in (200, 400), (path, response.status_code)
+        assert not raw_markup(response.text), (path, query, raw_markup(response.text))
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/attack/..%2F..%2Fetc%2Fpasswd", "/csv/duel/..%2Fx", "/api/battle/%2e%2e%2fsecret", "/api/nothing"]
+)
+def test_a_path_simlab_does_not_serve_is_the_projects_json_error(path):
+    from fastapi.testclient import TestClient
+
+    from simlab.web.app import create_app
+
+    response = TestClient(create_app(battles=BATTLES)).get(path)
+    assert response.status_code == 404
+    assert set(response.json()) == {"error"} and "no such page" in response.json()["error"]

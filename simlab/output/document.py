@@ -376,12 +376,20 @@ def _table_html(table: Table) -> str:
     if shading is None:
         numeric = frame.select_dtypes("number")
         shading = numeric if len(numeric.columns) else None
-    styler = frame.style.format(_display, na_rep="")
+    # Every label and value may be a designer's text (grid values, names): escaped, never markup.
+    frame = frame.rename_axis(index=_escaped_names(frame.index), columns=_escaped_names(frame.columns))
+    styler = frame.style.format(_display, na_rep="", escape="html")
+    styler = styler.format_index(escape="html", axis=0).format_index(escape="html", axis=1)
     if shading is not None and frame.size <= SHADED_CELLS and len(frame) > 1:
         css = shading_css(shading.reindex(index=frame.index, columns=frame.columns).astype(float))
         styler = styler.apply(lambda _: css, axis=None)
     styler = styler.set_table_attributes('class="report-table"')
     return styler.to_html()
+
+
+def _escaped_names(axis: pd.Index) -> list[str | None]:
+    """The names of an axis's levels, HTML-escaped (Styler escapes labels, not names)."""
+    return [None if name is None else html.escape(str(name)) for name in axis.names]
 
 
 def shading_css(values: pd.DataFrame, low: float = 0.05, high: float = 0.35) -> pd.DataFrame:

@@ -38,6 +38,7 @@ import pandas as pd
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from simlab import __version__
 from simlab.inputs.errors import SimlabError
@@ -121,6 +122,13 @@ def create_app(
     @app.exception_handler(SimlabError)
     def _bad_input(request: Request, exc: SimlabError) -> Response:
         return _error(request, str(exc), 400, systems)
+
+    @app.exception_handler(StarletteHTTPException)
+    def _not_served(request: Request, exc: StarletteHTTPException) -> Response:
+        """A path or method simlab does not serve (a misspelt system, ``..``): the project's error, not a bare body."""
+        reason = "no such page" if exc.status_code == 404 else str(exc.detail).lower()
+        return _error(request, f"{reason}: {request.url.path[:200]} (the pages are linked from /)", exc.status_code,
+                      systems)  # fmt: skip
 
     @app.exception_handler(Exception)
     def _failure(request: Request, exc: Exception) -> Response:  # pragma: no cover - a bug, shown without a trace

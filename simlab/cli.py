@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -709,15 +710,57 @@ def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: i
         raise SimlabError(f"invalid value {port} for --port: expected a whole number from 1 to 65535")
     limit = DEFAULT_WEB_MAX_TRIALS if max_trials is None else max_trials
     check_trials(limit)
+    listening = _listen(host, port)
+    server_class = _server_class()
     app = create_app(max_trials=limit, results=results)
     url = f"http://{host}:{port}/"
     click.echo(f"simlab serve: {url} (Ctrl+C stops it)")
     if open_browser:
-        import threading
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+    server_class(config).run(sockets=[listening])
+
+
+def _server_class() -> type:
+    import uvicorn
+
+    class Server(uvicorn.Server):  # type: ignore[misc]
+        """A server whose stop (SIGINT, SIGTERM) first calls off the answers being computed."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            self.config.app.state.runner.stop_all()  # sampling ends at its next block of trials
+            super().handle_exit(sig, frame)
+
+    return Server
+
+
+def _listen(host: str, port: int) -> Any:
+    """A socket listening at ``host:port`` for the server, or one line saying why there cannot be one.
+
+    Raises:
+        SimlabError: For an unknown host, a port taken or not allowed.
+    """
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise SimlabError(f"cannot serve on --host {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    listening = socket.socket(family, kind, proto)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(address)
+        listening.listen(128)
+    except OSError as exc:
+        listening.close()
+        taken = " (try another --port)" if exc.errno == errno.EADDRINUSE else ""
+        raise SimlabError(f"cannot serve on {host}:{port}: {exc.strerror or exc}{taken}") from None
+    listening.set_inheritable(True)
+    return listening
 
 
 @cli.command(short_help="Measure the samplers, references and exact engines.")
@@ -895,16 +938,53 @@ def _print_result(result: AttackResult) -> None:
             click.echo(f"  rare  {rest:8.4f}  (outcomes below 0.00005 each)")
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``simlab`` script: one-line errors and exit status 2."""
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM, raised where the program is so that it unwinds as on Ctrl+C (workers stopped, nothing half-written)."""
+
+
+def _stop_on_sigterm(signum: int, frame: Any) -> None:
+    raise _Stopped
+
+
+@contextlib.contextmanager
+def _signals_unwind() -> Iterator[None]:
+    """SIGTERM and SIGINT unwind the program inside the block (the handlers before it are restored after)."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    # SIGINT too: a shell starts background jobs with it ignored, and ``kill -INT`` should still stop them.
+    before = signal.signal(signal.SIGTERM, _stop_on_sigterm), signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="simlab", standalone_mode=False)
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGINT, before[1])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``simlab`` script: one-line errors and exit status 2.
+
+    SIGINT and SIGTERM stop any command within moments: the work unwinds (worker processes
+    stopped, partial files removed, earlier results left as they were), one line says so, and
+    the exit status is 130 or 143. Run as the script (``argv`` None), the process then ends at
+    once, without waiting for a compiled block of trials still running on a thread.
+    """
+    try:
+        with _signals_unwind():
+            cli.main(args=list(argv) if argv is not None else None, prog_name="simlab", standalone_mode=False)
     except SimlabError as exc:
         click.echo(f"error: {_one_line(str(exc))}", err=True)
         sys.exit(2)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("error: interrupted; nothing was written", err=True)
-        sys.exit(130)
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        terminated = isinstance(exc, _Stopped) or isinstance(exc.__cause__, _Stopped)  # click wraps it in Abort
+        signal_name = "SIGTERM" if terminated else "SIGINT"
+        click.echo(f"error: stopped by {signal_name}; nothing was left half-written", err=True)
+        code = 143 if terminated else 130
+        if argv is None:
+            _exit_now(code)
+        sys.exit(code)
     except click.ClickException as exc:
         click.echo(f"error: {_one_line(exc.format_message())}", err=True)
         sys.exit(2)
@@ -917,6 +997,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         where = f"{exc.filename}: " if exc.filename else ""
         click.echo(f"error: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
+
+
+def _exit_now(code: int) -> None:
+    """End the process now: sampling threads in a compiled kernel cannot be stopped, only left behind."""
+    import os
+
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
 
 
 def _one_line(message: str) -> str:

@@ -10,9 +10,12 @@ functions release the GIL, so plain Python threads run them in parallel; at most
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextvars import ContextVar
 from functools import partial
 
 import numpy as np
@@ -33,6 +36,8 @@ __all__ = [
     "run_blocks",
     "check_trials",
     "sample_cell",
+    "Cancelled",
+    "cancel_on",
 ]
 
 #: Most trials in one block: large enough to hide the per-call overhead, small enough to balance.
@@ -104,6 +109,28 @@ def auto_block_size(trials: int, threads: int) -> int:
     return min(DEFAULT_BLOCK_SIZE, max(MIN_BLOCK_SIZE, wanted))
 
 
+class Cancelled(Exception):  # noqa: N818 -- a state, as asyncio's CancelledError
+    """The work was called off by whoever asked for it (a web client that went away)."""
+
+
+_CANCEL: ContextVar[threading.Event | None] = ContextVar("simlab_cancel", default=None)
+
+
+@contextlib.contextmanager
+def cancel_on(event: threading.Event) -> Iterator[None]:
+    """Inside the block, sampling stops with :class:`Cancelled` at the next block once ``event`` is set."""
+    token = _CANCEL.set(event)
+    try:
+        yield
+    finally:
+        _CANCEL.reset(token)
+
+
+def _check_cancelled(event: threading.Event | None) -> None:
+    if event is not None and event.is_set():
+        raise Cancelled
+
+
 def _add_into(total: list[npt.NDArray[np.int64]], part: Tallies) -> None:
     for acc, add in zip(total, part, strict=True):
         acc += add
@@ -147,19 +174,43 @@ def run_blocks(
         blocks = [(start, min(start + block_size, end)) for start in range(first, end, block_size)]
         return run_blocks_on_cluster(client, block_fn, blocks, progress)
     bounds = ((start, min(start + block_size, end)) for start in range(first, end, block_size))
-    first_start, first_stop = next(bounds)
-    total = [np.array(t, dtype=np.int64) for t in block_fn(first_start, first_stop)]
-    done = first_stop - first
-    if progress:
-        progress(done)
-    if threads == 1:
-        for start, stop in bounds:
-            _add_into(total, block_fn(start, stop))
-            done += stop - start
-            if progress:
-                progress(done)
-        return tuple(total)
-    with ThreadPoolExecutor(max_workers=threads) as pool:
+    if threads == 1 and threading.current_thread() is not threading.main_thread():
+        return _blocks_here(block_fn, bounds, progress)  # a worker thread already (a web request)
+    return _blocks_on_threads(block_fn, bounds, threads, progress)
+
+
+def _blocks_here(block_fn: BlockFn, bounds: Iterator[tuple[int, int]], progress: ProgressFn | None) -> Tallies:
+    """The blocks one after another on this thread (``progress`` may raise to stop between blocks)."""
+    total: list[npt.NDArray[np.int64]] | None = None
+    done = 0
+    cancel = _CANCEL.get()
+    for start, stop in bounds:
+        _check_cancelled(cancel)
+        part = block_fn(start, stop)
+        if total is None:
+            total = [np.array(t, dtype=np.int64) for t in part]
+        else:
+            _add_into(total, part)
+        done += stop - start
+        if progress:
+            progress(done)
+    assert total is not None
+    return tuple(total)
+
+
+def _blocks_on_threads(
+    block_fn: BlockFn, bounds: Iterator[tuple[int, int]], threads: int, progress: ProgressFn | None
+) -> Tallies:
+    """The blocks on worker threads while this thread only waits, so that a signal stops it at once.
+
+    On any exception here (an interrupt, or ``progress`` raising) the blocks not started are
+    dropped and the running ones are left to finish on their own: nothing waits for them.
+    """
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="simlab-block")
+    total: list[npt.NDArray[np.int64]] | None = None
+    done = 0
+    cancel = _CANCEL.get()
+    try:
         pending: dict[Future[Tallies], int] = {}
         exhausted = False
         while pending or not exhausted:
@@ -171,12 +222,22 @@ def run_blocks(
                 pending[pool.submit(block_fn, *nxt)] = nxt[1] - nxt[0]
             if not pending:
                 break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            _check_cancelled(cancel)
             for future in finished:
-                _add_into(total, future.result())
+                part = future.result()
+                if total is None:
+                    total = [np.array(t, dtype=np.int64) for t in part]
+                else:
+                    _add_into(total, part)
                 done += pending.pop(future)
-            if progress:
-                progress(done)
+                if progress:
+                    progress(done)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    assert total is not None
     return tuple(total)
 
 

@@ -20,20 +20,18 @@ shown is escaped by the templates.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
+import functools
 import io
 import json
 import math
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import anyio
 import pandas as pd
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -71,6 +69,7 @@ from simlab.web.sweep import (
     sweep_items,
     sweep_table,
 )
+from simlab.web.work import DEFAULT_SAMPLED_SLOTS, BusyError, WorkRunner, is_sampled
 
 __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 
@@ -103,6 +102,7 @@ def create_app(
     results: Path = Path("results"),
     variants: Path = Path("experiments/variants"),
     battles: Path = Path("experiments/battles"),
+    sampled_slots: int = DEFAULT_SAMPLED_SLOTS,
 ) -> FastAPI:
     """The application.
 
@@ -111,17 +111,19 @@ def create_app(
         results: The directory whose reports the Results page lists.
         variants: The directory of the variant files a page may choose by name.
         battles: The directory of the battle files the Battle view starts from.
+        sampled_slots: Sampled answers computed at once; a request beyond them gets HTTP 503.
     """
     files = variant_files(variants)
     config = _Config(max_trials, files, _variant_systems(files), battle_files(battles))
-    running: dict[int, int] = {}  # answers being computed now → trials sampled so far (/api/status)
+    runner = WorkRunner(sampled_slots)
     app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.runner = runner  # the server calls its work off when it stops
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
     systems = all_systems()
 
     @app.exception_handler(SimlabError)
     def _bad_input(request: Request, exc: SimlabError) -> Response:
-        return _error(request, str(exc), 400, systems)
+        return _error(request, str(exc), 503 if isinstance(exc, BusyError) else 400, systems)
 
     @app.exception_handler(StarletteHTTPException)
     def _not_served(request: Request, exc: StarletteHTTPException) -> Response:
@@ -146,7 +148,7 @@ def create_app(
             chosen, attack = query.request(config.max_trials, config.variants, progress)
             return _json(chosen.attack(attack).to_json())
 
-        return await _cancellable(request, work, running)
+        return await runner.run(request, work, sampled=query.method != "exact")
 
     @app.get("/api/duel/{system}")
     async def api_duel(system: str, request: Request) -> Response:
@@ -157,21 +159,17 @@ def create_app(
             assert chosen.duel is not None
             return _json(chosen.duel(duel).to_json())
 
-        return await _cancellable(request, work, running)
+        return await runner.run(request, work, sampled=True)
 
     @app.get("/api/status")
     def status() -> dict[str, Any]:
         """The server's state: its version and the answers being computed now."""
-        return {
-            "simlab": __version__,
-            "running": len(running),
-            "trials_done": sorted(running.values(), reverse=True),
-            "max_trials": config.max_trials,
-        }
+        return {"simlab": __version__, **runner.status(), "max_trials": config.max_trials}
 
     @app.get("/attack/{system}", response_class=HTMLResponse)
     async def ask(system: str, request: Request) -> Response:
-        return await _cancellable(request, lambda progress: ask_page(system, request, progress), running)
+        page = functools.partial(ask_page, system, request)
+        return await runner.run(request, page, sampled=_sampled_query(system, request))
 
     @app.post("/attack/{system}", response_class=HTMLResponse)
     async def ask_with_upload(system: str, request: Request) -> Response:
@@ -187,7 +185,8 @@ def create_app(
             )
         name = Path(upload.filename or "upload.toml").name
         variant = parse_variant(decode_text(data, name), name, system)
-        return await _cancellable(request, lambda progress: ask_page(system, request, progress, variant), running)
+        page = functools.partial(ask_page, system, request, uploaded=variant)
+        return await runner.run(request, page, sampled=_sampled_query(system, request))
 
     def ask_page(
         system: str, request: Request, progress: Callable[[int], None], uploaded: Variant | None = None
@@ -213,7 +212,7 @@ def create_app(
 
     @app.get("/duel/{system}", response_class=HTMLResponse)
     async def duel(system: str, request: Request) -> Response:
-        return await _cancellable(request, lambda progress: duel_page(system, request, progress), running)
+        return await runner.run(request, functools.partial(duel_page, system, request), sampled=True)
 
     def duel_page(system: str, request: Request, progress: Callable[[int], None]) -> Response:
         base = get_system(system)
@@ -238,7 +237,7 @@ def create_app(
 
     @app.get("/battle/{system}", response_class=HTMLResponse)
     async def battle(system: str, request: Request) -> Response:
-        return await _cancellable(request, lambda progress: battle_page(system, request, progress), running)
+        return await runner.run(request, functools.partial(battle_page, system, request), sampled=True)
 
     def battle_page(system: str, request: Request, progress: Callable[[int], None]) -> Response:
         base = get_system(system)
@@ -293,35 +292,44 @@ def create_app(
             assert chosen.battle is not None
             return _json(chosen.battle(battle_request).to_json())
 
-        return await _cancellable(request, work, running)
+        return await runner.run(request, work, sampled=True)
 
     @app.get("/chart/battle/{system}")
-    def chart_battle(system: str, request: Request) -> Response:
-        items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
-        chosen, battle_request = parse_battle(system, items).request(config.battles, config.max_trials)
-        assert chosen.battle is not None
-        answer = chosen.battle(battle_request).to_json()
-        name = request.query_params.get("distribution", "")
-        if name == SURVIVAL:
-            frame = _metrics_frame(answer).assign(method=answer["method"])
-            figure = plots.survival(frame, title=f"Figures standing: {answer['scenario']['battle']}")
-            return Response(
-                png_bytes(figure), media_type="image/png", headers={"Cache-Control": "private, max-age=3600"}
-            )
-        return _chart_response(answer, name)
+    async def chart_battle(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
+            chosen, battle_request = parse_battle(system, items).request(config.battles, config.max_trials)
+            assert chosen.battle is not None
+            answer = chosen.battle(battle_request).to_json()
+            name = request.query_params.get("distribution", "")
+            if name == SURVIVAL:
+                frame = _metrics_frame(answer).assign(method=answer["method"])
+                figure = plots.survival(frame, title=f"Figures standing: {answer['scenario']['battle']}")
+                return Response(
+                    png_bytes(figure), media_type="image/png", headers={"Cache-Control": "private, max-age=3600"}
+                )
+            return _chart_response(answer, name)
+
+        return await runner.run(request, work, sampled=True)
 
     @app.get("/csv/battle/{system}")
-    def csv_battle(system: str, request: Request) -> Response:
-        query = parse_battle(system, request.query_params.multi_items())
-        chosen, battle_request = query.request(config.battles, config.max_trials)
-        assert chosen.battle is not None
-        return _csv(chosen.battle(battle_request).to_json())
+    async def csv_battle(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            query = parse_battle(system, request.query_params.multi_items())
+            chosen, battle_request = query.request(config.battles, config.max_trials)
+            assert chosen.battle is not None
+            return _csv(chosen.battle(battle_request).to_json())
+
+        return await runner.run(request, work, sampled=True)
 
     @app.get("/csv/duel/{system}")
-    def csv_duel(system: str, request: Request) -> Response:
-        chosen, duel = parse_duel(system, request.query_params.multi_items()).request(config.max_trials)
-        assert chosen.duel is not None
-        return _csv(chosen.duel(duel).to_json())
+    async def csv_duel(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            chosen, duel = parse_duel(system, request.query_params.multi_items()).request(config.max_trials)
+            assert chosen.duel is not None
+            return _csv(chosen.duel(duel).to_json())
+
+        return await runner.run(request, work, sampled=True)
 
     def grid_page(
         system: str,
@@ -349,86 +357,114 @@ def create_app(
         return _page(request, context)
 
     @app.get("/sweep/{system}", response_class=HTMLResponse)
-    def sweep_page(system: str, request: Request) -> Response:
-        def answer(chosen: System, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
-            query = parse_sweep(system, items, chosen.sampled_only)
-            return query.attack, _sweep_answer(query, config)
+    async def sweep_page(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            def answer(chosen: System, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
+                query = parse_sweep(system, items, chosen.sampled_only)
+                return query.attack, _sweep_answer(query, config)
 
-        hint = "Choose the input along the x axis, its values and a metric: the chart appears here."
-        return grid_page(
-            system, request, "sweep", hint, lambda given: any(k in given for k in SWEEP_KEYS), answer, _sweep_fields
-        )
+            hint = "Choose the input along the x axis, its values and a metric: the chart appears here."
+            return grid_page(
+                system, request, "sweep", hint, lambda given: any(k in given for k in SWEEP_KEYS), answer, _sweep_fields
+            )
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/api/sweep/{system}")
-    def api_sweep(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
-        _, _, chosen = _question(system, items)
-        query = parse_sweep(system, items, chosen.sampled_only)
-        points = [{"inputs": dict(p.inputs), **_sweep_point(p, config)} for p in query.points()]
-        return _json({"x": query.x, "metric": query.metric, "series": query.series, "points": points})
+    async def api_sweep(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            items = request.query_params.multi_items()
+            _, _, chosen = _question(system, items)
+            query = parse_sweep(system, items, chosen.sampled_only)
+            points = [{"inputs": dict(p.inputs), **_sweep_point(p, config)} for p in query.points()]
+            return _json({"x": query.x, "metric": query.metric, "series": query.series, "points": points})
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/compare/{system}", response_class=HTMLResponse)
-    def compare_page(system: str, request: Request) -> Response:
-        def answer(chosen: System, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
-            query = parse_compare(system, items, chosen.sampled_only)
-            return query.attack, _compare_answer(chosen, query, config)
+    async def compare_page(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            def answer(chosen: System, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
+                query = parse_compare(system, items, chosen.sampled_only)
+                return query.attack, _compare_answer(chosen, query, config)
 
-        hint = "Choose the input that varies and its options, or a variant: the loadouts side by side."
-        return grid_page(
-            system,
-            request,
-            "compare",
-            hint,
-            lambda given: "vary" in given or "variant" in given,
-            answer,
-            _compare_fields,
-        )
+            hint = "Choose the input that varies and its options, or a variant: the loadouts side by side."
+            return grid_page(
+                system,
+                request,
+                "compare",
+                hint,
+                lambda given: "vary" in given or "variant" in given,
+                answer,
+                _compare_fields,
+            )
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/api/compare/{system}")
-    def api_compare(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
-        _, _, chosen = _question(system, items)
-        query = parse_compare(system, items, chosen.sampled_only)
-        table, _ = compare_loadouts(query, config.max_trials, config.variants)
-        return _json({"columns": [c.label for c in query.columns()], "table": table.to_dict("records")})
+    async def api_compare(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            items = request.query_params.multi_items()
+            _, _, chosen = _question(system, items)
+            query = parse_compare(system, items, chosen.sampled_only)
+            table, _ = compare_loadouts(query, config.max_trials, config.variants)
+            return _json({"columns": [c.label for c in query.columns()], "table": table.to_dict("records")})
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/chart/attack/{system}")
-    def chart_attack(system: str, request: Request) -> Response:
-        items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
-        _, _, chosen = _question(system, items)
-        system_of, attack = parse_attack(system, items, chosen.sampled_only).request(config.max_trials, config.variants)
-        answer = system_of.attack(attack).to_json()
-        return _chart_response(answer, request.query_params.get("distribution", ""), chosen.outcome_metrics)
+    async def chart_attack(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
+            _, _, chosen = _question(system, items)
+            query = parse_attack(system, items, chosen.sampled_only)
+            system_of, attack = query.request(config.max_trials, config.variants)
+            answer = system_of.attack(attack).to_json()
+            return _chart_response(answer, request.query_params.get("distribution", ""), chosen.outcome_metrics)
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/chart/duel/{system}")
-    def chart_duel(system: str, request: Request) -> Response:
-        items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
-        chosen, duel = parse_duel(system, items).request(config.max_trials)
-        assert chosen.duel is not None
-        return _chart_response(chosen.duel(duel).to_json(), request.query_params.get("distribution", ""))
+    async def chart_duel(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
+            chosen, duel = parse_duel(system, items).request(config.max_trials)
+            assert chosen.duel is not None
+            return _chart_response(chosen.duel(duel).to_json(), request.query_params.get("distribution", ""))
+
+        return await runner.run(request, work, sampled=True)
 
     @app.get("/csv/sweep/{system}")
-    def csv_sweep(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
-        _, _, chosen = _question(system, items)
-        query = parse_sweep(system, items, chosen.sampled_only)
-        table = sweep_table(query, [_sweep_point(point, config) for point in query.points()])
-        return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
+    async def csv_sweep(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            items = request.query_params.multi_items()
+            _, _, chosen = _question(system, items)
+            query = parse_sweep(system, items, chosen.sampled_only)
+            table = sweep_table(query, [_sweep_point(point, config) for point in query.points()])
+            return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/csv/compare/{system}")
-    def csv_compare(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
-        _, _, chosen = _question(system, items)
-        table, _ = compare_loadouts(
-            parse_compare(system, items, chosen.sampled_only), config.max_trials, config.variants
-        )
-        return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
+    async def csv_compare(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            items = request.query_params.multi_items()
+            _, _, chosen = _question(system, items)
+            table, _ = compare_loadouts(
+                parse_compare(system, items, chosen.sampled_only), config.max_trials, config.variants
+            )
+            return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/csv/attack/{system}")
-    def csv_attack(system: str, request: Request) -> Response:
-        query = _attack_query(system, request)
-        chosen, attack = query.request(config.max_trials, config.variants)
-        return _csv(chosen.attack(attack).to_json())
+    async def csv_attack(system: str, request: Request) -> Response:
+        def work(progress: Callable[[int], None]) -> Response:
+            query = _attack_query(system, request)
+            chosen, attack = query.request(config.max_trials, config.variants)
+            return _csv(chosen.attack(attack).to_json())
+
+        return await runner.run(request, work, sampled=_sampled_query(system, request))
 
     @app.get("/results", response_class=HTMLResponse)
     def results_page() -> str:
@@ -444,41 +480,14 @@ def create_app(
     return app
 
 
-class _ClientGoneError(Exception):
-    """The client went away: its answer is no longer wanted."""
-
-
-Work = Callable[[Callable[[int], None]], Response]
-
-
-async def _cancellable(request: Request, work: Work, running: dict[int, int]) -> Response:
-    """Run ``work`` on a worker thread (never on the event loop), stopping it if the client goes away.
-
-    ``work`` gets a progress callback for the sampler: the engine calls it after every block
-    of trials, and once the client has disconnected it raises, which ends the sampling there.
-    """
-    stop = threading.Event()
-    token = id(stop)
-
-    def progress(done: int) -> None:
-        running[token] = done  # what the page's progress line shows while it waits
-        if stop.is_set():
-            raise _ClientGoneError
-
-    async def watch() -> None:
-        while not await request.is_disconnected():
-            await asyncio.sleep(0.1)
-        stop.set()
-
-    running[token] = 0
-    watcher = asyncio.ensure_future(watch())
+def _sampled_query(system: str, request: Request) -> bool:
+    """Whether the answer a query asks for is sampled (it then takes one of the sampled slots)."""
+    items = request.query_params.multi_items()
     try:
-        return await anyio.to_thread.run_sync(work, progress)
-    except _ClientGoneError:
-        return Response(status_code=499)  # nobody is left to read it
-    finally:
-        watcher.cancel()
-        running.pop(token, None)
+        _, _, chosen = _question(system, items)
+    except SimlabError:
+        return False  # the work refuses it at once
+    return is_sampled(items, chosen.sampled_only)
 
 
 def _question(system: str, items: Sequence[tuple[str, str]]) -> tuple[System, str, System]:

@@ -20,6 +20,7 @@ import contextlib
 import importlib
 import multiprocessing
 import queue
+import signal
 import sys
 import threading
 import time
@@ -288,6 +289,11 @@ def _warm_up(name: str) -> None:
 
 def _init_worker(channel: Any, warm_up: str | None) -> None:
     global _CHANNEL
+    # The parent stops the job: Ctrl+C in the terminal reaches every process of its group, and
+    # a worker that unwound on its own would only report the interrupt as a task's error.
+    # SIGTERM ends a worker at once (a forked worker inherits the parent's handler otherwise).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _CHANNEL = channel
     if warm_up:
         _warm_up(warm_up)

@@ -7,11 +7,14 @@ no silent wrong number", and their neighbours.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -291,7 +294,7 @@ def test_markup_in_a_query_is_escaped_on_every_page():
     pages = [
         ("/attack/hitech_tft", {"weapon": "assault rifle", "weapon.notes": MARKUP}),
         ("/attack/hitech_tft", {"weapon": MARKUP}),
-        ("/battle/striker", {"battle": "striker_fireteam", "a.name": MARKUP, "a.groups.0.name": MARKUP, "trials": "200"}),
+        ("/battle/striker", {"battle": "striker_fireteam", "a.name": MARKUP, "a.groups.0.name": MARKUP}),
         ("/battle/striker", {"battle": MARKUP}),
         ("/duel/striker", {"a.weapon": MARKUP, "b.weapon": "rifle"}),
         ("/sweep/hitech_tft", {"x": MARKUP}),
@@ -314,3 +317,223 @@ def test_a_path_simlab_does_not_serve_is_the_projects_json_error(path):
     response = TestClient(create_app(battles=BATTLES)).get(path)
     assert response.status_code == 404
     assert set(response.json()) == {"error"} and "no such page" in response.json()["error"]
+
+
+# -- every stop is clean -------------------------------------------------------------------
+
+LONG = ["--trials", "200000000", "--max-trials", "100000000000"]
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """Processes of a process group that still run (zombies, already ended, do not count)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
+
+
+def stop_after(args: list[str], signum: int, delay: float, cwd: Path | None = None) -> tuple[int, float, str]:
+    """Start ``python -m simlab ARGS`` in its own process group, signal it after ``delay`` s: (status, s, stderr)."""
+    import signal
+    import subprocess
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "simlab", *args], cwd=cwd or ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        time.sleep(delay)
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        process.send_signal(signum)
+        started = time.monotonic()
+        process.wait(timeout=15)
+        took = time.monotonic() - started
+        deadline = time.monotonic() + 2
+        while _group_alive(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _group_alive(process.pid), "worker processes were left running"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, took, process.stderr.read() if process.stderr else ""
+
+
+def long_battle_experiment(directory: Path, name: str) -> Path:
+    (directory / "battles").mkdir(exist_ok=True)
+    (directory / "battles" / "t.toml").write_text((BATTLES / "tyconian_squads.toml").read_text())
+    path = directory / f"{name}.toml"
+    path.write_text(
+        f'name = "{name}"\nsystem = "tyconian"\nkind = "battle"\nbattle = "battles/t.toml"\ntrials = 100000000\n'
+    )
+    return path
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="process groups read from /proc")
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_a_signal_ends_a_long_battle_within_2_s(signame):
+    import signal
+
+    signum = getattr(signal, signame)
+    code, took, err = stop_after(["battle", "tyconian", str(BATTLES / "tyconian_squads.toml"), *LONG], signum, 3)
+    assert took < 2, took
+    assert code == 128 + signum
+    assert err.strip().splitlines()[-1] == f"error: stopped by {signame}; nothing was left half-written"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="process groups read from /proc")
+def test_sigterm_ends_run_with_workers_keeping_old_results(tmp_path):
+    import signal
+
+    out = tmp_path / "out"
+    old = out / "first" / "table.csv"
+    old.parent.mkdir(parents=True)
+    old.write_text("an old result\n")
+    files = [str(long_battle_experiment(tmp_path, name)) for name in ("first", "second")]
+    code, took, err = stop_after(["run", *files, "--jobs", "2", "--out", str(out), "--max-trials", "10000000000"],
+                                 signal.SIGTERM, 4)  # fmt: skip
+    assert took < 2 and code == 143, (took, code, err)
+    assert old.read_text() == "an old result\n"
+    assert sorted(p.name for p in out.iterdir()) == ["first"]  # no stray staging or second result
+    assert sorted(p.name for p in (out / "first").iterdir()) == ["table.csv"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="process groups read from /proc")
+def test_sigint_ends_compare_within_2_s(tmp_path):
+    import signal
+
+    experiment = long_battle_experiment(tmp_path, "third")
+    variant = ROOT / "experiments" / "variants" / "tyconian_rounding_down.toml"
+    code, took, _ = stop_after(
+        ["compare", str(experiment), "--variant", str(variant), "--out", str(tmp_path / "out"),
+         "--max-trials", "10000000000"], signal.SIGINT, 3,
+    )  # fmt: skip
+    assert took < 2 and code == 130
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.csv"))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="process groups read from /proc")
+def test_sigterm_ends_regress_with_its_workers_within_2_s():
+    import signal
+
+    code, took, _ = stop_after(["regress", "--jobs", "2"], signal.SIGTERM, 4)
+    assert took < 2 and code == 143
+
+
+# -- the server protects itself ----------------------------------------------------------------
+
+
+def start_server() -> tuple[str, Any]:
+    """``simlab serve`` in a process of its own, as a designer starts it: (its address, the process)."""
+    import subprocess
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "simlab", "serve", "--port", str(port), "--max-trials", "200000000"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"{base}/api/status", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
+    return base, process
+
+
+@pytest.fixture(scope="module")
+def server():
+    base, process = start_server()
+    yield base, process
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+def _status(base: str) -> dict:
+    import json
+    import urllib.request
+
+    return json.loads(urllib.request.urlopen(f"{base}/api/status", timeout=5).read())
+
+
+def _get(base: str, path: str, timeout: float) -> int | str:
+    import urllib.error
+    import urllib.request
+
+    try:
+        return urllib.request.urlopen(base + path, timeout=timeout).status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except OSError as exc:
+        return type(exc).__name__
+
+
+SLOW_BATTLE = "battle=tyconian_squads&trials=100000000"
+SLOW_DUEL = "a.weapon=rifle&b.weapon=rifle&trials=100000000"
+SLOW_ATTACK = "weapon=assault+rifle&mode=full&method=monte_carlo&trials=100000000"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [f"/battle/tyconian?{SLOW_BATTLE}", f"/api/battle/tyconian?{SLOW_BATTLE}", f"/csv/battle/tyconian?{SLOW_BATTLE}",
+     f"/chart/battle/tyconian?{SLOW_BATTLE}&distribution=turns", f"/api/duel/striker?{SLOW_DUEL}",
+     f"/csv/duel/striker?{SLOW_DUEL}", f"/chart/duel/striker?{SLOW_DUEL}&distribution=turns",
+     f"/attack/hitech_tft?{SLOW_ATTACK}", f"/api/attack/hitech_tft?{SLOW_ATTACK}",
+     f"/csv/attack/hitech_tft?{SLOW_ATTACK}", f"/chart/attack/hitech_tft?{SLOW_ATTACK}&distribution=damage"],
+)  # fmt: skip
+def test_work_for_a_client_that_has_gone_stops_within_1_s(server, path):
+    base, _ = server
+    assert _get(base, path, timeout=0.6) == "TimeoutError"  # the client gives up
+    gone = time.monotonic()
+    while _status(base)["running"] and time.monotonic() - gone < 5:
+        time.sleep(0.05)
+    assert _status(base)["running"] == 0 and time.monotonic() - gone < 1.0
+
+
+def test_sampled_work_is_bounded_and_exact_answers_never_wait(server):
+    base, _ = server
+    codes: list[int | str] = []
+    clients = [threading.Thread(target=lambda: codes.append(_get(base, f"/api/battle/tyconian?{SLOW_BATTLE}", 3)))
+               for _ in range(40)]  # fmt: skip
+    for client in clients:
+        client.start()
+    time.sleep(1)
+    started = time.monotonic()
+    assert _get(base, "/api/attack/hitech_tft?weapon=assault+rifle", timeout=5) == 200
+    assert time.monotonic() - started < 1
+    for client in clients:
+        client.join()
+    assert 503 in codes and "TimeoutError" in codes  # some waited their turn, the rest were told at once
+    assert _status(base)["sampled_admitted"] <= _status(base)["sampled_slots"] * 9
+
+
+def test_sigterm_stops_the_server_within_2_s_while_work_runs():
+    import signal
+
+    base, process = start_server()
+    worker = threading.Thread(target=_get, args=(base, f"/api/battle/tyconian?{SLOW_BATTLE}", 10))
+    worker.start()
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    started = time.monotonic()
+    process.wait(timeout=10)
+    assert time.monotonic() - started < 2
+    worker.join()
+
+
+@pytest.mark.parametrize("args", [["--host", "nosuchhost.invalid"], ["--port", "PORT"]])
+def test_serve_start_up_failures_are_one_line(capsys, args):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        args = [a.replace("PORT", str(taken.getsockname()[1])) for a in args]
+        assert_one_error(*run_cli(capsys, "serve", *args), "cannot serve on")

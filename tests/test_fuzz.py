@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simlab.cli import main
+from simlab.inputs.battles import Doctrine, Formation, load_battle
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import read_csv, read_json
 from simlab.inputs.params import field_specs
@@ -42,7 +43,7 @@ RULES = sorted({name for s in all_systems() for name in field_specs(s.rules_type
 NASTY = [
     "", " ", "0", "-1", "1e999", "nan", "inf", "-inf", "1" + "0" * 40, "9" * 400, "1.5", "true", "[]", "[1,",
     "x" * 3000, "\n", "a\nb", "é", "\u202e", "\x00", "None", "{}", "1,2,3", "[99999999999999999999]", "-0",
-    "0x10", "1_000",
+    "0x10", "1_000", "\u00b2", "\u0663", "<script>", "../..", "local:\u00b2", "tcp://", "[[[[[[",
 ]  # fmt: skip
 
 
@@ -136,6 +137,87 @@ def mutations(text: str) -> st.SearchStrategy[bytes]:
     return st.one_of(st.integers(0, 2**32).map(mutate), st.binary(max_size=64))
 
 
+#: Battle key paths from the registry: the battle's top, a side's keys, doctrine, formation, a group's inputs.
+BATTLE_KEYS = sorted(
+    {"range_band", "range_m", "max_turns", "same_second", "system", "name", "rules.max_turns"}
+    | {f"{side}.{key}" for side in "ab" for key in ("tactics", "cover", "name", "count", "range_policy", "targets")}
+    | {f"a.doctrine.{name}" for name in field_specs(Doctrine)}
+    | {f"b.formation.{name}" for name in field_specs(Formation)}
+    | {f"a.groups.{g}.{name}" for g in ("0", "1", "\u00b2", "x") for s in all_systems() if s.battle_figure_type
+       for name in field_specs(s.battle_figure_type)}
+    | {f"rules.{name}" for name in RULES}
+)  # fmt: skip
+BATTLE_FILES = {
+    "striker": "striker_fireteam",
+    "hitech_tft": "tft_hexes",
+    "tyconian": "tyconian_squads",
+    "space_v4": "space_squadron",
+}
+SCHEDULERS = ["tcp://", "tcp://x", "http://h:1", "local:\u00b2", "local:0", ""]
+
+
+@st.composite
+def battle_lines(draw: st.DrawFn) -> list[str]:
+    """A shipped battle with a few key paths set, mostly to nasty values, and sometimes a bad scheduler."""
+    system = draw(st.sampled_from(sorted(BATTLE_FILES)))
+    args = ["battle", system, str(ROOT / "experiments" / "battles" / f"{BATTLE_FILES[system]}.toml")]
+    for item in draw(assignments(BATTLE_KEYS)):
+        args += ["--set", item]
+    if draw(st.integers(0, 5)) == 0:
+        args += ["--scheduler", draw(st.sampled_from(SCHEDULERS))]
+    return [*args, "--trials", draw(st.sampled_from(["200", "0", "\u0663", "1e3"])), "--seed", "3"]
+
+
+@FUZZ
+@given(args=battle_lines())
+def test_any_battle_command_ends_in_exit_0_or_one_error_line(args):
+    code, out, err = run_in_process(args)
+    assert "Traceback" not in out + err
+    assert code in (0, 2), (args, code, err)
+    if code == 2:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+
+
+@FUZZ
+@given(
+    address=st.one_of(
+        st.sampled_from(NASTY), st.text(max_size=40), st.from_regex(r"(tcp|tls|local|http)(://|:)[^ ]{0,20}")
+    )
+)
+def test_any_scheduler_address_parses_or_is_one_simlab_error(address):
+    from simlab.engine.cluster import parse_address
+
+    try:
+        kind, value = parse_address(address)
+    except SimlabError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("invalid --scheduler")
+    else:
+        assert kind in ("local", "tcp") and (kind != "local" or 1 <= int(value) <= 256)
+
+
+@FUZZ
+@given(data=st.data())
+def test_any_web_query_is_an_answer_or_a_json_error(data):
+    from fastapi.testclient import TestClient
+
+    from simlab.web.app import create_app
+
+    client = _WEB.setdefault("client", TestClient(create_app(battles=ROOT / "experiments" / "battles")))
+    routes = ["/api/battle/striker", "/api/attack/hitech_tft", "/api/duel/tyconian", "/api/battle/space_v4",
+              "/csv/battle/tyconian", "/api/attack/nope"]  # fmt: skip
+    route = data.draw(st.sampled_from(routes))
+    keys = BATTLE_KEYS if "battle" in route else KEYS
+    query = [("trials", "200"), ("battle", BATTLE_FILES.get(route.rsplit("/", 1)[1], "x"))] if "battle" in route else []
+    query += [tuple(item.split("=", 1)) for item in data.draw(assignments(keys))]
+    response = client.get(route, params=query)
+    assert response.status_code in (200, 400), (route, query, response.status_code, response.text[:300])
+    if response.status_code == 400:
+        assert set(response.json()) == {"error"} and "\n" not in response.json()["error"]
+
+
+_WEB: dict[str, object] = {}
+BATTLE = (ROOT / "experiments" / "battles" / "tyconian_squads.toml").read_text()
 EXPERIMENT = (ROOT / "experiments" / "tft_autofire_modes.toml").read_text()
 VARIANT = (ROOT / "experiments" / "variants" / "tft_extra_hit_every_2.toml").read_text()
 BASELINE = (ROOT / "results" / "baselines" / "tft_autofire_modes" / "table.csv").read_text()[:4000]
@@ -150,6 +232,7 @@ READERS = {
         lambda p: read_csv(p, "baseline table", required=("value",), numbers=("value",)),
     ),
     "provenance": (PROVENANCE, "provenance.json", lambda p: read_json(p, "baseline provenance")),
+    "battle": (BATTLE, "fuzz_battle.toml", load_battle),
 }
 
 

@@ -134,10 +134,10 @@ def parse_address(address: str) -> tuple[str, int | str]:
             raise SimlabError(f"invalid --scheduler {shown}: local:N takes N from 1 to 256 worker processes")
         return "local", int(count)
     scheme = text.partition("://")[0] if "://" in text else ""
-    if scheme and scheme != "tcp":
+    if scheme != "tcp" and re.fullmatch(r"[A-Za-z][A-Za-z0-9+.\-]{0,19}", scheme):
         raise SimlabError(
             f"invalid --scheduler {shown}: simlab connects to a scheduler by tcp://HOST:PORT "
-            f"(not {scheme[:20]}://), or starts local:N worker processes"
+            f"(not {scheme}://), or starts local:N worker processes"
         )
     match = _TCP.fullmatch(text)
     if match is None or not 1 <= int(match.group("port")) <= 65535:

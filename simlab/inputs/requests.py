@@ -17,6 +17,7 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 from simlab.inputs.variants import Variant
 from simlab.systems import AttackRequest, BattleRequest, DuelRequest, System, get_system, require_battles, require_duels
+from simlab.systems.battles import refuse_unread_rules
 
 __all__ = ["DEFAULT_TRIALS", "DEFAULT_DUELS", "DEFAULT_BATTLES", "attack_request", "duel_request", "battle_request"]
 
@@ -133,6 +134,7 @@ def duel_request(
     n_trials = _sampling(DEFAULT_DUELS if trials is None else trials, seed, threads, max_trials, spelled["trials"])
     a_inputs, a_rows = chosen.split_inputs(dict(a))
     b_inputs, b_rows = chosen.split_inputs(dict(b))
+    refuse_unread_rules(chosen, None, rules)  # before the variant: its rules are for every question
     request = DuelRequest(
         a=a_inputs,
         b=b_inputs,
@@ -190,6 +192,7 @@ def battle_request(
     if found.system != chosen.name:
         raise found.error("system", f"the battle is for {found.system!r}, not {chosen.name!r}")
     found = override(found, changes or {})
+    refuse_unread_rules(chosen, found, rules)  # before the variant: its rules are for every question
     request = BattleRequest(
         battle=found,
         rules=dict(rules),

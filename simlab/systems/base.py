@@ -292,6 +292,8 @@ class System:
         battle: Answers a :class:`BattleRequest` (None: the system has no battles yet).
         battle_check: Validates a :class:`BattleRequest` without sampling it.
         battle_figure_type: Frozen dataclass of the inputs of one figure (or ship) of a battle.
+        fight_unread_rules: Rule parameters duels and battles never read, each with what it is for
+            (a duel or battle given one refuses it rather than change nothing).
         outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
         distribution_labels: Names of the outcomes of distributions, by name prefix
             (``wounds_`` → the wound levels).
@@ -322,6 +324,7 @@ class System:
     battle: Callable[[BattleRequest], AttackResult] | None = None
     battle_check: Callable[[BattleRequest], object] | None = None
     battle_figure_type: type | None = None
+    fight_unread_rules: Mapping[str, str] = field(default_factory=dict)
     outcome_metrics: tuple[str, ...] = ()
     distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     distributions: Mapping[str, str] = field(default_factory=dict)

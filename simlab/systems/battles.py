@@ -53,6 +53,7 @@ __all__ = [
     "BATTLE_SERIES",
     "rule_values",
     "refuse_unread",
+    "refuse_unread_rules",
     "SAME_SECOND",
     "SYSTEM_ONLY_KEYS",
     "reads_key",
@@ -651,6 +652,23 @@ def reads_key(system: str, key: str) -> bool:
 #: rolled off again (``initiative``) or by place in line, side a first (``initiative_by_line``, the old
 #: reading); or landing together at the second's end (``together``: the duel's reading).
 SAME_SECOND = ("initiative", "initiative_by_line", "together")
+
+
+def refuse_unread_rules(system: Any, battle: Any | None, rules: Mapping[str, Any]) -> None:
+    """Refuse a rule parameter the system's duels and battles never read, given by the battle or the request.
+
+    A variant's rules are not checked: a variant is for every question of its system.
+
+    Raises:
+        SimlabError: Naming the rule and what it is for (located in the battle file when it is there).
+    """
+    fight = "battles" if battle is not None else "duels"
+    for name, what in system.fight_unread_rules.items():
+        refused = f"{system.name} {fight} do not read {name}: it is {what}"
+        if battle is not None and name in battle.rules:
+            raise battle.error(f"rules.{name}", refused)
+        if name in rules:
+            raise SimlabError(f"--rule {name}: {refused}")
 
 
 def refuse_unread(battle: Any, system: str) -> None:

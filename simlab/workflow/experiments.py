@@ -56,6 +56,7 @@ from simlab.systems import (
     require_battles,
     require_duels,
 )
+from simlab.systems.battles import refuse_unread_rules
 
 __all__ = [
     "RUN_METHODS",
@@ -611,6 +612,7 @@ def duel_request_for(
     a, a_rows = system.split_inputs(sides["a"])
     b, b_rows = system.split_inputs(sides["b"])
     options.pop("method", None)
+    refuse_unread_rules(system, None, options.get("rules", {}))
     request = DuelRequest(a=a, b=b, a_rows=a_rows, b_rows=b_rows, **options)
     return variant.apply(request) if variant is not None else request
 
@@ -620,7 +622,9 @@ def battle_request_for(
 ) -> BattleRequest:
     """The battle request of one cell: its inputs are dotted paths into the battle (``a.count``)."""
     options.pop("method", None)
-    request = BattleRequest(battle=override(battle, inputs), **options)
+    changed = override(battle, inputs)
+    refuse_unread_rules(get_system(changed.system), changed, options.get("rules", {}))
+    request = BattleRequest(battle=changed, **options)
     return variant.apply(request) if variant is not None else request
 
 

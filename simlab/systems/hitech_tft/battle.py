@@ -182,9 +182,9 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
         worn = resolve(
             _scenario(shooter, armor=target.armor, st=target.st), rules, templates[gs][3].get("weapon", {}),
             other.get("armor", {}), tables,
-        ).armour  # fmt: skip
-        groups[gt, k.G_SOFT] = int(worn.soft)
-        groups[gt, k.G_ST] = target.st
+        )  # fmt: skip
+        groups[gt, k.G_SOFT] = int(worn.armour.soft)
+        groups[gt, k.G_ST] = worn.st  # battle dress multiplies it with battle_dress_st = "hit_points" (TFT-6.2)
     figure_group: list[int] = []
     figures: list[BattleFigure] = []
     places: list[Fraction] = []

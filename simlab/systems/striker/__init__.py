@@ -151,6 +151,14 @@ SYSTEM = System(
     battle=battle,
     battle_check=check_battle,
     battle_figure_type=BattleFigure,
+    fight_unread_rules={
+        **dict.fromkeys(
+            ("serious_save_target", "save_end_dm", "stabilise_target", "treatment_target"),
+            "a rule of saves and treatment after the fight (STR-7): an attack's aftermath",
+        ),
+        "snapshot_at_runner": "a reading of snapshots at running targets (STR-8): a battle's figures neither "
+        "snap-shoot nor run",
+    },
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
     marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
     distributions={

@@ -143,6 +143,22 @@ def plus_one_armour(request: AttackRequest) -> AttackRequest:
     return with_row(request, "armor", {"av": resolved.armour.av + 1})
 
 
+#: Rules duels and battles never read: those of the other questions, and readings of one attack.
+_HEALING = (
+    "medic_bonus", "doctor_bonus", "hospital_bonus", "critical_heal_penalty", "infection_percent",
+    "antibiotics_infection_percent", "surgery_locations", "surgery_wait_days", "death_day",
+)  # fmt: skip
+FIGHT_UNREAD_RULES = {
+    **dict.fromkeys(_HEALING, 'a rule of healing after the fight (TYC-9): kind = "healing"'),
+    "melee_blunt_points": 'a rule of armed melee (TYC-8): kind = "melee"',
+    "flame_ignition": 'a rule of flame weapons (TYC-7.2): kind = "flame"',
+    **dict.fromkeys(
+        ("scope_bonus_m", "electronic_sights", "electronic_bonus_m"),
+        "a rule of sights (TYC-3.1): the figures of duels and battles carry none (an attack's sights input)",
+    ),
+    "burst_hits": "a reading of one attack's burst (TYC-3.7): duels and battles score one hit a burst",
+}
+
 SYSTEM = System(
     name=NAME,
     title="Tyconian Traveller combat",
@@ -163,6 +179,7 @@ SYSTEM = System(
     battle=battle,
     battle_check=check_battle,
     battle_figure_type=DuelSide,
+    fight_unread_rules=FIGHT_UNREAD_RULES,
     questions=QUESTIONS,
     distributions={
         "hits": "hits on the target (TYC-3, TYC-4)",

@@ -711,7 +711,6 @@ def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: i
     limit = DEFAULT_WEB_MAX_TRIALS if max_trials is None else max_trials
     check_trials(limit)
     listening = _listen(host, port)
-    server_class = _server_class()
     app = create_app(max_trials=limit, results=results)
     url = f"http://{host}:{port}/"
     click.echo(f"simlab serve: {url} (Ctrl+C stops it)")
@@ -720,17 +719,16 @@ def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: i
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
-    server_class(config).run(sockets=[listening])
+    _server_class(app.state.runner.stop_all)(config).run(sockets=[listening])
 
 
-def _server_class() -> type:
+def _server_class(stop_work: Callable[[], None]) -> type[Any]:
+    """The uvicorn server, whose stop (SIGINT, SIGTERM) first calls ``stop_work`` (the answers being computed)."""
     import uvicorn
 
-    class Server(uvicorn.Server):  # type: ignore[misc]
-        """A server whose stop (SIGINT, SIGTERM) first calls off the answers being computed."""
-
+    class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
-            self.config.app.state.runner.stop_all()  # sampling ends at its next block of trials
+            stop_work()  # sampling ends at its next block of trials
             super().handle_exit(sig, frame)
 
     return Server

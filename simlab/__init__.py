@@ -16,16 +16,12 @@ Public API::
 from __future__ import annotations
 
 import time
+from typing import Any
 
 #: When simlab was first imported: the whole job's time that commands print counts from here.
 STARTED = time.perf_counter()
 
 __version__ = "0.1.0"
-
-from simlab.api import attack, battle, duel, run  # noqa: E402 (after STARTED)
-from simlab.engine.results import AttackResult  # noqa: E402 (after STARTED)
-from simlab.inputs.errors import SimlabError  # noqa: E402 (after STARTED)
-from simlab.systems import AttackRequest, System, get_system  # noqa: E402 (after STARTED)
 
 __all__ = [
     "__version__",
@@ -39,3 +35,32 @@ __all__ = [
     "System",
     "get_system",
 ]
+
+#: Where each name of the public API lives: imported when first used, so that ``import simlab``
+#: (and every command, which imports only what it runs) does not load every engine up front.
+_PUBLIC = {
+    "attack": "simlab.api",
+    "duel": "simlab.api",
+    "battle": "simlab.api",
+    "run": "simlab.api",
+    "AttackResult": "simlab.engine.results",
+    "SimlabError": "simlab.inputs.errors",
+    "AttackRequest": "simlab.systems",
+    "System": "simlab.systems",
+    "get_system": "simlab.systems",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public API, imported on first use (PEP 562)."""
+    if name in _PUBLIC:
+        import importlib
+
+        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'simlab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

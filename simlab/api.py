@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.results import AttackResult
-from simlab.engine.rng import MAX_TRIALS_PER_CELL
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.requests import attack_request, battle_request, duel_request
 

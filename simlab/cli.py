@@ -17,19 +17,20 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from simlab import __version__
-from simlab.engine.blocks import check_threads, check_trials
-from simlab.engine.results import AttackResult
+from simlab.engine.bounds import check_threads, check_trials
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
+from simlab.inputs.limits import DEFAULT_DUELS, DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, Limits
 from simlab.inputs.params import parse_assignments, range_text
-from simlab.inputs.requests import DEFAULT_DUELS, DEFAULT_TRIALS
 from simlab.systems import SYSTEM_NAMES, all_systems, get_system
 from simlab.workflow.jobs import seconds_text
+
+if TYPE_CHECKING:
+    from simlab.engine.results import AttackResult
 
 __all__ = ["main", "cli"]
 

@@ -11,7 +11,7 @@ from scipy import stats
 import simlab
 from simlab.engine.rng import stream_key
 from simlab.inputs.errors import ScenarioError, SimlabError
-from simlab.systems.tyconian import kernels
+from simlab.systems.tyconian import layout
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.reference import numpy_block, python_block
 from simlab.systems.tyconian.resolve import resolve
@@ -84,14 +84,14 @@ def test_sampled_agrees_with_exact(inputs, rules):
         low, high = sampled.ci95["mean_bystander_hits"]
         assert low - (high - low) <= exact.mean_bystander_hits <= high + (high - low)
     if exact.p_jam is not None:
-        assert stats.binomtest(int(counts[kernels.JAMS]), trials, exact.p_jam).pvalue > ALPHA if exact.p_jam else True
+        assert stats.binomtest(int(counts[layout.JAMS]), trials, exact.p_jam).pvalue > ALPHA if exact.p_jam else True
     if exact.damage is None:
         return
     expected = np.zeros(len(damage_hist))
     expected[exact.damage.offset : exact.damage.offset + len(exact.damage.probs)] = exact.damage.probs
     assert chi_square_p(damage_hist, expected) > ALPHA
-    for name, index in (("p_knockdown", kernels.KNOCKDOWN), ("p_stun", kernels.STUN),
-                        ("p_incapacitated", kernels.INCAPACITATED), ("p_killed", kernels.KILLED)):  # fmt: skip
+    for name, index in (("p_knockdown", layout.KNOCKDOWN), ("p_stun", layout.STUN),
+                        ("p_incapacitated", layout.INCAPACITATED), ("p_killed", layout.KILLED)):  # fmt: skip
         p = exact.outcome[name]
         count = int(counts[index])
         assert (stats.binomtest(count, trials, p).pvalue > ALPHA) if 0 < p < 1 else count == p * trials, name

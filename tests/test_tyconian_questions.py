@@ -21,9 +21,12 @@ from simlab.systems.base import AttackRequest
 from simlab.systems.tyconian.damage import hit_damage
 from simlab.systems.tyconian.questions.blast import location_reach, resolve_explosion, resolve_indirect_fire
 from simlab.systems.tyconian.questions.blast_sample import blast_tallies, python_blast_tallies
-from simlab.systems.tyconian.questions.flame import flame_tallies, python_flame_tallies, resolve_flame
-from simlab.systems.tyconian.questions.healing import healing_tallies, python_healing_tallies, resolve_healing
-from simlab.systems.tyconian.questions.melee import melee_tallies, python_melee_tallies, resolve_melee, unarmed_dice
+from simlab.systems.tyconian.questions.flame import resolve_flame
+from simlab.systems.tyconian.questions.flame_sample import flame_tallies, python_flame_tallies
+from simlab.systems.tyconian.questions.healing import resolve_healing
+from simlab.systems.tyconian.questions.healing_sample import healing_tallies, python_healing_tallies
+from simlab.systems.tyconian.questions.melee import resolve_melee, unarmed_dice
+from simlab.systems.tyconian.questions.melee_sample import melee_tallies, python_melee_tallies
 from simlab.systems.tyconian.resolve import LOCATIONS, location_table
 from simlab.systems.tyconian.rules import Rules
 

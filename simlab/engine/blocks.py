@@ -11,7 +11,6 @@ functions release the GIL, so plain Python threads run them in parallel; at most
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -21,8 +20,14 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
+from simlab.engine.bounds import (
+    MAX_TRIALS_PER_CELL,
+    ProgressFn,
+    check_trials,
+    default_threads,
+)
 from simlab.engine.cluster import current_client, run_blocks_on_cluster
-from simlab.engine.rng import MAX_TRIALS_PER_CELL, StreamKey, stream_key
+from simlab.engine.streams import StreamKey, stream_key
 from simlab.inputs.errors import InvalidValueError
 
 __all__ = [
@@ -49,54 +54,6 @@ BLOCKS_PER_THREAD = 8
 
 Tallies = tuple[npt.NDArray[np.int64], ...]
 BlockFn = Callable[[int, int], Tallies]
-ProgressFn = Callable[[int], None]
-
-
-def default_threads() -> int:
-    """The number of CPUs this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
-#: Largest root seed (seeds are recorded as 64-bit integers).
-MAX_SEED = (1 << 63) - 1
-#: Most worker threads.
-MAX_THREADS = 256
-
-
-def check_seed(seed: int, option: str = "--seed") -> int:
-    """Validate a root seed, returning it.
-
-    Raises:
-        InvalidValueError: When it is not between 0 and :data:`MAX_SEED`.
-    """
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise InvalidValueError(option, seed, f"an integer from 0 to {MAX_SEED}")
-    return seed
-
-
-def check_threads(threads: int | None) -> int | None:
-    """Validate a number of worker threads (None: all CPUs), returning it.
-
-    Raises:
-        InvalidValueError: When it is not between 1 and :data:`MAX_THREADS`.
-    """
-    if threads is not None and not 1 <= threads <= MAX_THREADS:
-        raise InvalidValueError("--threads", threads, f"an integer from 1 to {MAX_THREADS}")
-    return threads
-
-
-def check_trials(trials: int) -> int:
-    """Validate a number of trials, returning it.
-
-    Raises:
-        InvalidValueError: When it is not between 1 and the per-cell stream limit.
-    """
-    if not 1 <= trials <= MAX_TRIALS_PER_CELL:
-        raise InvalidValueError("--trials", trials, f"an integer from 1 to {MAX_TRIALS_PER_CELL}")
-    return trials
 
 
 def auto_block_size(trials: int, threads: int) -> int:

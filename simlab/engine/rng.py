@@ -20,11 +20,12 @@ unit, one draw gives both dice: one from its high and one from its low 32 bits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
 from numba import njit
+
+from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT, MAX_TRIALS_PER_CELL
+from simlab.engine.streams import StreamKey, stream_key
 
 __all__ = [
     "DRAWS_PER_TRIAL_LIMIT",
@@ -49,51 +50,10 @@ __all__ = [
     "VectorDraws",
 ]
 
-#: Draws one trial may make; a trial's draws occupy one window of this many positions.
-DRAWS_PER_TRIAL_LIMIT = 1 << 16
-#: Trials one cell may run before its stream would wrap.
-MAX_TRIALS_PER_CELL = 1 << 47
 
 _MASK64 = (1 << 64) - 1
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
-
-
-@dataclass(frozen=True)
-class StreamKey:
-    """The key of one cell's stream: the Weyl sequence ``offset + n * gamma``.
-
-    Attributes:
-        offset: Start of the Weyl sequence (any 64-bit value).
-        gamma: Odd increment with well-spread bits.
-    """
-
-    offset: int
-    gamma: int
-
-
-def _fix_gamma(gamma: int) -> int:
-    """Make a SplitMix64 increment odd and well mixed (Steele et al., ``mixGamma``)."""
-    gamma |= 1
-    if bin(gamma ^ (gamma >> 1)).count("1") < 24:
-        gamma ^= 0xAAAAAAAAAAAAAAAA
-    return gamma
-
-
-def stream_key(seed: int, cell: int = 0) -> StreamKey:
-    """Spawn the stream key of one cell from the root seed.
-
-    Args:
-        seed: The run's root seed (a non-negative integer).
-        cell: Index of the scenario cell in the run.
-
-    Returns:
-        The cell's key; equal inputs always give equal keys.
-    """
-    if seed < 0 or cell < 0:
-        raise ValueError("seed and cell must be non-negative")
-    state = np.random.SeedSequence(entropy=seed, spawn_key=(cell,)).generate_state(2, np.uint64)
-    return StreamKey(offset=int(state[0]), gamma=_fix_gamma(int(state[1])))
 
 
 @njit(inline="always")

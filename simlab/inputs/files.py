@@ -19,12 +19,12 @@ import stat
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from simlab.inputs.errors import SimlabError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "FileError",
@@ -193,6 +193,9 @@ def read_csv(
         FileError: As :func:`read_text`, for a malformed or empty file, a missing column, or
             a cell of a number column that is blank or not a finite number (naming its line).
     """
+    import numpy as np  # the readers of experiments and variants do without pandas
+    import pandas as pd
+
     text = read_text(path, what)
     if not text.strip():
         raise FileError(path, f"is empty: a {what} has a header line and rows")

@@ -20,12 +20,26 @@ from dataclasses import dataclass
 
 from simlab.inputs.errors import SimlabError
 
-__all__ = ["DEFAULT_MAX_CELLS", "DEFAULT_MAX_TRIALS", "Limits", "TooMuchWorkError"]
+__all__ = [
+    "DEFAULT_MAX_CELLS",
+    "DEFAULT_MAX_TRIALS",
+    "DEFAULT_TRIALS",
+    "DEFAULT_DUELS",
+    "DEFAULT_BATTLES",
+    "Limits",
+    "TooMuchWorkError",
+]
 
 #: Grid cells (times rule sets) one experiment may have unless ``--max-cells`` says more.
 DEFAULT_MAX_CELLS = 20_000
 #: Trials one job may sample unless ``--max-trials`` says more.
 DEFAULT_MAX_TRIALS = 10_000_000_000
+#: Trials of one sampled attack when none are given.
+DEFAULT_TRIALS = 1_000_000
+#: Duels sampled when none are given.
+DEFAULT_DUELS = 100_000
+#: Battles sampled when none are given.
+DEFAULT_BATTLES = 100_000
 
 
 class TooMuchWorkError(SimlabError):

@@ -11,22 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from simlab.engine.blocks import check_seed, check_threads, check_trials
+from simlab.engine.bounds import check_seed, check_threads, check_trials
 from simlab.inputs.battles import Battle, load_battle, override
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.limits import Limits
+from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS, Limits
 from simlab.inputs.variants import Variant
 from simlab.systems import AttackRequest, BattleRequest, DuelRequest, System, get_system, require_battles, require_duels
 from simlab.systems.battles import refuse_unread_rules
 
 __all__ = ["DEFAULT_TRIALS", "DEFAULT_DUELS", "DEFAULT_BATTLES", "attack_request", "duel_request", "battle_request"]
 
-#: Trials of one sampled attack when none are given.
-DEFAULT_TRIALS = 1_000_000
-#: Duels sampled when none are given.
-DEFAULT_DUELS = 100_000
-#: Battles sampled when none are given.
-DEFAULT_BATTLES = 100_000
 #: How the command line spells the choices that messages name.
 _OPTION_NAMES = {"exact": "--exact", "trials": "--trials", "kind": "--kind"}
 

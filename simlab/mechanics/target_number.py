@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from simlab.engine.pmf import PMF, dice_sum
 
@@ -19,7 +18,6 @@ __all__ = [
     "TABLE_SLOTS",
     "p_at_least",
     "hits_scored",
-    "hits_scored_compiled",
     "hits_by_natural",
     "p_higher_with_rerolled_ties",
 ]
@@ -63,8 +61,6 @@ def hits_scored(natural: int, total: int, target: int, step: int, cap: int, miss
     return max(1, min(1 + (total - target) // step, cap))
 
 
-#: :func:`hits_scored` for the compiled kernels: one definition for the attack, duel and battle.
-hits_scored_compiled = njit(inline="always")(hits_scored)
 
 
 def hits_by_natural(

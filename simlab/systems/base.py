@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from simlab.engine.blocks import ProgressFn
+from simlab.engine.bounds import ProgressFn
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.params import as_plain, build
@@ -266,6 +267,22 @@ def sampling_options(request: AttackRequest | DuelRequest | BattleRequest) -> di
     if request.block_size is not None:
         options["block_size"] = request.block_size
     return options
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """The function ``"package.module:name"``, imported at its first call.
+
+    The modules that sample load numba and the compiled kernels; a system names its sampling
+    and battle functions this way, so that a question answered exactly (or ``--help``) never
+    loads them. It pickles by name, as the function itself does.
+    """
+
+    target: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        module, _, name = self.target.partition(":")
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from simlab.engine.blocks import Tallies
 from simlab.engine.intervals import Estimates, mean_interval, wilson
@@ -21,7 +20,6 @@ from simlab.engine.results import AttackResult
 __all__ = [
     "DUEL_DISTRIBUTIONS",
     "record_duel",
-    "record_duel_compiled",
     "numpy_duel_tallies",
     "A_WINS",
     "B_WINS",
@@ -125,8 +123,6 @@ def record_duel(
     counts[DUEL_DRAWS] += draws
 
 
-#: :func:`record_duel` for the compiled duel kernels: one definition for both.
-record_duel_compiled = njit(inline="always")(record_duel)
 
 
 def numpy_duel_tallies(

@@ -20,7 +20,8 @@ import anyio
 from fastapi import Request
 from fastapi.responses import Response
 
-from simlab.engine.blocks import Cancelled, cancel_on, default_threads
+from simlab.engine.blocks import Cancelled, cancel_on
+from simlab.engine.bounds import default_threads
 from simlab.inputs.errors import SimlabError
 
 __all__ = ["WorkRunner", "BusyError", "DEFAULT_SAMPLED_SLOTS", "is_sampled", "Work"]

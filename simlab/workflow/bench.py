@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from simlab.engine.blocks import default_threads, run_blocks
+from simlab.engine.blocks import run_blocks
+from simlab.engine.bounds import default_threads
 from simlab.engine.rng import raw_draws, stream_key
 from simlab.inputs.battles import battle_from_data
 from simlab.systems import AttackRequest, BattleRequest, battles, duels, get_system
@@ -46,7 +47,7 @@ from simlab.systems.striker.battle import resolve_battle as striker_resolve_batt
 from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.exact import exact_outcome as striker_exact
 from simlab.systems.striker.resolve import resolve as striker_resolve
-from simlab.systems.tyconian import kernels as tyconian_kernels
+from simlab.systems.tyconian import layout as tyconian_layout
 from simlab.systems.tyconian import reference as tyconian_reference
 from simlab.systems.tyconian import rules as tyconian_rules
 from simlab.systems.tyconian import sample as tyconian_sample
@@ -57,7 +58,7 @@ from simlab.systems.tyconian.duel import resolve_duel as tyconian_resolve_duel
 from simlab.systems.tyconian.exact import exact_attack as tyconian_exact
 from simlab.systems.tyconian.questions import blast_kernels, healing_kernels
 from simlab.systems.tyconian.questions.blast_sample import blast_tallies, python_blast_tallies
-from simlab.systems.tyconian.questions.healing import healing_tallies, python_healing_tallies
+from simlab.systems.tyconian.questions.healing_sample import healing_tallies, python_healing_tallies
 from simlab.systems.tyconian.resolve import resolve as tyconian_resolve
 
 __all__ = ["Workload", "WORKLOADS", "run_bench"]
@@ -185,7 +186,7 @@ def _tyconian_full_auto() -> Samplers:
         lambda subject, seed: tyconian_sample.block_function(subject, stream_key(seed)),
         tyconian_reference.numpy_block,
         tyconian_reference.python_block,
-        (3, tyconian_kernels.DRAWS),
+        (3, tyconian_layout.DRAWS),
     )
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simlab.engine.blocks import check_seed, check_trials
+from simlab.engine.bounds import check_seed, check_trials
 from simlab.engine.results import METHODS, in_series
 from simlab.inputs.battles import Battle, BattleError, load_battle, override
 from simlab.inputs.errors import SimlabError, UnknownNameError

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.cluster import current_client
 from simlab.engine.results import AttackResult
-from simlab.engine.rng import MAX_TRIALS_PER_CELL
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import BASE, Variant
 from simlab.systems import System, get_system

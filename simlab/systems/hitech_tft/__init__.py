@@ -33,6 +33,7 @@ from __future__ import annotations
 from simlab.engine.results import AttackResult
 from simlab.systems.base import (
     AttackRequest,
+    Deferred,
     System,
     attack_result,
     build_inputs,
@@ -41,16 +42,16 @@ from simlab.systems.base import (
     with_row,
 )
 from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
-from simlab.systems.hitech_tft.battle import battle, check_battle
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.outcomes import EXTRA_METRICS, METRICS, Outcome, joint_metrics, metric_names
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario, armours, weapons
-from simlab.systems.hitech_tft.sample import sample_outcome
 
 __all__ = ["SYSTEM", "Rules", "Scenario", "attack", "resolve_request", "metrics_of"]
 
 NAME = "hitech_tft"
+#: Sampling and battles load the compiled kernels: imported when first asked for.
+_sample_outcome = Deferred("simlab.systems.hitech_tft.sample:sample_outcome")
 
 
 def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
@@ -98,7 +99,7 @@ def attack(request: AttackRequest) -> AttackResult:
     if request.method == "exact":
         outcome = exact_outcome(resolved)
     else:
-        sampled = sample_outcome(resolved, **sampling_options(request))
+        sampled = _sample_outcome(resolved, **sampling_options(request))
         outcome, ci95 = sampled.outcome, sampled.ci95
     metrics, distributions = metrics_of(resolved, outcome)
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
@@ -139,8 +140,8 @@ SYSTEM = System(
     attack=attack,
     check=resolve_request,
     extra_metrics={**EXTRA_METRICS, **BATTLE_METRICS, **BATTLE_SERIES},
-    battle=battle,
-    battle_check=check_battle,
+    battle=Deferred("simlab.systems.hitech_tft.battle:battle"),
+    battle_check=Deferred("simlab.systems.hitech_tft.battle:check_battle"),
     battle_figure_type=Scenario,
     marginals={"+1 DX": plus_one("dx", resolve_request), "+1 armour": plus_one_armour},
     distributions={

@@ -23,11 +23,9 @@ from simlab.systems.battles import (
     INCAPACITATED,
     KILLED,
     STANDING,
-    assign_targets,
-    battle_outcome_compiled,
-    record_battle_compiled,
 )
 from simlab.systems.hitech_tft.kernels import N_DISTANCES, _armoured_dice, _attack_outcome, _roll_3d6
+from simlab.systems.kernel_helpers import assign_targets, battle_outcome_compiled, record_battle_compiled
 
 # Columns of the per-group table.
 (G_SIDE, G_DICE, G_ADDS, G_SPLASH, G_BLAST, G_ST, G_SOFT, G_STAGGER, G_KNOCKDOWN, G_ROUNDS, G_PER_DIE,

@@ -12,6 +12,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
+    Deferred,
     DuelRequest,
     System,
     attack_resolver,
@@ -22,18 +23,20 @@ from simlab.systems.base import (
 )
 from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
 from simlab.systems.duels import duel_result
-from simlab.systems.space_v4.battle import battle, check_battle
 from simlab.systems.space_v4.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.space_v4.exact import exact_attack
 from simlab.systems.space_v4.fractions import damage_fractions
+from simlab.systems.space_v4.outcomes import DUEL_METRICS, MARGIN_SERIES
 from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down, resolve
 from simlab.systems.space_v4.rules import Rules, Scenario
-from simlab.systems.space_v4.sample import DUEL_METRICS, MARGIN_SERIES, sample_attack, sample_duel
 from simlab.systems.space_v4.ships import ships
 
 __all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
 
 NAME = "space_v4"
+#: Sampling and battles load the compiled kernels: imported when first asked for.
+_sample_attack = Deferred("simlab.systems.space_v4.sample:sample_attack")
+_sample_duel = Deferred("simlab.systems.space_v4.sample:sample_duel")
 
 #: Metrics of one attack (SPC-8): name → description.
 METRICS = {
@@ -81,7 +84,7 @@ def attack(request: AttackRequest) -> AttackResult:
         exact = exact_attack(resolved)
         metrics, ci95, distributions = exact.metrics(), {}, {"applied_hits": exact.applied.to_dict()}
     else:
-        found = sample_attack(resolved, **sampling_options(request))
+        found = _sample_attack(resolved, **sampling_options(request))
         metrics, ci95, distributions = found.metrics, found.ci95, found.distributions
     return attack_result(
         NAME,
@@ -103,7 +106,7 @@ resolve_duel_request = duel_resolver(Rules, resolve_duel)
 def duel(request: DuelRequest) -> AttackResult:
     """Sample duels of two ships (SPC-7)."""
     resolved = resolve_duel_request(request)
-    found = sample_duel(resolved, **sampling_options(request))
+    found = _sample_duel(resolved, **sampling_options(request))
     sides = (
         side_json(resolved.a, resolved.ships[0], resolved.start_band),
         side_json(resolved.b, resolved.ships[1], resolved.start_band),
@@ -136,8 +139,8 @@ SYSTEM = System(
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
-    battle=battle,
-    battle_check=check_battle,
+    battle=Deferred("simlab.systems.space_v4.battle:battle"),
+    battle_check=Deferred("simlab.systems.space_v4.battle:check_battle"),
     battle_figure_type=DuelSide,
     marginals={"+1 computer": plus_one("attacker_computer", _filled), "+1 G": plus_one("attacker_g", _filled)},
     distributions={

@@ -51,13 +51,13 @@ from simlab.systems.battles import (
     new_battle_tallies,
     refuse_unread,
     rule_values,
-    standing_target,
     with_exact_first_turn,
 )
+from simlab.systems.kernel_helpers import standing_target
 from simlab.systems.space_v4 import battle_kernel as k
 from simlab.systems.space_v4.duel import POLICIES, DuelSide, side_row, tabulate, turret_array
-from simlab.systems.space_v4.kernels import R_NATURAL, R_NATURAL_HIT, R_TO_HIT, hit_and_margin
-from simlab.systems.space_v4.resolve import ship_row
+from simlab.systems.space_v4.layout import R_NATURAL, R_NATURAL_HIT, R_TO_HIT
+from simlab.systems.space_v4.resolve import hit_and_margin, ship_row
 from simlab.systems.space_v4.rules import BANDS, Rules
 from simlab.systems.space_v4.ships import Ship, ships, turrets_of
 

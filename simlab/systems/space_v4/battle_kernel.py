@@ -20,6 +20,8 @@ from simlab.systems.battles import (
     INCAPACITATED,
     KILLED,
     STANDING,
+)
+from simlab.systems.kernel_helpers import (
     assign_targets,
     battle_outcome_compiled,
     record_battle_compiled,

@@ -36,11 +36,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import as_plain, build, spec_field
 from simlab.inputs.tables import Table
-from simlab.systems.space_v4 import kernels as k
+from simlab.systems.space_v4 import layout as k
 from simlab.systems.space_v4.fractions import damage_fractions
 from simlab.systems.space_v4.resolve import applied_table, may_fire, ship_row
 from simlab.systems.space_v4.rules import BAND_ORDER, BANDS, Rules, naturals

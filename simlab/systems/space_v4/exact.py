@@ -15,8 +15,8 @@ import numpy as np
 from simlab.engine.pmf import PMF, mixture, point
 from simlab.mechanics.target_number import TWO_D6
 from simlab.systems.space_v4.fractions import criticals
+from simlab.systems.space_v4.outcomes import MARGIN_SERIES
 from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down
-from simlab.systems.space_v4.sample import MARGIN_SERIES
 
 __all__ = ["ExactAttack", "exact_attack", "margin_chances"]
 

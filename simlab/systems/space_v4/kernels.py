@@ -19,9 +19,86 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_2d6, draw_die
+from simlab.systems.space_v4.layout import (
+    A_FIRST,
+    A_WINS,
+    ATTACK_DRAWS,
+    B_WINS,
+    BEAM,
+    CLOSE,
+    COMPUTER,
+    CRITS,
+    CRITS_SQ,
+    CUMULATIVE,
+    DESTROYED,
+    DESTROYED_SQ,
+    DISABLE,
+    DM,
+    DUEL_DRAWS,
+    ENGINEER,
+    GUNNER,
+    GUNNER_DM,
+    HITS_ON_A,
+    HITS_ON_A_SQ,
+    HITS_ON_B,
+    HITS_ON_B_SQ,
+    HULL,
+    MAGAZINE,
+    MISSILE,
+    MISSILES_A,
+    MISSILES_A_SQ,
+    MISSILES_B,
+    MISSILES_B_SQ,
+    N_ATTACK_COUNTS,
+    N_ATTACK_INTS,
+    N_DUEL_COUNTS,
+    N_RULE_INTS,
+    N_SIDE_INTS,
+    NATURAL_HIT,
+    NATURAL_RULES,
+    NAVIGATOR,
+    NEED_FIRED,
+    NEED_HELD,
+    NEITHER,
+    NUCLEAR,
+    OPEN,
+    PD_HOLD,
+    PER_CRITICAL,
+    PER_ROLL,
+    PER_WEAPON_HITS,
+    PILOT,
+    POLICY,
+    PULSE,
+    R_CUMULATIVE,
+    R_EVERY_TURN_MOVES,
+    R_FIRED,
+    R_GROUPING,
+    R_HELD,
+    R_MAX_TURNS,
+    R_NATURAL,
+    R_NATURAL_HIT,
+    R_PD_DM,
+    R_PER_CRIT,
+    R_REDUCTION,
+    R_SAND_PLUS_ONE,
+    R_SKILL_TARGET,
+    R_START_BAND,
+    R_TO_HIT,
+    REDUCTION,
+    ROLLS,
+    SAND,
+    SANDCASTERS,
+    SKILL_ROLLS,
+    TO_HIT,
+    TONS,
+    TURNS,
+    TURNS_SQ,
+    WEAPON_KINDS,
+    G,
+)
+from simlab.systems.space_v4.resolve import hit_and_margin
 
 __all__ = [
-    "hit_and_margin",
     "fire_group",
     "attack_block",
     "duel_block",
@@ -32,57 +109,6 @@ __all__ = [
     "N_RULE_INTS",
     "WEAPON_KINDS",
 ]
-
-# Indices of the one-attack ``ints``.
-(
-    ROLLS,
-    PER_ROLL,
-    PER_WEAPON_HITS,
-    DM,
-    TO_HIT,
-    NATURAL_RULES,
-    NEED_HELD,
-    NEED_FIRED,
-    REDUCTION,
-    PER_CRITICAL,
-    CUMULATIVE,
-    GUNNER_DM,
-    NATURAL_HIT,
-) = range(13)
-N_ATTACK_INTS = 13
-# Indices of the one-attack ``counts``.
-CRITS, CRITS_SQ, DESTROYED, DESTROYED_SQ, ATTACK_DRAWS = range(5)
-N_ATTACK_COUNTS = 5
-
-# Weapon kinds of a turret, in the order a ship fires them; columns of ``turrets``.
-BEAM, PULSE, MISSILE, NUCLEAR = range(4)
-WEAPON_KINDS = ("beam", "pulse", "missile", "nuclear")
-# Indices of a side's ``sides`` row.
-(G, COMPUTER, TONS, SANDCASTERS, MAGAZINE, HULL, DISABLE, PILOT, NAVIGATOR, GUNNER, ENGINEER, POLICY, PD_HOLD,
- SAND, SKILL_ROLLS) = range(15)  # fmt: skip
-N_SIDE_INTS = 15
-HOLD, CLOSE, OPEN = range(3)
-# Indices of the duel's ``rule_ints``.
-# R_NATURAL and R_NATURAL_HIT: naturals at or below always miss, at or above always hit (1 and 13: none).
-(R_TO_HIT, R_NATURAL, R_GROUPING, R_HELD, R_FIRED, R_PD_DM, R_SKILL_TARGET, R_REDUCTION, R_PER_CRIT, R_CUMULATIVE,
- R_MAX_TURNS, R_START_BAND, R_SAND_PLUS_ONE, R_EVERY_TURN_MOVES, R_NATURAL_HIT) = range(15)  # fmt: skip
-N_RULE_INTS = 15
-# Indices of the duel's ``counts``.
-(A_WINS, B_WINS, NEITHER, TURNS, TURNS_SQ, HITS_ON_A, HITS_ON_A_SQ, HITS_ON_B, HITS_ON_B_SQ, MISSILES_A, MISSILES_A_SQ,
- MISSILES_B, MISSILES_B_SQ, A_FIRST, DUEL_DRAWS) = range(15)  # fmt: skip
-N_DUEL_COUNTS = 15
-
-
-def hit_and_margin(natural: int, dm: int, to_hit: int, miss_max: int, hit_min: int) -> tuple[bool, int]:
-    """Whether a natural 2d6 total hits with ``dm``, and its margin (SPC-3.1, SPC-4.2; compiled below).
-
-    A natural at or below ``miss_max`` always misses, one at or above ``hit_min`` always hits (with
-    ``natural_rules``: 2 and 12; without: 1 and 13, never).
-    """
-    total = natural + dm
-    hit = natural >= hit_min or (natural > miss_max and total >= to_hit)
-    return hit, max(0, total - to_hit)
-
 
 _hit_and_margin = njit(inline="always")(hit_and_margin)
 

@@ -28,17 +28,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import is_digits
 from simlab.inputs.tables import Table
 from simlab.mechanics.target_number import TWO_D6
 from simlab.systems.space_v4.fractions import FractionRow, applied_hits, damage_fractions
-from simlab.systems.space_v4.kernels import hit_and_margin
 from simlab.systems.space_v4.rules import BANDS, LASERS, OPTIMAL_HITS, Rules, Scenario, naturals
 from simlab.systems.space_v4.ships import Ship, lasers_per_turret, sandcasters_of, ships, weapon_count
 
 __all__ = [
+    "hit_and_margin",
     "ResolvedAttack",
     "resolve",
     "dm_terms",
@@ -119,6 +119,17 @@ class ResolvedAttack:
             return 0
         hits = int(self.applied[survivors * self.per_weapon_hits, self.margin[natural]])
         return max(0, hits - self.reduction)
+
+
+def hit_and_margin(natural: int, dm: int, to_hit: int, miss_max: int, hit_min: int) -> tuple[bool, int]:
+    """Whether a natural 2d6 total hits with ``dm``, and its margin (SPC-3.1, SPC-4.2; the kernels compile it).
+
+    A natural at or below ``miss_max`` always misses, one at or above ``hit_min`` always hits (with
+    ``natural_rules``: 2 and 12; without: 1 and 13, never).
+    """
+    total = natural + dm
+    hit = natural >= hit_min or (natural > miss_max and total >= to_hit)
+    return hit, max(0, total - to_hit)
 
 
 def may_fire(weapon: str, band: str, rules: Rules) -> bool:

@@ -12,6 +12,7 @@ from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates, mean_interval
 from simlab.systems.space_v4 import kernels as k
 from simlab.systems.space_v4.duel import ResolvedDuel
+from simlab.systems.space_v4.outcomes import MARGIN_SERIES
 from simlab.systems.space_v4.resolve import ResolvedAttack
 from simlab.systems.space_v4.rules import naturals
 
@@ -24,25 +25,8 @@ __all__ = [
     "sample_duel",
     "attack_estimates",
     "duel_estimates",
-    "DUEL_METRICS",
-    "MARGIN_SERIES",
 ]
 
-#: Prefix of the series of expected applied hits of one roll by its margin (SPC-4.2).
-MARGIN_SERIES = "mean_applied_margin_"
-
-#: Metrics of a duel of two ships (SPC-7): name → description.
-DUEL_METRICS = {
-    "p_a_wins": "probability that B is out first",
-    "p_b_wins": "probability that A is out first",
-    "p_draw": "probability that neither is out after max_turns turns",
-    "mean_turns": "expected turns (both ships acting once is a turn)",
-    "mean_hits_on_a": "expected applied hits A takes",
-    "mean_hits_on_b": "expected applied hits B takes",
-    "mean_missiles_a": "expected missiles A launches",
-    "mean_missiles_b": "expected missiles B launches",
-    "p_a_first": "probability that A acts first",
-}
 
 
 def attack_ints(attack: ResolvedAttack) -> np.ndarray:

@@ -37,6 +37,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
+    Deferred,
     DuelRequest,
     System,
     attack_resolver,
@@ -48,17 +49,18 @@ from simlab.systems.base import (
 )
 from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
 from simlab.systems.duels import DUEL_DISTRIBUTIONS, duel_result
-from simlab.systems.striker.battle import BattleFigure, battle, check_battle
-from simlab.systems.striker.duel import DUEL_METRICS, DuelSide, resolve_duel, side_json
+from simlab.systems.striker.duel import DUEL_METRICS, BattleFigure, DuelSide, resolve_duel, side_json
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
 from simlab.systems.striker.resolve import CATEGORIES, resolve
 from simlab.systems.striker.rules import Rules, Scenario, armours, blowthroughs, melee_weapons, weapons
-from simlab.systems.striker.sample import sample_attack, sample_duel
 
 __all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
 
 NAME = "striker"
+#: Sampling and battles load the compiled kernels: imported when first asked for.
+_sample_attack = Deferred("simlab.systems.striker.sample:sample_attack")
+_sample_duel = Deferred("simlab.systems.striker.sample:sample_duel")
 
 
 #: Validates a request into scenario, rules and the resolved attack.
@@ -72,7 +74,7 @@ def attack(request: AttackRequest) -> AttackResult:
     if request.method == "exact":
         outcome = exact_outcome(resolved)
     else:
-        sampled = sample_attack(resolved, **sampling_options(request))
+        sampled = _sample_attack(resolved, **sampling_options(request))
         outcome, ci95 = sampled.outcome, sampled.ci95
     metrics, distributions = metrics_of(outcome, resolved.suppressive)
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
@@ -102,7 +104,7 @@ resolve_duel_request = duel_resolver(Rules, resolve_duel)
 def duel(request: DuelRequest) -> AttackResult:
     """Sample duels of two figures (STR-11.2)."""
     resolved = resolve_duel_request(request)
-    sampled = sample_duel(resolved, **sampling_options(request))
+    sampled = _sample_duel(resolved, **sampling_options(request))
     sides = (side_json(resolved.a, resolved.attacks[0]), side_json(resolved.b, resolved.attacks[1]))
     return duel_result(
         NAME,
@@ -148,8 +150,8 @@ SYSTEM = System(
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
-    battle=battle,
-    battle_check=check_battle,
+    battle=Deferred("simlab.systems.striker.battle:battle"),
+    battle_check=Deferred("simlab.systems.striker.battle:check_battle"),
     battle_figure_type=BattleFigure,
     fight_unread_rules={
         **dict.fromkeys(

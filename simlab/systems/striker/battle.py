@@ -39,7 +39,7 @@ from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
 from simlab.inputs.battles import TARGETS, Battle, blame
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import build, spec_field
+from simlab.inputs.params import build
 from simlab.inputs.tables import Table
 from simlab.systems.base import BattleRequest, sampling_options
 from simlab.systems.battles import (
@@ -58,7 +58,7 @@ from simlab.systems.battles import (
     with_exact_first_turn,
 )
 from simlab.systems.striker import battle_kernel as k
-from simlab.systems.striker.duel import DuelSide, _attack_of
+from simlab.systems.striker.duel import BattleFigure, _attack_of
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import INCAPACITATED
 from simlab.systems.striker.resolve import ResolvedAttack, end_dm, resolve
@@ -78,13 +78,6 @@ __all__ = [
 
 #: Turns a Striker battle lasts at most unless the battle or a rule says otherwise (ENG-2).
 DEFAULT_MAX_TURNS = 20
-
-
-@dataclass(frozen=True)
-class BattleFigure(DuelSide):
-    """A figure of a battle: the inputs of one side of a duel, and whether it is green (ENG-4.1)."""
-
-    green: bool = spec_field(False, doc="green troops go prone when suppressed (ENG-4.1)")
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, spec_field
 from simlab.inputs.tables import Table
@@ -55,6 +55,14 @@ class DuelSide:
     suppressive: bool = spec_field(
         False, doc="fires suppressively (half_clip or full_clip): -2 and more on the other's shot this turn (STR-3.3)"
     )
+
+
+
+@dataclass(frozen=True)
+class BattleFigure(DuelSide):
+    """A figure of a battle: the inputs of one side of a duel, and whether it is green (ENG-4.1)."""
+
+    green: bool = spec_field(False, doc="green troops go prone when suppressed (ENG-4.1)")
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,8 +24,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, die_from_draw, draw_2d6, mix64, two_d6_from_draw
-from simlab.mechanics.target_number import hits_scored_compiled
-from simlab.systems.duels import record_duel_compiled
+from simlab.systems.kernel_helpers import hits_scored_compiled, record_duel_compiled
 
 # Worst-outcome categories (STR-6.4) and wound levels (STR-4.3), as in resolve.py.
 UNHURT, LIGHT, SERIOUS, UNCONSCIOUS, NOT_DEAD_YET, KILLED = range(6)

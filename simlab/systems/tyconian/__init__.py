@@ -36,6 +36,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
+    Deferred,
     DuelRequest,
     System,
     attack_resolver,
@@ -46,19 +47,20 @@ from simlab.systems.base import (
 )
 from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
 from simlab.systems.duels import DUEL_DISTRIBUTIONS, DUEL_METRICS, duel_result
-from simlab.systems.tyconian.battle import battle, check_battle
 from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.fire import shot_chances
 from simlab.systems.tyconian.questions import QUESTIONS, WOUND_DISTRIBUTIONS, answer, tables
 from simlab.systems.tyconian.resolve import ResolvedAttack, resolve
 from simlab.systems.tyconian.rules import Rules, Scenario
-from simlab.systems.tyconian.sample import sample_attack, sample_duel
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
 
 __all__ = ["SYSTEM", "attack", "resolve_request", "Rules", "Scenario", "METRICS", "EXTRA_METRICS"]
 
 NAME = "tyconian"
+#: Sampling and battles load the compiled kernels: imported when first asked for.
+_sample_attack = Deferred("simlab.systems.tyconian.sample:sample_attack")
+_sample_duel = Deferred("simlab.systems.tyconian.sample:sample_duel")
 #: Metrics of every attack (TYC-10).
 METRICS = {
     "p_hit": "probability of at least one hit",
@@ -121,7 +123,7 @@ def attack(request: AttackRequest) -> AttackResult:
             "p_die": resolved.auto.p_die,
         }
     return answer(
-        request, scenario, rules, rows, lambda: _exact(resolved), lambda **o: sample_attack(resolved, **o), details
+        request, scenario, rules, rows, lambda: _exact(resolved), lambda **o: _sample_attack(resolved, **o), details
     )
 
 
@@ -132,7 +134,7 @@ resolve_duel_request = duel_resolver(Rules, resolve_duel)
 def duel(request: DuelRequest) -> AttackResult:
     """Sample duels of two figures, second by second by fire plan (TYC-2 to TYC-6)."""
     resolved = resolve_duel_request(request)
-    sampled = sample_duel(resolved, **sampling_options(request))
+    sampled = _sample_duel(resolved, **sampling_options(request))
     sides = (side_json(resolved.a, resolved.names[0]), side_json(resolved.b, resolved.names[1]))
     return duel_result(NAME, sampled, sides, resolved.names, as_plain(resolved.rules), request.seed, request.variant)
 
@@ -176,8 +178,8 @@ SYSTEM = System(
     duel=duel,
     duel_check=resolve_duel_request,
     duel_side_type=DuelSide,
-    battle=battle,
-    battle_check=check_battle,
+    battle=Deferred("simlab.systems.tyconian.battle:battle"),
+    battle_check=Deferred("simlab.systems.tyconian.battle:check_battle"),
     battle_figure_type=DuelSide,
     fight_unread_rules=FIGHT_UNREAD_RULES,
     questions=QUESTIONS,

@@ -22,6 +22,8 @@ from simlab.systems.battles import (
     DRAW,
     INCAPACITATED,
     STANDING,
+)
+from simlab.systems.kernel_helpers import (
     assign_targets,
     battle_outcome_compiled,
     record_battle_compiled,

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
+from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import SKILL, as_plain, build, spec_field
 from simlab.inputs.tables import Table

@@ -20,17 +20,21 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, draw_die, mix64, two_d6_from_draw
-from simlab.systems.duels import record_duel_compiled
+from simlab.systems.kernel_helpers import record_duel_compiled
+from simlab.systems.tyconian.layout import (
+    BYSTANDERS,
+    BYSTANDERS_SQ,
+    DRAWS,
+    FULL_AUTO,
+    INCAPACITATED,
+    JAMS,
+    KILLED,
+    KNOCKDOWN,
+    N_LOCATIONS,
+    SHOTS,
+    STUN,
+)
 from simlab.systems.tyconian.wounds import wound_code
-
-# Indices of the ``counts`` tally.
-KNOCKDOWN, STUN, INCAPACITATED, KILLED, BYSTANDERS, BYSTANDERS_SQ, JAMS, DRAWS = range(8)
-N_COUNTS = 8
-# Attack kinds.
-SHOTS, PER_ROUND, FULL_AUTO = range(3)
-N_LOCATIONS = 7
-#: A skill input left blank (no dodge, no block): outside every valid skill, so never a skill.
-NO_ROLL = -(1 << 62)
 
 
 @njit(inline="always")

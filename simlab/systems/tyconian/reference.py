@@ -13,7 +13,7 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies
 from simlab.engine.rng import StreamKey, TrialDraws, VectorDraws
 from simlab.systems import duels
-from simlab.systems.tyconian import kernels
+from simlab.systems.tyconian import kernels, layout
 from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import wound_index
 from simlab.systems.tyconian.plans import MAX_SHOTS
@@ -52,11 +52,11 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
         located = [0] * len(attack.capacity)
         hits = total = 0
         knocked = stunned = False
-        phases = 1 if inputs.kind == kernels.FULL_AUTO else len(inputs.skills)
+        phases = 1 if inputs.kind == layout.FULL_AUTO else len(inputs.skills)
         for phase in range(phases):
             phase_damage = 0
             critical = False
-            if inputs.kind == kernels.SHOTS:
+            if inputs.kind == layout.SHOTS:
                 roll = draws.die(rules.skill_die)
                 critical = roll <= rules.critical_success_max
                 hit = critical or (roll < rules.critical_failure_min and roll <= inputs.skills[phase])
@@ -65,7 +65,7 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
                 scored = sum(draws.d6() >= inputs.hit_face for _ in range(inputs.rolls_per_attack))
             for _ in range(scored):
                 hits += 1
-                steps = int(inputs.steps[phase]) if inputs.kind == kernels.SHOTS else 0
+                steps = int(inputs.steps[phase]) if inputs.kind == layout.SHOTS else 0
                 damage, stun = _hit(attack, draws, located, steps, critical)
                 stunned = stunned or stun
                 phase_damage += damage
@@ -73,10 +73,10 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
             knocked = knocked or phase_damage > s.target_dex
         if rules.knockdown_damage == "phase":  # the damage of the whole turn (TYC-6.4)
             knocked = total > s.target_dex
-        if inputs.kind == kernels.FULL_AUTO:
+        if inputs.kind == layout.FULL_AUTO:
             near = sum(draws.d6() == 6 for _ in range(inputs.rolls_per_attack - hits))
-            counts[kernels.BYSTANDERS] += near
-            counts[kernels.BYSTANDERS_SQ] += near * near
+            counts[layout.BYSTANDERS] += near
+            counts[layout.BYSTANDERS_SQ] += near * near
         killed, unconscious, serious, worst = False, stunned, 0, 0
         for location, damage in enumerate(located):
             level = wound_index(damage, location, int(attack.capacity[location]))
@@ -91,14 +91,14 @@ def python_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) 
         unconscious = unconscious or serious >= 3
         dex_left = s.target_dex - (2 if worst >= 2 else 0) - (4 if worst >= 3 else 0)
         if inputs.jam[0] >= 0:
-            counts[kernels.JAMS] += draws.two_d6() + inputs.jam[1] < inputs.jam[0]
+            counts[layout.JAMS] += draws.two_d6() + inputs.jam[1] < inputs.jam[0]
         hits_hist[hits] += 1
         damage_hist[min(total, len(damage_hist) - 1)] += 1
-        counts[kernels.KNOCKDOWN] += knocked
-        counts[kernels.STUN] += stunned
-        counts[kernels.KILLED] += killed
-        counts[kernels.INCAPACITATED] += killed or unconscious or dex_left <= 0
-        counts[kernels.DRAWS] += draws.made
+        counts[layout.KNOCKDOWN] += knocked
+        counts[layout.STUN] += stunned
+        counts[layout.KILLED] += killed
+        counts[layout.INCAPACITATED] += killed or unconscious or dex_left <= 0
+        counts[layout.DRAWS] += draws.made
     return hits_hist, damage_hist, levels, counts
 
 
@@ -164,13 +164,13 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
     dex_left = s.target_dex - np.where(worst >= 2, 2, 0) - np.where(worst >= 3, 4, 0)
     np.add.at(hits_hist, hits, 1)
     np.add.at(damage_hist, np.minimum(total, len(damage_hist) - 1), 1)
-    counts[kernels.KNOCKDOWN] = np.count_nonzero(total > s.target_dex)
-    counts[kernels.STUN] = np.count_nonzero(stunned)
-    counts[kernels.KILLED] = np.count_nonzero(killed)
-    counts[kernels.INCAPACITATED] = np.count_nonzero(killed | unconscious | (dex_left <= 0))
-    counts[kernels.BYSTANDERS] = near.sum()
-    counts[kernels.BYSTANDERS_SQ] = (near * near).sum()
-    counts[kernels.DRAWS] = int(draws.made.sum())
+    counts[layout.KNOCKDOWN] = np.count_nonzero(total > s.target_dex)
+    counts[layout.STUN] = np.count_nonzero(stunned)
+    counts[layout.KILLED] = np.count_nonzero(killed)
+    counts[layout.INCAPACITATED] = np.count_nonzero(killed | unconscious | (dex_left <= 0))
+    counts[layout.BYSTANDERS] = near.sum()
+    counts[layout.BYSTANDERS_SQ] = (near * near).sum()
+    counts[layout.DRAWS] = int(draws.made.sum())
     return hits_hist, damage_hist, levels, counts
 
 

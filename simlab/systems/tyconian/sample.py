@@ -13,7 +13,7 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.intervals import Estimates
 from simlab.engine.rng import StreamKey
 from simlab.systems.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates
-from simlab.systems.tyconian import kernels
+from simlab.systems.tyconian import kernels, layout
 from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import semi_automatic
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
@@ -53,11 +53,11 @@ def kernel_inputs(attack: ResolvedAttack) -> KernelInputs:
     """The kernel's view of an attack."""
     rules = attack.rules
     if attack.auto is not None:
-        kind, rolls, skills = kernels.FULL_AUTO, attack.auto.dice, np.zeros(1, np.int64)
+        kind, rolls, skills = layout.FULL_AUTO, attack.auto.dice, np.zeros(1, np.int64)
     elif attack.rounds_per_hit_roll:
-        kind, rolls, skills = kernels.PER_ROUND, attack.rounds_per_hit_roll, np.array(attack.skills, np.int64)
+        kind, rolls, skills = layout.PER_ROUND, attack.rounds_per_hit_roll, np.array(attack.skills, np.int64)
     else:
-        kind, rolls, skills = kernels.SHOTS, 1, np.array(attack.skills, np.int64)
+        kind, rolls, skills = layout.SHOTS, 1, np.array(attack.skills, np.int64)
     steps = np.array(attack.shot_steps or (0,), np.int64)
     locations = np.vstack(
         [
@@ -93,7 +93,7 @@ def new_tallies(attack: ResolvedAttack) -> tuple[np.ndarray, np.ndarray, np.ndar
         np.zeros(attack.max_hits + 1, np.int64),
         np.zeros(attack.max_hits * attack.max_damage_per_hit + 1, np.int64),
         np.zeros((len(LOCATIONS), len(WOUND_LEVELS)), np.int64),
-        np.zeros(kernels.N_COUNTS, np.int64),
+        np.zeros(layout.N_COUNTS, np.int64),
     )
 
 
@@ -134,16 +134,16 @@ def estimates(attack: ResolvedAttack, tallies: Tallies, trials: int) -> SampledA
     found.probabilities(
         counts,
         {
-            "p_knockdown": kernels.KNOCKDOWN,
-            "p_stun": kernels.STUN,
-            "p_incapacitated": kernels.INCAPACITATED,
-            "p_killed": kernels.KILLED,
+            "p_knockdown": layout.KNOCKDOWN,
+            "p_stun": layout.STUN,
+            "p_incapacitated": layout.INCAPACITATED,
+            "p_killed": layout.KILLED,
         },
     )
     if attack.auto is not None:
-        mean("mean_bystander_hits", int(counts[kernels.BYSTANDERS]), int(counts[kernels.BYSTANDERS_SQ]))
+        mean("mean_bystander_hits", int(counts[layout.BYSTANDERS]), int(counts[layout.BYSTANDERS_SQ]))
     if semi_automatic(attack):
-        probability("p_jam", int(counts[kernels.JAMS]))
+        probability("p_jam", int(counts[layout.JAMS]))
     found.histogram("hits", hits)
     add_wounds(found, damage, levels)
     return SampledAttack(found.metrics, found.ci95, found.distributions, tallies)

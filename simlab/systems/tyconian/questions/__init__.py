@@ -14,7 +14,7 @@ from typing import Any
 
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import ScenarioError
-from simlab.systems.base import AttackRequest, System, attack_resolver, attack_result, sampling_options
+from simlab.systems.base import AttackRequest, Deferred, System, attack_resolver, attack_result, sampling_options
 from simlab.systems.tyconian.questions.blast import (
     ARTILLERY,
     LOBBED,
@@ -26,11 +26,10 @@ from simlab.systems.tyconian.questions.blast import (
     resolve_explosion,
     resolve_indirect_fire,
 )
-from simlab.systems.tyconian.questions.blast_sample import sample_blast
 from simlab.systems.tyconian.questions.explosives import explosives, flamer_area, flamer_directed
-from simlab.systems.tyconian.questions.flame import FlameScenario, mean_location_hits, resolve_flame, sample_flame
-from simlab.systems.tyconian.questions.healing import DEATH_DAY, HealingScenario, resolve_healing, sample_healing
-from simlab.systems.tyconian.questions.melee import MeleeScenario, exact_melee, resolve_melee, sample_melee
+from simlab.systems.tyconian.questions.flame import FlameScenario, mean_location_hits, resolve_flame
+from simlab.systems.tyconian.questions.healing import DEATH_DAY, HealingScenario, resolve_healing
+from simlab.systems.tyconian.questions.melee import MeleeScenario, exact_melee, resolve_melee
 from simlab.systems.tyconian.resolve import LOCATIONS
 from simlab.systems.tyconian.rules import (
     Rules,
@@ -43,6 +42,12 @@ from simlab.systems.tyconian.rules import (
     weapons,
 )
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
+
+#: The questions' samplers load the compiled kernels: imported when first asked for.
+sample_blast = Deferred("simlab.systems.tyconian.questions.blast_sample:sample_blast")
+sample_flame = Deferred("simlab.systems.tyconian.questions.flame_sample:sample_flame")
+sample_healing = Deferred("simlab.systems.tyconian.questions.healing_sample:sample_healing")
+sample_melee = Deferred("simlab.systems.tyconian.questions.melee_sample:sample_melee")
 
 __all__ = ["tables", "question", "QUESTIONS", "OUTCOMES", "answer"]
 

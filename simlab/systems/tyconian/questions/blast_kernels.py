@@ -16,7 +16,8 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
-from simlab.systems.tyconian.kernels import N_LOCATIONS, draw_die, head_stun, wound_outcome
+from simlab.systems.tyconian.kernels import draw_die, head_stun, wound_outcome
+from simlab.systems.tyconian.layout import N_LOCATIONS
 
 __all__ = ["blast_block", "N_BLAST_COUNTS", "DIRECTIONS"]
 

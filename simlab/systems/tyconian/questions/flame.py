@@ -22,28 +22,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.blocks import Tallies, sample_cell
-from simlab.engine.interpreted import block_functions
-from simlab.engine.intervals import Estimates
 from simlab.inputs.errors import ScenarioError
 from simlab.inputs.params import SKILL, spec_field
 from simlab.inputs.tables import Table
 from simlab.mechanics.d20 import p_critical_success, p_skill_success
-from simlab.systems.tyconian.kernels import NO_ROLL
-from simlab.systems.tyconian.questions import flame_kernels as k
 from simlab.systems.tyconian.questions.explosives import flamer_area, flamer_directed
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
 from simlab.systems.tyconian.rules import Rules, Target
-from simlab.systems.tyconian.sample import add_wounds
-from simlab.systems.tyconian.wounds import LIMBS, WOUND_LEVELS
+from simlab.systems.tyconian.wounds import LIMBS
 
-__all__ = ["FlameScenario", "ResolvedFlame", "resolve_flame", "mean_location_hits", "sample_flame", "flame_tallies"]
+__all__ = [
+    "FlameScenario",
+    "ResolvedFlame",
+    "resolve_flame",
+    "mean_location_hits",
+]
 
 
 #: The shortest spray of each mode, in seconds (TYC-7.2; the longest is the table's).
@@ -163,42 +161,3 @@ def mean_location_hits(flame: ResolvedFlame) -> float:
             locations = np.mean([max(0, face + bonus - fewer) for face in range(1, sides + 1)])
             total += p * locations / min(6, one_in + worse) if worse else p * locations / one_in
     return float(total)
-
-
-def _arguments(flame: ResolvedFlame) -> tuple[Any, ...]:
-    rules, s = flame.rules, flame.scenario
-    ints = np.array(
-        [
-            NO_ROLL if s.dodge_skill is None else s.dodge_skill, rules.critical_success_max, rules.critical_failure_min,
-            -1 if s.burn_seconds is None else s.burn_seconds, rules.flame_ignition, s.target_dex, s.target_end,
-            LOCATIONS.index("head"), rules.skill_die,
-        ],
-        np.int64,
-    )  # fmt: skip
-    return flame.seconds, ints, flame.capacity, flame.limb, flame.location_of_roll
-
-
-def _new_tallies(flame: ResolvedFlame) -> Tallies:
-    return (
-        np.zeros(flame.max_damage + 1, np.int64),
-        np.zeros((len(LOCATIONS), len(WOUND_LEVELS)), np.int64),
-        np.zeros(k.N_FLAME_COUNTS, np.int64),
-    )
-
-
-#: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-flame_tallies, python_flame_tallies = block_functions(k.flame_block, _arguments, _new_tallies)
-
-
-def sample_flame(flame: ResolvedFlame, **options: Any) -> Estimates:
-    """Sample sprays: ``options`` are those of :func:`simlab.engine.blocks.sample_cell`."""
-    damage, levels, counts = sample_cell(partial(flame_tallies, flame), **options)
-    trials = options["trials"]
-    found = Estimates(trials)
-    found.mean("mean_location_hits", counts[k.LOCATION_HITS], counts[k.LOCATION_HITS_SQ])
-    found.histogram_mean("mean_damage", damage)
-    found.probabilities(
-        counts, {"p_burning": k.BURNING, "p_stun": k.STUN, "p_incapacitated": k.INCAPACITATED, "p_killed": k.KILLED}
-    )
-    add_wounds(found, damage, levels)
-    return found

@@ -15,13 +15,31 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
-from simlab.systems.tyconian.kernels import N_LOCATIONS, NO_ROLL, draw_die, head_stun, wound_outcome
+from simlab.systems.tyconian.kernels import draw_die, head_stun, wound_outcome
+from simlab.systems.tyconian.layout import N_LOCATIONS, NO_ROLL
+from simlab.systems.tyconian.questions.flame_layout import (
+    BURNING,
+    DRAWS,
+    INCAPACITATED,
+    KILLED,
+    LOCATION_HITS,
+    LOCATION_HITS_SQ,
+    N_FLAME_COUNTS,
+    STUN,
+)
 
-__all__ = ["flame_block", "N_FLAME_COUNTS"]
+__all__ = [
+    "flame_block",
+    "N_FLAME_COUNTS",
+    "STUN",
+    "INCAPACITATED",
+    "KILLED",
+    "BURNING",
+    "LOCATION_HITS",
+    "LOCATION_HITS_SQ",
+    "DRAWS",
+]
 
-# Indices of the ``counts`` tally.
-STUN, INCAPACITATED, KILLED, BURNING, LOCATION_HITS, LOCATION_HITS_SQ, DRAWS = range(7)
-N_FLAME_COUNTS = 7
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -40,19 +40,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.blocks import Tallies, sample_cell
-from simlab.engine.interpreted import block_functions
-from simlab.engine.intervals import Estimates
 from simlab.inputs.errors import ScenarioError, UnknownNameError
 from simlab.inputs.params import SKILL, is_digits, spec_field
 from simlab.inputs.tables import Table
-from simlab.systems.tyconian.questions import healing_kernels as k
+from simlab.systems.tyconian.questions import healing_layout as k
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities
 from simlab.systems.tyconian.rules import Rules
 from simlab.systems.tyconian.wounds import LIMBS, WOUND_LEVELS, wound_code
@@ -61,8 +57,6 @@ __all__ = [
     "HealingScenario",
     "ResolvedHealing",
     "resolve_healing",
-    "sample_healing",
-    "healing_tallies",
     "parse_wounds",
     "care_bonus",
 ]
@@ -231,34 +225,3 @@ def resolve_healing(
         limb=np.array([name in LIMBS for name in LOCATIONS], np.int64),
         ints=ints,
     )
-
-
-def _new_tallies(healing: ResolvedHealing) -> Tallies:
-    days = healing.scenario.days
-    return np.zeros(days + 1, np.int64), np.zeros(days + 1, np.int64), np.zeros(k.N_HEALING_COUNTS, np.int64)
-
-
-def _arguments(healing: ResolvedHealing) -> tuple[Any, ...]:
-    return healing.ints, healing.wounds, healing.capacity, healing.limb, LOCATIONS.index("head")
-
-
-#: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-healing_tallies, python_healing_tallies = block_functions(k.healing_block, _arguments, _new_tallies)
-
-
-def sample_healing(healing: ResolvedHealing, **options: Any) -> Estimates:
-    """Sample the aftermath: ``options`` are those of :func:`simlab.engine.blocks.sample_cell`."""
-    alive, recovered, counts = sample_cell(partial(healing_tallies, healing), **options)
-    found = Estimates(options["trials"])
-    days = healing.scenario.days
-    found.probability("p_survival", alive[healing.rules.death_day])
-    found.probability("p_alive", alive[days])
-    found.probability("p_recovered", recovered[days])
-    found.probability("p_bled_out", counts[k.BLED_OUT])
-    found.probability("p_infected", counts[k.INFECTED])
-    found.probability("p_maimed", counts[k.MAIMED])
-    for day in range(days + 1):
-        found.probability(f"p_alive_day_{day}", alive[day])
-    for day in range(days + 1):
-        found.probability(f"p_recovered_day_{day}", recovered[day])
-    return found

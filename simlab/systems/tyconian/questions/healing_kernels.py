@@ -17,21 +17,67 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, mix64, two_d6_from_draw
-from simlab.systems.tyconian.kernels import N_LOCATIONS, draw_die
+from simlab.systems.tyconian.kernels import draw_die
+from simlab.systems.tyconian.layout import N_LOCATIONS
+from simlab.systems.tyconian.questions.healing_layout import (
+    BLED_OUT,
+    BONUS,
+    CRIT_MAX,
+    CRITICAL,
+    CRITICAL_PENALTY,
+    DAYS,
+    DEATH_DAY,
+    DRAWS,
+    FAIL_MIN,
+    FIRST_AID,
+    FIRST_AID_ATTEMPTS,
+    INFECTED,
+    INFECTION_PERCENT,
+    LATER_PERCENT,
+    MAIMED,
+    N_HEALING_COUNTS,
+    N_INTS,
+    SKILL,
+    SKILL_DIE,
+    SURGERY,
+    SURGERY_DEATHS,
+    SURGERY_LOCATIONS,
+    SURGERY_WAIT,
+    TREATMENT,
+    WEEKLY_CHECKS,
+)
 from simlab.systems.tyconian.wounds import wound_code
 
-__all__ = ["healing_block", "N_HEALING_COUNTS"]
+__all__ = [
+    "healing_block",
+    "N_HEALING_COUNTS",
+    "BONUS",
+    "FIRST_AID",
+    "SURGERY",
+    "TREATMENT",
+    "WEEKLY_CHECKS",
+    "SKILL",
+    "CRIT_MAX",
+    "FAIL_MIN",
+    "INFECTION_PERCENT",
+    "LATER_PERCENT",
+    "DAYS",
+    "DEATH_DAY",
+    "SURGERY_LOCATIONS",
+    "SURGERY_WAIT",
+    "FIRST_AID_ATTEMPTS",
+    "CRITICAL_PENALTY",
+    "SKILL_DIE",
+    "N_INTS",
+    "BLED_OUT",
+    "INFECTED",
+    "SURGERY_DEATHS",
+    "MAIMED",
+    "DRAWS",
+    "CRITICAL",
+]
 
-# Indices of ``ints``.
-(BONUS, FIRST_AID, SURGERY, TREATMENT, WEEKLY_CHECKS, SKILL, CRIT_MAX, FAIL_MIN, INFECTION_PERCENT, LATER_PERCENT,
- DAYS, DEATH_DAY, SURGERY_LOCATIONS, SURGERY_WAIT, FIRST_AID_ATTEMPTS, CRITICAL_PENALTY,
- SKILL_DIE) = range(17)  # fmt: skip
-N_INTS = 17
-# Indices of the ``counts`` tally.
-BLED_OUT, INFECTED, SURGERY_DEATHS, MAIMED, DRAWS = range(5)
-N_HEALING_COUNTS = 5
 _level = njit(inline="always")(wound_code)
-CRITICAL = 4
 
 
 @njit(inline="always")

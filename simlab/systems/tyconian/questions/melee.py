@@ -35,29 +35,29 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.blocks import Tallies, sample_cell
-from simlab.engine.interpreted import block_functions
-from simlab.engine.intervals import Estimates
 from simlab.engine.pmf import PMF, dice_sum, mixture, point
 from simlab.inputs.errors import ScenarioError, UnknownNameError
 from simlab.inputs.params import SKILL, spec_field
 from simlab.inputs.tables import Table
 from simlab.mechanics.d20 import p_critical_success, p_skill_success, round_off
 from simlab.systems.tyconian.exact import single_hit_figures
-from simlab.systems.tyconian.kernels import NO_ROLL
-from simlab.systems.tyconian.questions import melee_kernels as k
+from simlab.systems.tyconian.layout import NO_ROLL
+from simlab.systems.tyconian.questions import melee_layout as k
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
 from simlab.systems.tyconian.rules import Armour, MeleeWeapon, Rules, Target, armours, melee_weapons, unarmed_damage
-from simlab.systems.tyconian.sample import add_wounds
-from simlab.systems.tyconian.wounds import LIMBS, WOUND_LEVELS
+from simlab.systems.tyconian.wounds import LIMBS
 
-__all__ = ["MeleeScenario", "ResolvedMelee", "resolve_melee", "exact_melee", "sample_melee", "melee_tallies"]
+__all__ = [
+    "MeleeScenario",
+    "ResolvedMelee",
+    "resolve_melee",
+    "exact_melee",
+]
 
 MELEE_ATTACKS = ("strike", "thrown", "diving_blow", "grapple")
 _MODES = {"diving_blow": k.DIVING, "grapple": k.GRAPPLE}
@@ -355,39 +355,3 @@ def exact_grapple(melee: ResolvedMelee) -> dict[str, float]:
                         after[key] = after.get(key, 0.0) + p * q * r
         states = after
     return {"p_control": control, "p_controlled": controlled, "mean_exchanges": exchanges}
-
-
-def _new_tallies(melee: ResolvedMelee) -> Tallies:
-    return (
-        np.zeros(melee.max_damage + 1, np.int64),
-        np.zeros((len(LOCATIONS), len(WOUND_LEVELS)), np.int64),
-        np.zeros(k.N_MELEE_COUNTS, np.int64),
-    )
-
-
-def _arguments(melee: ResolvedMelee) -> tuple[Any, ...]:
-    return melee.ints, melee.armour_dice, melee.capacity, melee.limb, melee.location_of_roll
-
-
-#: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-melee_tallies, python_melee_tallies = block_functions(k.melee_block, _arguments, _new_tallies)
-
-
-def sample_melee(melee: ResolvedMelee, **options: Any) -> Estimates:
-    """Sample melee attacks: ``options`` are those of :func:`simlab.engine.blocks.sample_cell`."""
-    damage, levels, counts = sample_cell(partial(melee_tallies, melee), **options)
-    found = Estimates(options["trials"])
-    if melee.get(k.MODE) == k.GRAPPLE:
-        found.probability("p_control", counts[k.CONTROL])
-        found.probability("p_controlled", counts[k.CONTROLLED])
-        found.mean("mean_exchanges", counts[k.EXCHANGES], counts[k.EXCHANGES_SQ])
-        return found
-    found.probability("p_hit", counts[k.HIT])
-    found.histogram_mean("mean_damage", damage)
-    found.probabilities(
-        counts, {"p_knockdown": k.KNOCKDOWN, "p_stun": k.STUN, "p_incapacitated": k.INCAPACITATED, "p_killed": k.KILLED}
-    )
-    if melee.get(k.MODE) == k.DIVING:
-        found.probability("p_attacker_down", counts[k.ATTACKER_DOWN])
-    add_wounds(found, damage, levels)
-    return found

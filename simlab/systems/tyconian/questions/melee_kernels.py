@@ -17,27 +17,97 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT
-from simlab.systems.tyconian.kernels import (
-    N_LOCATIONS,
-    NO_ROLL,
-    draw_die,
-    head_stun,
-    round_off_ratio,
-    wound_outcome,
+from simlab.systems.tyconian.kernels import draw_die, head_stun, round_off_ratio, wound_outcome
+from simlab.systems.tyconian.layout import N_LOCATIONS, NO_ROLL
+from simlab.systems.tyconian.questions.melee_layout import (
+    AIMED,
+    ARMED,
+    ATTACKER_DOWN,
+    ATTACKER_STR,
+    BLOCK,
+    BLUNT_POINTS,
+    BONUS,
+    CONTROL,
+    CONTROLLED,
+    CRIT_MAX,
+    DEFENDER_DICE,
+    DEFENDER_SKILL,
+    DEFENDER_STR,
+    DEX,
+    DICE,
+    DIVE_ATTACK,
+    DIVE_DEFENCE,
+    DIVING,
+    DODGE,
+    DRAWS,
+    END,
+    EXCHANGES,
+    EXCHANGES_SQ,
+    FAIL_MIN,
+    GRAPPLE,
+    HEAD,
+    HIT,
+    INCAPACITATED,
+    KILLED,
+    KNOCKDOWN,
+    MAX_EXCHANGES,
+    MODE,
+    N_INTS,
+    N_MELEE_COUNTS,
+    ROUNDING_DOWN,
+    SIDES,
+    SKILL,
+    SKILL_DIE,
+    STRIKE,
+    STUN,
+    SURPRISE,
 )
 
-__all__ = ["melee_block", "N_MELEE_COUNTS", "STRIKE", "ARMED", "DIVING", "GRAPPLE"]
+__all__ = [
+    "melee_block",
+    "N_MELEE_COUNTS",
+    "STRIKE",
+    "ARMED",
+    "DIVING",
+    "GRAPPLE",
+    "HIT",
+    "KNOCKDOWN",
+    "STUN",
+    "INCAPACITATED",
+    "KILLED",
+    "ATTACKER_DOWN",
+    "CONTROL",
+    "CONTROLLED",
+    "EXCHANGES",
+    "EXCHANGES_SQ",
+    "DRAWS",
+    "MODE",
+    "SKILL",
+    "SURPRISE",
+    "BLOCK",
+    "DICE",
+    "SIDES",
+    "BONUS",
+    "AIMED",
+    "BLUNT_POINTS",
+    "ROUNDING_DOWN",
+    "CRIT_MAX",
+    "FAIL_MIN",
+    "DEX",
+    "END",
+    "HEAD",
+    "DIVE_ATTACK",
+    "DIVE_DEFENCE",
+    "DODGE",
+    "ATTACKER_STR",
+    "DEFENDER_STR",
+    "DEFENDER_DICE",
+    "DEFENDER_SKILL",
+    "MAX_EXCHANGES",
+    "SKILL_DIE",
+    "N_INTS",
+]
 
-STRIKE, ARMED, DIVING, GRAPPLE = range(4)
-# Indices of the ``counts`` tally.
-(HIT, KNOCKDOWN, STUN, INCAPACITATED, KILLED, ATTACKER_DOWN, CONTROL, CONTROLLED, EXCHANGES, EXCHANGES_SQ,
- DRAWS) = range(11)  # fmt: skip
-N_MELEE_COUNTS = 11
-# Indices of ``ints``.
-(MODE, SKILL, SURPRISE, BLOCK, DICE, SIDES, BONUS, AIMED, BLUNT_POINTS, ROUNDING_DOWN, CRIT_MAX, FAIL_MIN, DEX, END,
- HEAD, DIVE_ATTACK, DIVE_DEFENCE, DODGE, ATTACKER_STR, DEFENDER_STR, DEFENDER_DICE, DEFENDER_SKILL,
- MAX_EXCHANGES, SKILL_DIE) = range(24)  # fmt: skip
-N_INTS = 24
 
 
 @njit(inline="always")

@@ -1,0 +1,75 @@
+"""Errors that simlab reports to its users (docs/architecture.md, principle 7).
+
+Every error a user can cause is a :class:`SimlabError`: the command line prints its
+message as one line, ``error: ...``, and exits with status 2. Anything else is a bug.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "SimlabError",
+    "UnknownNameError",
+    "InvalidValueError",
+    "ScenarioError",
+    "close_names",
+]
+
+
+class SimlabError(Exception):
+    """A problem with the user's input; the message says what is wrong and what is valid."""
+
+
+class UnknownNameError(SimlabError):
+    """A name (weapon, parameter, system, table...) that does not exist."""
+
+    def __init__(self, kind: str, name: str, valid: Iterable[str]) -> None:
+        """Build the message, suggesting the closest valid names.
+
+        Args:
+            kind: What was looked up, e.g. ``"weapon"`` or ``"--set name"``.
+            name: The name the user gave.
+            valid: Every valid name.
+        """
+        valid_list = sorted(valid)
+        close = close_names(name, valid_list)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        super().__init__(f"unknown {kind} {name!r}{hint} (valid: {', '.join(valid_list)})")
+        self.kind = kind
+        self.name = name
+        self.valid = valid_list
+
+
+class InvalidValueError(SimlabError):
+    """A value of the wrong type or out of range."""
+
+    def __init__(self, field: str, value: object, expected: str) -> None:
+        """Build the message.
+
+        Args:
+            field: The field or option the value was given for.
+            value: The value as the user gave it.
+            expected: What would be valid.
+        """
+        super().__init__(f"invalid value {value!r} for {field}: expected {expected}")
+
+
+class ScenarioError(SimlabError):
+    """A scenario the rules do not allow (autofire with a single-shot weapon, ...)."""
+
+
+def close_names(name: str, valid: Iterable[str], limit: int = 3) -> list[str]:
+    """Return up to ``limit`` valid names that look like ``name`` (case-insensitive).
+
+    Args:
+        name: The misspelled name.
+        valid: The valid names.
+        limit: How many suggestions at most.
+    """
+    by_lower = {v.lower(): v for v in valid}
+    lowered = [v for v in by_lower if name.lower() in v] if len(name) >= 3 else []
+    matches = difflib.get_close_matches(name.lower(), list(by_lower), n=limit, cutoff=0.6)
+    ordered = list(dict.fromkeys(matches + lowered))[:limit]
+    return [by_lower[m] for m in ordered]

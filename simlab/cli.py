@@ -26,8 +26,7 @@ from simlab.engine.bounds import check_threads, check_trials
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.limits import DEFAULT_DUELS, DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, Limits
 from simlab.inputs.params import parse_assignments, range_text
-from simlab.systems import SYSTEM_NAMES, all_systems, get_system
-from simlab.workflow.jobs import seconds_text
+from simlab.systems import SYSTEM_NAMES, get_system
 
 if TYPE_CHECKING:
     from simlab.engine.results import AttackResult
@@ -138,9 +137,9 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def systems(as_json: bool) -> None:
     """List the rule systems, their scenario inputs and rule parameters."""
-    from simlab.systems.catalogue import describe_system
+    from simlab.systems.catalogue import catalogue
 
-    payload = [describe_system(s) for s in all_systems()]
+    payload = catalogue()
     if as_json:
         _print_json(payload)
         return
@@ -309,6 +308,7 @@ def run(
 ) -> None:
     """Run experiments (default: every experiments/*.toml) into OUT/<name>/."""
     from simlab.output.atomic import check_writable
+    from simlab.workflow.jobs import seconds_text
     from simlab.workflow.tasks import Options, run_and_write
 
     check_threads(threads)
@@ -364,7 +364,7 @@ def _each_experiment(
 
 def _close(what: str, processes: int) -> None:
     """The closing line of a job: what it did and its whole time, start-up included."""
-    from simlab.workflow.jobs import since_start
+    from simlab.workflow.jobs import seconds_text, since_start
 
     side = f", {processes} experiments at a time" if processes > 1 else ""
     click.echo(f"{what} in {seconds_text(since_start())}{side}")
@@ -435,6 +435,7 @@ def compare(
     from simlab.output.publish import write_comparison
     from simlab.workflow.compare import DEFAULT_BATCHES, check_batches, compare_experiment, comparison_units
     from simlab.workflow.experiments import load_experiment
+    from simlab.workflow.jobs import seconds_text
 
     check_threads(threads)
     batches = DEFAULT_BATCHES if batches is None else batches
@@ -488,6 +489,7 @@ def baseline(
 ) -> None:
     """Store the current results of experiments as their baselines."""
     from simlab.output.atomic import check_writable
+    from simlab.workflow.jobs import seconds_text
     from simlab.workflow.regress import BASELINES
     from simlab.workflow.tasks import Options, run_and_keep
 
@@ -841,6 +843,12 @@ def bench(trials: int, repeat: int, as_json: bool, scheduler_address: str | None
         click.echo(
             f"serve sweep heatmap (TFT weapon x armour, {h['cells']} cells): p50 {h['p50_ms']:.0f} ms,"
             f" p95 {h['p95_ms']:.0f} ms ({'meets' if h['meets_goal'] else 'misses'} the 1 s goal)"
+        )
+    for e in report["startup"]:
+        verdict = "meets" if e["meets_goal"] else "misses"
+        click.echo(
+            f"startup {e['command']}: {e['seconds'] * 1e3:.0f} ms, x{e['ratio']:.2f} python -c 'import numpy'"
+            f" ({e['yardstick_seconds'] * 1e3:.0f} ms; {verdict} the x{e['goal_ratio']:g} goal)"
         )
     click.echo(f"peak memory {report['peak_rss_mb']:.0f} MB")
 

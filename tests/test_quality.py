@@ -73,3 +73,6 @@ def test_bench_report_has_every_figure():
         assert [e["system"] for e in entries] == ["hitech_tft", "striker", "tyconian", "space_v4"]
         assert all(0 < e["p50_ms"] <= e["p95_ms"] and e["requests"] == 15 for e in entries)
     assert serve["heatmap"]["cells"] == 387 and serve["heatmap"]["p95_ms"] > 0
+    startup = report["startup"]  # whole processes against python -c "import numpy"
+    assert [e["command"] for e in startup][:2] == ["simlab --help", "simlab systems"]
+    assert all(e["seconds"] > 0 and e["yardstick_seconds"] > 0 and e["goal_ratio"] in (1.5, 2.5) for e in startup)

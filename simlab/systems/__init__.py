@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.systems.base import AttackRequest, BattleRequest, DuelRequest, System
+from typing import TYPE_CHECKING, Any
+
+from simlab.errors import SimlabError, UnknownNameError
+
+if TYPE_CHECKING:
+    from simlab.systems.base import AttackRequest, BattleRequest, DuelRequest, System
 
 __all__ = [
     "AttackRequest",
@@ -25,6 +29,17 @@ _MODULES = {
     "space_v4": "simlab.systems.space_v4",
 }
 SYSTEM_NAMES = tuple(_MODULES)
+#: The request and system types, imported on first use: naming the systems costs nothing.
+_BASE = ("AttackRequest", "DuelRequest", "BattleRequest", "System")
+
+
+def __getattr__(name: str) -> Any:
+    """The types of :mod:`simlab.systems.base`, imported when first asked for (PEP 562)."""
+    if name in _BASE:
+        from simlab.systems import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module 'simlab.systems' has no attribute {name!r}")
 
 
 def get_system(name: str) -> System:

@@ -2,17 +2,68 @@
 
 One description per system from the registry: its scenario inputs and rule parameters
 (name, type, default, valid range, meaning), tables, metrics, distributions, duel side and
-further questions.
+further questions. :func:`catalogue` describes every system; the description is a pure
+function of simlab's files, so it is kept in the user's cache (``$SIMLAB_CACHE``, else
+``$XDG_CACHE_HOME/simlab`` or ``~/.cache/simlab``) under a key of the version and of every file's
+size and modification time, and ``simlab systems`` answers without importing a system.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import simlab
 from simlab.inputs.params import describe
-from simlab.systems.base import System
 
-__all__ = ["describe_system", "describe_question"]
+if TYPE_CHECKING:
+    from simlab.systems.base import System
+
+__all__ = ["describe_system", "describe_question", "catalogue"]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """The description of every system, in id order (from the cache when simlab's files are unchanged)."""
+    try:
+        path = _cache_path()
+        return list(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass
+    from simlab.systems import all_systems
+
+    found = [describe_system(system) for system in all_systems()]
+    _store(found)
+    return found
+
+
+def _cache_path() -> Path:
+    """Where the catalogue of this version and these files is kept."""
+    root = Path(simlab.__file__).parent
+    key = hashlib.sha256(simlab.__version__.encode())
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".csv", ".json", ".toml") and "__pycache__" not in path.parts:
+            info = path.stat()
+            key.update(f"{path.relative_to(root)}:{info.st_size}:{info.st_mtime_ns};".encode())
+    base = os.environ.get("SIMLAB_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simlab"
+    )
+    return Path(base) / f"systems-{key.hexdigest()[:20]}.json"
+
+
+def _store(found: list[dict[str, Any]]) -> None:
+    """Keep the catalogue for the next command (silently not, where the cache cannot be written)."""
+    try:
+        path = _cache_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as out:
+            json.dump(found, out)
+        os.replace(out.name, path)
+    except OSError:
+        pass
 
 
 def describe_system(system: System) -> dict[str, Any]:

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import resource
+import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -395,6 +398,51 @@ def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, An
     }
 
 
+#: The commands whose start-up ``simlab bench`` times, with the most they may take against the yardstick.
+STARTUP_COMMANDS: tuple[tuple[str, tuple[str, ...], float], ...] = (
+    ("simlab --help", ("--help",), 1.5),
+    ("simlab systems", ("systems",), 1.5),
+    ("exact attack hitech_tft", ("attack", "hitech_tft", "--set", "weapon=assault rifle", "--exact"), 2.5),
+    ("exact attack striker", ("attack", "striker", "--set", "weapon=rifle", "--exact"), 2.5),
+    ("exact attack tyconian", ("attack", "tyconian", "--set", "weapon=autopistol", "--exact"), 2.5),
+    ("exact attack space_v4", ("attack", "space_v4", "--set", "attacker=frigate", "--set", "defender=scout",
+                               "--exact"), 2.5),
+)  # fmt: skip
+#: What a command's start-up is measured against: a fresh interpreter importing numpy.
+STARTUP_YARDSTICK = ("-c", "import numpy")
+
+
+def _process_seconds(arguments: Sequence[str]) -> float:
+    """Wall seconds of one fresh ``python ARGUMENTS`` process, start to exit."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - started
+
+
+def startup_bench(repeat: int = 5) -> list[dict[str, Any]]:
+    """How long each of :data:`STARTUP_COMMANDS` takes as a whole process, against the yardstick.
+
+    The command and ``python -c "import numpy"`` run in turn, ``repeat`` times each after one
+    run of each to warm the caches; the ratio is the median of the pairs' ratios, so that a
+    drift of the machine's speed moves both sides of a pair alike.
+    """
+    rows = []
+    for name, arguments, goal in STARTUP_COMMANDS:
+        command = ("-m", "simlab", *arguments)
+        _process_seconds(command), _process_seconds(STARTUP_YARDSTICK)
+        pairs = [(_process_seconds(command), _process_seconds(STARTUP_YARDSTICK)) for _ in range(repeat)]
+        ratio = statistics.median(a / b for a, b in pairs)
+        rows.append({
+            "command": name,
+            "seconds": statistics.median(a for a, _ in pairs),
+            "yardstick_seconds": statistics.median(b for _, b in pairs),
+            "ratio": ratio,
+            "goal_ratio": goal,
+            "meets_goal": ratio <= goal,
+        })  # fmt: skip
+    return rows
+
+
 def run_bench(
     *, trials: int = 20_000_000, repeat: int = 3, progress: Callable[[str], None] | None = None
 ) -> dict[str, Any]:
@@ -427,8 +475,10 @@ def run_bench(
     else:
         say("serve")
         serve = serve_bench(repeat=15 * repeat)  # requests are quick: p95 needs a few dozen of them
+    say("startup")
+    startup = startup_bench(repeat=repeat)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"workloads": results, "exact": exact, "serve": serve, "peak_rss_mb": peak}
+    return {"workloads": results, "exact": exact, "serve": serve, "startup": startup, "peak_rss_mb": peak}
 
 
 #: The experiments ``simlab bench --scheduler`` times: sampled cells, and a matrix of duels.

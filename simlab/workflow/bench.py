@@ -485,10 +485,10 @@ def run_bench(
 CLUSTER_EXPERIMENTS = ("experiments/tyconian_indirect_fire.toml", "experiments/space_duels.toml")
 
 
-def cluster_bench(address: str, progress: Callable[[str], None] | None = None, scale: int = 4) -> dict[str, Any]:
+def cluster_bench(address: str, progress: Callable[[str], None] | None = None, scale: float = 4) -> dict[str, Any]:
     """``simlab bench --scheduler ADDRESS``: sampled experiments on the cluster against one local thread.
 
-    Each experiment, at ``scale`` times its trials (a cluster is for big jobs: with the shipped
+    Each experiment, at ``scale`` times its trials (at least 1,000; a cluster is for big jobs: with the shipped
     trial counts a cell is a few tens of milliseconds, most of which the scheduler's round trip
     would cost), runs once on one thread of this process and once with its blocks on the
     cluster; the tables must be identical to the bit, and the speedup is the ratio of the two
@@ -503,7 +503,7 @@ def cluster_bench(address: str, progress: Callable[[str], None] | None = None, s
 
     say = progress or (lambda _: None)
     experiments = [load_experiment(path) for path in CLUSTER_EXPERIMENTS]
-    scaled = [dataclasses.replace(e, trials=e.trials * scale) for e in experiments]
+    scaled = [dataclasses.replace(e, trials=max(1000, round(e.trials * scale))) for e in experiments]
     rows = []
     with scheduler(address) as client:
         workers = len(client.scheduler_info()["workers"])

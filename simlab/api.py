@@ -153,9 +153,24 @@ def battle(
     return chosen.battle(request)
 
 
-def run(experiment: str | Path, *, threads: int | None = None) -> Any:
-    """Load and run one experiment file, returning its :class:`~simlab.workflow.runner.ExperimentRun`."""
+def run(experiment: str | Path, *, threads: int | None = None, trials: int | None = None) -> Any:
+    """Load and run one experiment file, returning its :class:`~simlab.workflow.runner.ExperimentRun`.
+
+    Args:
+        experiment: The experiment file.
+        threads: Sampling threads (None: every CPU).
+        trials: Trials per sampled cell instead of the file's (a quick look; None: the file's).
+
+    Raises:
+        SimlabError: For any mistake in the file, or trials out of range.
+    """
+    import dataclasses
+
+    from simlab.engine.bounds import check_trials
     from simlab.workflow.experiments import load_experiment
     from simlab.workflow.runner import run_experiment
 
-    return run_experiment(load_experiment(experiment), threads=threads)
+    found = load_experiment(experiment)
+    if trials is not None:
+        found = dataclasses.replace(found, trials=check_trials(trials))
+    return run_experiment(found, threads=threads)

@@ -137,8 +137,13 @@ def keys_of(system: str) -> list[tuple[str, Any]]:
     return [(key, value) for key, value in pairs if value is not None]
 
 
+#: The shipped battle made smaller where its exact first turn is slow to compute (a fleet's turn order).
+SMALLER = {"space_v4": {"a.groups.0.count": 2}}
+
+
 def numbers(system: str, changes: dict[str, Any], rules: dict[str, Any]) -> Any:
     """The metrics and distributions of the shipped battle with ``changes`` and ``rules`` (at one seed)."""
+    changes = {**SMALLER.get(system, {}), **changes}
     return _numbers(system, tuple(sorted(changes.items())), tuple(sorted(rules.items())))
 
 

@@ -196,7 +196,7 @@ def test_any_scheduler_address_parses_or_is_one_simlab_error(address):
         assert kind in ("local", "tcp") and (kind != "local" or 1 <= int(value) <= 256)
 
 
-@FUZZ
+@settings(FUZZ, max_examples=100)
 @given(data=st.data())
 def test_any_web_query_is_an_answer_or_a_json_error(data):
     from fastapi.testclient import TestClient

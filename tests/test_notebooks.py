@@ -14,7 +14,8 @@ def test_the_walk_throughs_exist():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs_top_to_bottom(path):
+def test_notebook_runs_top_to_bottom(path, monkeypatch):
+    monkeypatch.setenv("SIMLAB_NOTEBOOK_TRIALS", "2000")  # the sampled experiments at a quick look's trials
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": "notebooks"}})
     client.execute()

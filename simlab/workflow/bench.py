@@ -381,10 +381,10 @@ def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, An
     numpy_rate = None
     numpy_twin = samplers.numpy
     if numpy_twin is not None:
-        numpy_trials = max(trials // 50, 10_000)
+        numpy_trials = max(trials // 50, 1_000)  # 400,000 at the default trials
         numpy_seconds = _best_seconds(lambda: run_blocks(numpy_twin, numpy_trials, threads=1), 1)
         numpy_rate = numpy_trials / numpy_seconds
-    python_trials = max(trials // 2000, 2_000)
+    python_trials = max(trials // 2000, 200)  # 10,000 at the default trials
     python_seconds = _best_seconds(lambda: samplers.python(0, python_trials), 1)
     return {
         "name": workload.name,

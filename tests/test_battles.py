@@ -17,14 +17,11 @@ import numpy as np
 import pytest
 from conftest import chi_square_p, run_cli
 
-from simlab.engine.rng import stream_key
 from simlab.inputs.battles import BattleError, battle_from_data, load_battle, override
 from simlab.systems import BattleRequest, DuelRequest, get_system
 from simlab.systems.battles import battle_outcome, break_threshold
 from simlab.systems.striker.battle import (
-    battle_tallies,
     first_turn_exact,
-    python_battle_tallies,
     resolve_battle,
 )
 
@@ -258,22 +255,6 @@ def test_eng_4_1_suppressive_fire_goes_first_and_lowers_the_shots_of_that_turn()
     assert "first_turn_out_a_exact" not in loud.distributions  # suppression: not tractable
 
 
-def test_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
-    data = striker_battle(
-        [{**RIFLEMAN, "count": 2}, {**GUNNER, "count": 1, "suppressive": False, "green": True}],
-        [{**GUNNER, "count": 2, "mode": "half_clip"}],
-        a={"doctrine": {"targets": "random", "extra_hits": "adjacent"}},
-        b={"doctrine": {"targets": "weakest", "suppressors": 1, "go_prone": "when_suppressed", "break_at": 0.5}},
-        max_turns=8,
-    )
-    resolved = resolve_battle(BattleRequest(battle_from_data(data)))
-    key = stream_key(5, 2)
-    compiled = battle_tallies(resolved, key, 100, 400)
-    plain = python_battle_tallies(resolved, key, 100, 400)
-    for ours, theirs in zip(compiled, plain, strict=True):
-        assert np.array_equal(ours, theirs)
-
-
 def test_a_battle_is_the_same_for_any_thread_count_and_block_size():
     data = json.loads(json.dumps(load_battle(FIRETEAM).data))
     one = fight(data, trials=30_000, threads=1)
@@ -382,24 +363,6 @@ def test_eng_4_2_one_against_one_is_the_duel_to_the_last_trial():
     assert duel.distributions["seconds"] == battle.distributions["seconds"]
 
 
-def test_eng_4_2_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
-    from simlab.systems.tyconian.battle import battle_tallies as compiled
-    from simlab.systems.tyconian.battle import python_battle_tallies as plain
-    from simlab.systems.tyconian.battle import resolve_battle as resolve_tyconian
-
-    data = tyconian_battle(
-        [{**RIFLE, "count": 2}, {"count": 1, "weapon": "submachinegun", "mode": "burst", "armor": "flak vest"}],
-        [{**AUTO, "count": 3}],
-        a={"doctrine": {"targets": "random"}},
-        b={"doctrine": {"targets": "weakest", "break_at": 0.4}},
-        max_turns=6,
-    )
-    resolved = resolve_tyconian(BattleRequest(battle_from_data(data)))
-    key = stream_key(5, 1)
-    for ours, theirs in zip(compiled(resolved, key, 10, 150), plain(resolved, key, 10, 150), strict=True):
-        assert np.array_equal(ours, theirs)
-
-
 def test_eng_4_2_ties_in_d20_plus_dex_are_rolled_off_again():
     """Two identical figures, one a side: equal chances within their intervals; with the old reading (ties
     to the place in line, side a first) side a wins more often."""
@@ -487,23 +450,6 @@ def test_eng_4_4_one_ship_against_one_is_the_duel():
         assert close(duel.metrics[name], battle.metrics[name], duel.ci95[name], battle.ci95[name]), name
 
 
-def test_eng_4_4_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
-    from simlab.systems.space_v4.battle import battle_tallies as compiled
-    from simlab.systems.space_v4.battle import python_battle_tallies as plain
-    from simlab.systems.space_v4.battle import resolve_battle as resolve_space
-
-    data = {
-        "system": "space_v4", "range_band": "very_short", "max_turns": 6,
-        "a": {"doctrine": {"targets": "random"}, "groups": [{"ship": "scout", "count": 2}, {"ship": "far trader"}]},
-        "b": {"doctrine": {"targets": "weakest", "break_at": 0.5},
-              "groups": [{"ship": "patrol cruiser", "pd_hold": 1}, {"ship": "yacht"}]},
-    }  # fmt: skip
-    resolved = resolve_space(BattleRequest(battle_from_data(data)))
-    key = stream_key(5, 1)
-    for ours, theirs in zip(compiled(resolved, key, 10, 60), plain(resolved, key, 10, 60), strict=True):
-        assert np.array_equal(ours, theirs)
-
-
 def test_eng_4_4_more_scouts_beat_the_cruiser_and_the_same_for_any_thread_count(capsys):
     args = ["battle", "space_v4", "experiments/battles/space_squadron.toml", "--trials", "4000", "--json"]
     code, one, err = run_cli(capsys, *args, "--threads", "1")
@@ -541,24 +487,6 @@ def test_eng_4_3_the_exact_first_turn_matches_the_sampler():
     result = tft_fight(data, trials=200_000)
     for side in "ab":
         assert_first_turn_matches(result, side)
-
-
-def test_eng_4_3_the_compiled_kernel_tallies_exactly_as_its_interpreted_twin():
-    from simlab.systems.hitech_tft.battle import battle_tallies as compiled
-    from simlab.systems.hitech_tft.battle import python_battle_tallies as plain
-    from simlab.systems.hitech_tft.battle import resolve_battle as resolve_tft
-
-    data = tft_battle(
-        [{**BURSTS, "count": 3}],
-        [{"count": 2, "weapon": "rifle grenade TL12", "armor": "flak jacket"},
-         {"count": 1, "weapon": "snub pistol", "ammo": "HE", "armor": "none"}],
-        b={"doctrine": {"targets": "random", "break_at": 0.4}},
-        max_turns=6,
-    )  # fmt: skip
-    resolved = resolve_tft(BattleRequest(battle_from_data(data)))
-    key = stream_key(5, 1)
-    for ours, theirs in zip(compiled(resolved, key, 10, 300), plain(resolved, key, 10, 300), strict=True):
-        assert np.array_equal(ours, theirs)
 
 
 def test_eng_4_3_he_rounds_splash_only_the_figures_within_one_hex():

@@ -14,19 +14,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import simlab
-from simlab.engine.rng import stream_key
 from simlab.inputs.errors import SimlabError
 from simlab.systems import get_system
 from simlab.systems.base import AttackRequest
 from simlab.systems.tyconian.damage import hit_damage
 from simlab.systems.tyconian.questions.blast import location_reach, resolve_explosion, resolve_indirect_fire
-from simlab.systems.tyconian.questions.blast_sample import blast_tallies, python_blast_tallies
 from simlab.systems.tyconian.questions.flame import resolve_flame
-from simlab.systems.tyconian.questions.flame_sample import flame_tallies, python_flame_tallies
 from simlab.systems.tyconian.questions.healing import resolve_healing
-from simlab.systems.tyconian.questions.healing_sample import healing_tallies, python_healing_tallies
 from simlab.systems.tyconian.questions.melee import resolve_melee, unarmed_dice
-from simlab.systems.tyconian.questions.melee_sample import melee_tallies, python_melee_tallies
 from simlab.systems.tyconian.resolve import LOCATIONS, location_table
 from simlab.systems.tyconian.rules import Rules
 
@@ -370,30 +365,6 @@ def test_tyc9_wound_patterns_are_checked():
 
 def resolved(kind: str, **scenario: Any) -> Any:
     return TYCONIAN.for_kind(kind).check(AttackRequest(scenario=scenario))[2]
-
-
-CASES = [
-    (blast_tallies, python_blast_tallies, resolved("explosion", explosive="hand grenade", distance_m=0.2)),
-    (blast_tallies, python_blast_tallies, resolved("indirect_fire", explosive="mortar bomb", rounds=4, skill=14)),
-    (
-        blast_tallies,
-        python_blast_tallies,
-        resolved("indirect_fire", explosive="hand grenade", delivery="lobbed", rounds=2, range_m=35),
-    ),
-    (flame_tallies, python_flame_tallies, resolved("flame", seconds=5, dodge_skill=10)),
-    (melee_tallies, python_melee_tallies, resolved("melee", block_skill=10, armor="flak vest")),
-    (melee_tallies, python_melee_tallies, resolved("melee", attack="diving_blow", dodge_skill=8)),
-    (melee_tallies, python_melee_tallies, resolved("melee", attack="grapple", block_skill=9)),
-    (healing_tallies, python_healing_tallies, resolved("healing", wounds=PATTERN, care="doctor")),
-    (healing_tallies, python_healing_tallies, resolved("healing", wounds=PATTERN, care="none")),
-]
-
-
-@pytest.mark.parametrize(("compiled", "plain", "subject"), CASES)
-def test_kernels_equal_their_plain_reference(compiled, plain, subject):
-    key = stream_key(11, 2)
-    for got, want in zip(compiled(subject, key, 40, 140), plain(subject, key, 40, 140), strict=True):
-        np.testing.assert_array_equal(got, want)
 
 
 def test_questions_same_for_any_thread_count_and_block():

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from numba.core.registry import CPUDispatcher
 
 from simlab.engine.rng import StreamKey
 
-__all__ = ["interpreted", "run_interpreted", "block_functions"]
+__all__ = ["interpreted", "run_interpreted", "block_functions", "Twins", "TWINS"]
 
 
 _TWINS: dict[Any, Callable[..., Any]] = {}
@@ -88,15 +89,42 @@ def _rebuild_block_function(
     return _BlockFunction(getattr(importlib.import_module(module), name), arguments, new_tallies, plain)
 
 
+@dataclass(frozen=True)
+class Twins:
+    """A kernel's compiled block function, its interpreted twin, and the subjects they are checked on.
+
+    Attributes:
+        name: ``module:kernel``.
+        compiled: The compiled block function ``(subject, key, start, stop) -> tallies``.
+        plain: Its twin: the same source run by the interpreter.
+        examples: Builds resolved subjects (every branch worth checking) to run both on.
+    """
+
+    name: str
+    compiled: Callable[..., Any]
+    plain: Callable[..., Any]
+    examples: Callable[[], Sequence[Any]]
+
+
+#: Every kernel's twins, registered by :func:`block_functions` as its module is imported.
+TWINS: dict[str, Twins] = {}
+
+
 def block_functions(
-    kernel: Any, arguments: Callable[[Any], tuple[Any, ...]], new_tallies: Callable[[Any], tuple[Any, ...]]
+    kernel: Any,
+    arguments: Callable[[Any], tuple[Any, ...]],
+    new_tallies: Callable[[Any], tuple[Any, ...]],
+    examples: Callable[[], Sequence[Any]],
 ) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """The compiled block function of a kernel and its interpreted twin.
+    """The compiled block function of a kernel and its interpreted twin, registered in :data:`TWINS`.
 
     The kernel is called as ``kernel(offset, gamma, start, stop, *arguments(subject), *tallies)``
     and adds into ``tallies = new_tallies(subject)``. Both returned functions take
-    ``(subject, key, start, stop)`` and return the tallies of trials ``[start, stop)``.
+    ``(subject, key, start, stop)`` and return the tallies of trials ``[start, stop)``. One test
+    battery runs every registered pair on its ``examples`` and finds the tallies equal.
     """
-    return _BlockFunction(kernel, arguments, new_tallies, plain=False), _BlockFunction(
-        kernel, arguments, new_tallies, plain=True
-    )
+    compiled = _BlockFunction(kernel, arguments, new_tallies, plain=False)
+    plain = _BlockFunction(kernel, arguments, new_tallies, plain=True)
+    name = f"{kernel.py_func.__module__}:{kernel.__name__}"
+    TWINS[name] = Twins(name, compiled, plain, examples)
+    return compiled, plain

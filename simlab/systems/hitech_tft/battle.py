@@ -43,7 +43,7 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
-from simlab.inputs.battles import TARGETS, Battle, blame
+from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build, spec_field
 from simlab.systems.base import BattleRequest, sampling_options
@@ -232,7 +232,9 @@ def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
     return new_battle_tallies(resolved.shape)
 
 
-battle_tallies, python_battle_tallies = block_functions(k.battle_block, _arguments, _new_tallies)
+battle_tallies, python_battle_tallies = block_functions(
+    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
@@ -287,3 +289,19 @@ def battle(request: BattleRequest, system: str = "hitech_tft") -> AttackResult:
 
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
+
+
+def _twin_examples() -> list[ResolvedBattle]:
+    """The battles the kernel and its twin are checked on.
+
+    Four-round bursts against rifle grenades
+    (blasts that scatter) and HE rounds, random targets, a break point.
+    """
+    data = {
+        "system": "hitech_tft", "name": "twins", "range_m": 20, "max_turns": 6,
+        "a": {"groups": [{"count": 3, "weapon": "assault rifle", "mode": "four", "armor": "flak jacket"}]},
+        "b": {"doctrine": {"targets": "random", "break_at": 0.4}, "groups": [
+            {"count": 2, "weapon": "rifle grenade TL12", "armor": "flak jacket"},
+            {"count": 1, "weapon": "snub pistol", "ammo": "HE", "armor": "none"}]},
+    }  # fmt: skip
+    return [resolve_battle(BattleRequest(battle_from_data(data)))]

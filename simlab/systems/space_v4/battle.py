@@ -34,7 +34,7 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
-from simlab.inputs.battles import TARGETS, Battle, blame
+from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.mechanics.target_number import p_at_least
@@ -368,7 +368,9 @@ def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
     return new_battle_tallies(resolved.shape)
 
 
-battle_tallies, python_battle_tallies = block_functions(k.battle_block, _arguments, _new_tallies)
+battle_tallies, python_battle_tallies = block_functions(
+    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
@@ -390,3 +392,18 @@ def battle(request: BattleRequest, system: str = "space_v4") -> AttackResult:
 
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
+
+
+def _twin_examples() -> list[ResolvedBattle]:
+    """The battles the kernel and its twin are checked on.
+
+    Fleets of mixed G, point defence held back,
+    random and weakest targets, a break point.
+    """
+    data = {
+        "system": "space_v4", "name": "twins", "range_band": "very_short", "max_turns": 6,
+        "a": {"doctrine": {"targets": "random"}, "groups": [{"ship": "scout", "count": 2}, {"ship": "far trader"}]},
+        "b": {"doctrine": {"targets": "weakest", "break_at": 0.5},
+              "groups": [{"ship": "patrol cruiser", "pd_hold": 1}, {"ship": "yacht"}]},
+    }  # fmt: skip
+    return [resolve_battle(BattleRequest(battle_from_data(data)))]

@@ -11,10 +11,10 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates, mean_interval
 from simlab.systems.space_v4 import kernels as k
-from simlab.systems.space_v4.duel import ResolvedDuel
+from simlab.systems.space_v4.duel import ResolvedDuel, resolve_duel
 from simlab.systems.space_v4.outcomes import MARGIN_SERIES
-from simlab.systems.space_v4.resolve import ResolvedAttack
-from simlab.systems.space_v4.rules import naturals
+from simlab.systems.space_v4.resolve import ResolvedAttack, resolve
+from simlab.systems.space_v4.rules import Rules, Scenario, naturals
 
 __all__ = [
     "attack_tallies",
@@ -62,7 +62,9 @@ def _new_attack_tallies(attack: ResolvedAttack) -> Tallies:
 
 
 #: The compiled block function of one attack, and its interpreted twin (the plain reference).
-attack_tallies, python_attack_tallies = block_functions(k.attack_block, _attack_arguments, _new_attack_tallies)
+attack_tallies, python_attack_tallies = block_functions(
+    k.attack_block, _attack_arguments, _new_attack_tallies, lambda: _attack_twin_examples()
+)
 
 
 def attack_estimates(tallies: Tallies, trials: int) -> Estimates:
@@ -96,7 +98,9 @@ def _new_duel_tallies(duel: ResolvedDuel) -> Tallies:
 
 
 #: The compiled block function of a duel, and its interpreted twin.
-duel_tallies, python_duel_tallies = block_functions(k.duel_block, _duel_arguments, _new_duel_tallies)
+duel_tallies, python_duel_tallies = block_functions(
+    k.duel_block, _duel_arguments, _new_duel_tallies, lambda: _duel_twin_examples()
+)
 
 
 def duel_estimates(tallies: Tallies, trials: int) -> Estimates:
@@ -122,3 +126,23 @@ def duel_estimates(tallies: Tallies, trials: int) -> Estimates:
 def sample_duel(duel: ResolvedDuel, **options: Any) -> Estimates:
     """Sample duels: ``options`` are those of :func:`simlab.engine.blocks.sample_cell`."""
     return duel_estimates(sample_cell(partial(duel_tallies, duel), **options), options["trials"])
+
+
+def _attack_twin_examples() -> list[ResolvedAttack]:
+    """The attacks the kernel and its twin are checked on.
+
+    Missiles into point defence, beams one roll each with the engineer's bonus, nuclear missiles at
+    a dedicated defence.
+    """
+    nuclear = Scenario(weapon="nuclear", count=2, range_band="very_short", pd_turrets="2", pd_dedicated=True)
+    return [
+        resolve(Scenario(weapon="missile", count=6, pd_turrets="3,2,1"), Rules()),
+        resolve(Scenario(weapon="beam", count=5, engineer_bonus=True), Rules(grouping="per_weapon")),
+        resolve(nuclear, Rules()),
+    ]
+
+
+def _duel_twin_examples() -> list[ResolvedDuel]:
+    """The duels the kernel and its twin are checked on: a far trader holding a laser back against a scout closing."""
+    a, b = {"ship": "far trader", "pd_hold": 1}, {"ship": "scout", "range_policy": "close"}
+    return [resolve_duel(a, b, Rules(), ({}, {}))]

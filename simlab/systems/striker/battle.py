@@ -37,7 +37,7 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.results import AttackResult
-from simlab.inputs.battles import TARGETS, Battle, blame
+from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.inputs.tables import Table
@@ -245,7 +245,9 @@ def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
     return new_battle_tallies(resolved.shape)
 
 
-battle_tallies, python_battle_tallies = block_functions(k.battle_block, _arguments, _new_tallies)
+battle_tallies, python_battle_tallies = block_functions(
+    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
@@ -299,3 +301,21 @@ def battle(request: BattleRequest, system: str = "striker") -> AttackResult:
 
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
+
+
+def _twin_examples() -> list[ResolvedBattle]:
+    """The battles the kernel and its twin are checked on.
+
+    Random and weakest targets, adjacent extra hits,
+    a suppressor, green figures going prone, a break point.
+    """
+    rifleman = {"name": "rifleman", "weapon": "rifle", "armor": "cloth", "skill": 1}
+    gunner = {"name": "gunner", "weapon": "assault rifle", "armor": "mesh", "skill": 1}
+    data = {
+        "system": "striker", "name": "twins", "max_turns": 8,
+        "a": {"doctrine": {"targets": "random", "extra_hits": "adjacent"},
+              "groups": [{**rifleman, "count": 2}, {**gunner, "mode": "burst5", "green": True}]},
+        "b": {"doctrine": {"targets": "weakest", "suppressors": 1, "go_prone": "when_suppressed", "break_at": 0.5},
+              "groups": [{**gunner, "count": 2, "mode": "half_clip"}]},
+    }  # fmt: skip
+    return [resolve_battle(BattleRequest(battle_from_data(data)))]

@@ -37,7 +37,7 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import mean_interval
 from simlab.engine.results import AttackResult
-from simlab.inputs.battles import TARGETS, Battle, blame
+from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.systems.base import BattleRequest, sampling_options
@@ -195,7 +195,9 @@ def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
     return (*new_battle_tallies(resolved.shape), np.zeros(5 * resolved.shape.max_turns + 1, np.int64))
 
 
-battle_tallies, python_battle_tallies = block_functions(k.battle_block, _arguments, _new_tallies)
+battle_tallies, python_battle_tallies = block_functions(
+    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
@@ -223,3 +225,20 @@ def battle(request: BattleRequest, system: str = "tyconian") -> AttackResult:
 
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
+
+
+def _twin_examples() -> list[ResolvedBattle]:
+    """The battles the kernel and its twin are checked on.
+
+    Single shots, a burst and full automatic fire
+    with its danger zone, random and weakest targets, a break point.
+    """
+    rifle = {"weapon": "battle rifle", "armor": "flak vest", "skill": 12}
+    auto = {"weapon": "assault rifle", "mode": "full_auto", "armor": "flak vest", "skill": 10}
+    data = {
+        "system": "tyconian", "name": "twins", "range_m": 40, "max_turns": 6,
+        "a": {"doctrine": {"targets": "random"}, "groups": [
+            {**rifle, "count": 2}, {"count": 1, "weapon": "submachinegun", "mode": "burst", "armor": "flak vest"}]},
+        "b": {"doctrine": {"targets": "weakest", "break_at": 0.4}, "groups": [{**auto, "count": 3}]},
+    }  # fmt: skip
+    return [resolve_battle(BattleRequest(battle_from_data(data)))]

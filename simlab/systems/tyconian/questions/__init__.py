@@ -402,3 +402,9 @@ QUESTIONS: dict[str, System] = {
     "melee": MELEE,
     "healing": HEALING,
 }
+
+
+def resolved_question(kind: str, **scenario: Any) -> Any:
+    """The resolved inputs of a question of ``kind`` with ``scenario``: what its sampler takes."""
+    checked: Any = QUESTIONS[kind].check(AttackRequest(scenario=scenario))  # (scenario, rules, resolved)
+    return checked[2]

@@ -12,6 +12,7 @@ from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
 from simlab.engine.rng import StreamKey
 from simlab.systems.tyconian.questions import blast_kernels as k
+from simlab.systems.tyconian.questions import resolved_question
 from simlab.systems.tyconian.questions.blast import ResolvedBlast
 from simlab.systems.tyconian.resolve import LOCATIONS
 from simlab.systems.tyconian.sample import add_wounds
@@ -46,7 +47,9 @@ def _new_tallies(blast: ResolvedBlast) -> Tallies:
 
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-blast_tallies, python_blast_tallies = block_functions(k.blast_block, _arguments, _new_tallies)
+blast_tallies, python_blast_tallies = block_functions(
+    k.blast_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def blast_block_function(blast: ResolvedBlast, key: StreamKey) -> partial[Tallies]:
@@ -74,3 +77,12 @@ def sample_blast(blast: ResolvedBlast, **options: Any) -> Estimates:
     )
     add_wounds(estimates, damage, levels)
     return estimates
+
+
+def _twin_examples() -> list[ResolvedBlast]:
+    """The blasts the kernel and its twin are checked on: a grenade at the figure, mortar bombs, lobbed grenades."""
+    return [
+        resolved_question("explosion", explosive="hand grenade", distance_m=0.2),
+        resolved_question("indirect_fire", explosive="mortar bomb", rounds=4, skill=14),
+        resolved_question("indirect_fire", explosive="hand grenade", delivery="lobbed", rounds=2, range_m=35),
+    ]

@@ -12,6 +12,7 @@ from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
 from simlab.systems.tyconian.layout import NO_ROLL
 from simlab.systems.tyconian.questions import flame_kernels as k
+from simlab.systems.tyconian.questions import resolved_question
 from simlab.systems.tyconian.questions.flame import ResolvedFlame
 from simlab.systems.tyconian.resolve import LOCATIONS
 from simlab.systems.tyconian.sample import add_wounds
@@ -45,7 +46,9 @@ def _new_tallies(flame: ResolvedFlame) -> Tallies:
 
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-flame_tallies, python_flame_tallies = block_functions(k.flame_block, _arguments, _new_tallies)
+flame_tallies, python_flame_tallies = block_functions(
+    k.flame_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def sample_flame(flame: ResolvedFlame, **options: Any) -> Estimates:
@@ -60,3 +63,8 @@ def sample_flame(flame: ResolvedFlame, **options: Any) -> Estimates:
     )
     add_wounds(found, damage, levels)
     return found
+
+
+def _twin_examples() -> list[ResolvedFlame]:
+    """The sprays the kernel and its twin are checked on: five seconds at a dodging figure."""
+    return [resolved_question("flame", seconds=5, dodge_skill=10)]

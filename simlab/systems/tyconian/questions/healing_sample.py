@@ -11,6 +11,7 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
 from simlab.systems.tyconian.questions import healing_kernels as k
+from simlab.systems.tyconian.questions import resolved_question
 from simlab.systems.tyconian.questions.healing import ResolvedHealing
 from simlab.systems.tyconian.resolve import LOCATIONS
 
@@ -30,7 +31,9 @@ def _arguments(healing: ResolvedHealing) -> tuple[Any, ...]:
 
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-healing_tallies, python_healing_tallies = block_functions(k.healing_block, _arguments, _new_tallies)
+healing_tallies, python_healing_tallies = block_functions(
+    k.healing_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def sample_healing(healing: ResolvedHealing, **options: Any) -> Estimates:
@@ -49,3 +52,9 @@ def sample_healing(healing: ResolvedHealing, **options: Any) -> Estimates:
     for day in range(days + 1):
         found.probability(f"p_recovered_day_{day}", recovered[day])
     return found
+
+
+def _twin_examples() -> list[ResolvedHealing]:
+    """The aftermaths the kernel and its twin are checked on: four wounds with a doctor's care and with none."""
+    wounds = "chest=34 abdomen=22 right_leg=22 left_leg=22"
+    return [resolved_question("healing", wounds=wounds, care=care) for care in ("doctor", "none")]

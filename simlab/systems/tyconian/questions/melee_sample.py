@@ -11,6 +11,7 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
 from simlab.systems.tyconian.questions import melee_kernels as k
+from simlab.systems.tyconian.questions import resolved_question
 from simlab.systems.tyconian.questions.melee import ResolvedMelee
 from simlab.systems.tyconian.resolve import LOCATIONS
 from simlab.systems.tyconian.sample import add_wounds
@@ -35,7 +36,9 @@ def _arguments(melee: ResolvedMelee) -> tuple[Any, ...]:
 
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-melee_tallies, python_melee_tallies = block_functions(k.melee_block, _arguments, _new_tallies)
+melee_tallies, python_melee_tallies = block_functions(
+    k.melee_block, _arguments, _new_tallies, lambda: _twin_examples()
+)
 
 
 def sample_melee(melee: ResolvedMelee, **options: Any) -> Estimates:
@@ -56,3 +59,12 @@ def sample_melee(melee: ResolvedMelee, **options: Any) -> Estimates:
         found.probability("p_attacker_down", counts[k.ATTACKER_DOWN])
     add_wounds(found, damage, levels)
     return found
+
+
+def _twin_examples() -> list[ResolvedMelee]:
+    """The fights the kernel and its twin are checked on: a blocked strike, a diving blow, a grapple."""
+    return [
+        resolved_question("melee", block_skill=10, armor="flak vest"),
+        resolved_question("melee", attack="diving_blow", dodge_skill=8),
+        resolved_question("melee", attack="grapple", block_skill=9),
+    ]

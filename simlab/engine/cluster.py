@@ -155,8 +155,17 @@ def _probe(address: str) -> None:
         SimlabError: When nothing answers in time, or what answers is not a Dask scheduler.
     """
     import asyncio
+    import socket
 
     from distributed.comm import connect
+
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    try:  # a refused connection is known at once; Dask's connect would retry it until its timeout
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS - 1).close()
+    except ConnectionRefusedError:
+        raise SimlabError(f"cannot reach the Dask scheduler at {address}: nothing listens there") from None
+    except OSError:
+        pass  # unreachable or unknown: the probe below says so within its deadline
 
     async def identity() -> Any:
         comm = await connect(address, timeout=PROBE_SECONDS - 1)

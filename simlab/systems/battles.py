@@ -22,7 +22,7 @@ from simlab.engine.blocks import Tallies
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT, MAX_TRIALS_PER_CELL
 from simlab.engine.intervals import mean_interval, wilson
 from simlab.engine.results import AttackResult
-from simlab.inputs.battles import blame
+from simlab.inputs.battles import SIDE_DEFAULTS, Doctrine, Formation, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import as_plain, build
 
@@ -575,8 +575,6 @@ def refuse_unread(battle: Any, system: str) -> None:
     Raises:
         BattleError: At the first such key, naming what it is and where it is read.
     """
-    from simlab.inputs.battles import SIDE_DEFAULTS, Doctrine, Formation
-
     defaults = {"doctrine": as_plain(Doctrine()), "formation": as_plain(Formation()), "side": SIDE_DEFAULTS}
     for key, (owners, table) in SYSTEM_ONLY_KEYS.items():
         if system in owners:

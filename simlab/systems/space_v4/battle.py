@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import partial
-from itertools import product
+from itertools import permutations, product
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,7 @@ from simlab.systems.base import BattleRequest, sampling_options
 from simlab.systems.battles import (
     BattleShape,
     battle_estimates,
+    battle_outcome,
     battle_result,
     break_threshold,
     check_trials_in_window,
@@ -55,6 +56,7 @@ from simlab.systems.battles import (
 )
 from simlab.systems.kernel_helpers import standing_target
 from simlab.systems.space_v4 import battle_kernel as k
+from simlab.systems.space_v4 import kernels as sk
 from simlab.systems.space_v4.duel import POLICIES, DuelSide, side_row, tabulate, turret_array
 from simlab.systems.space_v4.layout import R_NATURAL, R_NATURAL_HIT, R_TO_HIT
 from simlab.systems.space_v4.resolve import hit_and_margin, ship_row
@@ -187,10 +189,6 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
     Returns:
         ``first_turn_out_a`` and ``first_turn_out_b`` (None when not tractable).
     """
-    from itertools import permutations
-
-    from simlab.systems.space_v4 import kernels as sk
-
     battle = resolved.battle
     if any(side.doctrine.targets == "random" for side in battle.sides):
         return None
@@ -246,9 +244,6 @@ def _ship_turn(
     applied: np.ndarray, targets: dict[int, int], order: tuple[int, ...], per_crit: int, cache: dict[Any, Any],
 ) -> list[tuple[tuple[Any, ...], float]]:  # fmt: skip
     """Ship ``x``'s turn from ``state``: the states it can lead to, with their chances (as the kernel plays it)."""
-    from simlab.systems.battles import battle_outcome
-    from simlab.systems.space_v4 import kernels as sk
-
     n = len(side_of)
     band = state[n]
     ships = [list(row) for row in state[:n]]
@@ -352,8 +347,6 @@ def _ship_turn(
 
 def _over(ships: list[list[int]], side_of: np.ndarray, sides: np.ndarray) -> bool:
     """Whether the battle has ended (a side out, or broken): nobody acts any more."""
-    from simlab.systems.battles import battle_outcome
-
     standing = [0, 0]
     for i, row in enumerate(ships):
         standing[int(side_of[i])] += row[2] == 0

@@ -795,7 +795,16 @@ def bench(trials: int, repeat: int, as_json: bool, scheduler_address: str | None
                 f" cluster (x{e['speedup']:.2f}), tables {'identical' if e['identical'] else 'DIFFERENT'}"
             )
         return
-    report = run_bench(trials=trials, repeat=repeat, progress=lambda step: click.echo(f"bench: {step}", err=True))
+    sections: dict[str, Callable[[], Any]] = {}
+    try:
+        from simlab.web.bench import serve_bench
+    except ImportError:  # the web extra is not installed: no serve section
+        pass
+    else:
+        sections["serve"] = functools.partial(serve_bench, repeat=15 * repeat)  # p95 needs a few dozen requests
+    report = run_bench(
+        trials=trials, repeat=repeat, progress=lambda step: click.echo(f"bench: {step}", err=True), sections=sections
+    )
     if as_json:
         _print_json(report)
         return

@@ -26,7 +26,9 @@ def test_python_dash_m_simlab_runs_and_fails_cleanly():
 
 
 def test_bench_report_has_every_figure():
-    report = run_bench(trials=20_000, repeat=1)
+    from simlab.web.bench import serve_bench
+
+    report = run_bench(trials=20_000, repeat=1, sections={"serve": lambda: serve_bench(repeat=15)})
     keys = {
         "name",
         "system",

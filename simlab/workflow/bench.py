@@ -14,7 +14,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -444,7 +444,11 @@ def startup_bench(repeat: int = 5) -> list[dict[str, Any]]:
 
 
 def run_bench(
-    *, trials: int = 20_000_000, repeat: int = 3, progress: Callable[[str], None] | None = None
+    *,
+    trials: int = 20_000_000,
+    repeat: int = 3,
+    progress: Callable[[str], None] | None = None,
+    sections: Mapping[str, Callable[[], Any]] | None = None,
 ) -> dict[str, Any]:
     """Run every workload and return the ``simlab bench --json`` object.
 
@@ -452,6 +456,8 @@ def run_bench(
         trials: Trials per timed sampler run (the references run fewer, scaled).
         repeat: Timed runs per figure; the fastest counts.
         progress: Called with the name of each step as it starts.
+        sections: Further sections, each measured by its function (the web page's ``serve``,
+            from :mod:`simlab.web.bench`: the layers above the workflow measure themselves).
     """
     say = progress or (lambda _: None)
     say("generator")
@@ -467,18 +473,14 @@ def run_bench(
         if workload.exact is not None:
             say(f"exact {workload.name}")
             exact.append({"name": workload.name, **workload.exact()})
-    serve = None
-    try:
-        from simlab.web.bench import serve_bench
-    except ImportError:  # the web extra is not installed: no serve section
-        pass
-    else:
-        say("serve")
-        serve = serve_bench(repeat=15 * repeat)  # requests are quick: p95 needs a few dozen of them
+    more = {}
+    for name, section in (sections or {}).items():  # measured by the layers above (the web page)
+        say(name)
+        more[name] = section()
     say("startup")
     startup = startup_bench(repeat=repeat)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"workloads": results, "exact": exact, "serve": serve, "startup": startup, "peak_rss_mb": peak}
+    return {"workloads": results, "exact": exact, **more, "startup": startup, "peak_rss_mb": peak}
 
 
 #: The experiments ``simlab bench --scheduler`` times: sampled cells, and a matrix of duels.

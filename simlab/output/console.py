@@ -1,0 +1,200 @@
+"""What the command line prints: a result, a battle, the bench's report, a system's inputs, a table cell.
+
+The command line parses and orchestrates (:mod:`simlab.cli`); these functions render. They
+print with ``click.echo``, as the commands do, and import nothing heavy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from simlab.inputs.params import range_text
+
+if TYPE_CHECKING:
+    from simlab.engine.results import AttackResult
+
+__all__ = [
+    "SHOWN_OUTCOMES",
+    "field_line",
+    "cell_text",
+    "print_result",
+    "print_battle",
+    "print_bench",
+    "print_cluster_bench",
+]
+
+#: Outcomes of a distribution printed one per line (the rest are summed).
+SHOWN_OUTCOMES = 30
+
+
+def field_line(entry: Mapping[str, Any]) -> str:
+    """One input of ``simlab systems``: name, type, default, valid range and description."""
+    default = "required" if entry["required"] else f"default {entry['default']!r}"
+    valid = range_text(entry["minimum"], entry["maximum"]) if entry["minimum"] is not None else ""
+    return f"    {entry['name']:<22} {entry['type']:<6} {default:<22} {valid:<18} {entry['doc']}"
+
+
+def cell_text(value: Any) -> str:
+    """A table cell as printed: blank for None."""
+    return "" if value is None else str(value)
+
+
+def print_battle(result: AttackResult) -> None:
+    """A battle's outcomes and means with intervals, then figures standing turn by turn."""
+    m, ci = result.metrics, result.ci95
+    scenario = result.scenario
+    how = f"sampled, {result.trials:,} battles, seed {result.seed}"
+    if result.variant is not None:
+        how += f", variant {result.variant}"
+    sides = [scenario[s] for s in "ab"]
+
+    def roster(side: dict[str, Any]) -> str:
+        return " + ".join(f"{g['count']} {g['name']}" for g in side["groups"])
+
+    click.echo(f"{result.system}: {scenario['battle']}: {sides[0]['name']} ({roster(sides[0])}) "
+               f"against {sides[1]['name']} ({roster(sides[1])}) ({how})")  # fmt: skip
+    click.echo()
+    click.echo(f"{'metric':<30} {'value':>10}   {'95% interval':>23}")
+    for name, value in m.items():
+        if name.startswith("standing_"):
+            continue
+        line = f"{name:<30} {value:>10.6f}"
+        if name in ci:
+            line += f"   [{ci[name][0]:>10.6f}, {ci[name][1]:>10.6f}]"
+        click.echo(line)
+    turns = sorted({int(name.rsplit("_", 1)[1]) for name in m if name.startswith("standing_a_turn_")})
+    click.echo()
+    click.echo(f"{'after turn':>10} {'standing a':>12} {'standing b':>12}")
+    for k in turns:
+        click.echo(f"{k:>10} {m[f'standing_a_turn_{k}']:>12.4f} {m[f'standing_b_turn_{k}']:>12.4f}")
+
+
+def print_result(result: AttackResult) -> None:
+    """Readable metrics (with intervals when sampled) and distributions."""
+    how = "exact" if result.method == "exact" else f"sampled, {result.trials:,} trials, seed {result.seed}"
+    if result.variant is not None:
+        how += f", variant {result.variant}"
+    details = result.details
+    click.echo(f"{result.system}: {details.get('weapon') or details.get('subject', '')} ({how})")
+    if "adj_dx_terms" in details:
+        terms = " ".join(f"{k} {v:+d}" for k, v in details["adj_dx_terms"].items() if v and k != "dx")
+        click.echo(f"AdjDX {details['adj_dx']} = dx {details['adj_dx_terms']['dx']} {terms}".rstrip())
+    if "to_hit_terms" in details:
+        terms = " ".join(f"{k} {v:+d}" for k, v in details["to_hit_terms"].items() if v)
+        extra = f"; rounds fired {details['rounds']}" if "rounds" in details else ""
+        if "rolls" in details:
+            extra += f"; {details['rolls']} roll(s) of {details['weapons_per_roll']} weapon(s)"
+        if details.get("in_range") is False:
+            extra += "; out of range: no fire"
+        click.echo(f"to-hit DM {details['to_hit_dm']:+d} = {terms or '0'}{extra}")
+    if "battle_dress" in details:
+        click.echo(f"battle dress: {details['battle_dress']}")
+    if details.get("pd_lasers_held") or details.get("pd_lasers_fired"):
+        held, fired = details["pd_lasers_held"], details["pd_lasers_fired"]
+        needs = details["pd_needs"]
+        click.echo(
+            f"point defence: turrets {details['pd_turrets']}; {held} laser(s) held back (need {needs['held']}+), "
+            f"{fired} that already fired (need {needs['fired']}+)"
+        )
+    if details.get("shot_chances"):
+        chances = ", ".join(f"{p:.2f}" for p in details["shot_chances"])
+        click.echo(f"effective skill {details['effective_skills']}; chance of each shot to hit: {chances}")
+    labels = details.get("labels", {})
+    click.echo()
+    width = max([20, *(len(name) for name in result.metrics)])
+    header = f"{'metric':<{width}} {'value':>10}"
+    if result.ci95:
+        header += f"   {'95% interval':>23}"
+    click.echo(header)
+    for name, value in result.metrics.items():
+        line = f"{name:<{width}} {value:>10.6f}"
+        if name in result.ci95:
+            low, high = result.ci95[name]
+            line += f"   [{low:.6f}, {high:.6f}]"
+        click.echo(line)
+    if result.not_exact:
+        click.echo(f"not exact (sample them without --exact): {', '.join(result.not_exact)}")
+    for name, dist in result.distributions.items():
+        click.echo()
+        click.echo(f"{name}:")
+        names = labels.get(name, {})
+        width = max([4, *(len(str(n)) for n in names.values())])
+        shown = [(value, p) for value, p in dist.items() if p >= 5e-5]
+        for value, p in shown[:SHOWN_OUTCOMES]:
+            click.echo(f"  {names.get(value, value)!s:>{width}}  {p:8.4f}  {'#' * round(p * 50)}")
+        if len(shown) > SHOWN_OUTCOMES:
+            later = shown[SHOWN_OUTCOMES:]
+            total = sum(p for _, p in later)
+            click.echo(f"  ... {len(later)} more outcomes up to {later[-1][0]} ({total:.4f} together; see --json)")
+        rest = sum(p for p in dist.values() if p < 5e-5)
+        if rest:
+            click.echo(f"  rare  {rest:8.4f}  (outcomes below 0.00005 each)")
+
+
+def print_bench(report: Mapping[str, Any]) -> None:
+    """The report of ``simlab bench``: each workload's rates, the exact engines, the web page, start-up."""
+    for w in report["workloads"]:
+        share = w["trials_per_s_1thread"] * w["draws_per_trial"] / w["generator_draws_per_s"]
+        click.echo(f"{w['name']} ({w['system']})")
+        click.echo(f"  compiled, 1 thread    {w['trials_per_s_1thread']:>14,.0f} trials/s")
+        click.echo(
+            f"  compiled, {w['threads']} threads   {w['trials_per_s_all']:>14,.0f} trials/s"
+            f"  (x{w['trials_per_s_all'] / w['trials_per_s_1thread']:.2f})"
+        )
+        if w["numpy_trials_per_s"] is not None:
+            click.echo(
+                f"  numpy reference       {w['numpy_trials_per_s']:>14,.0f} trials/s"
+                f"  (compiled is x{w['trials_per_s_1thread'] / w['numpy_trials_per_s']:.0f})"
+            )
+        click.echo(
+            f"  pure Python reference {w['python_trials_per_s']:>14,.0f} trials/s"
+            f"  (compiled is x{w['trials_per_s_1thread'] / w['python_trials_per_s']:.0f})"
+        )
+        click.echo(
+            f"  draws per trial {w['draws_per_trial']:.2f}; generator {w['generator_draws_per_s']:,.0f} draws/s;"
+            f" kernel uses {share:.0%} of it"
+        )
+    for e in report["exact"]:
+        if e.get("oracle") is None:
+            icepool = "no icepool oracle for this workload"
+        elif e["icepool_seconds"] is None:
+            icepool = "icepool not installed"
+        else:
+            icepool = f"icepool {e['icepool_seconds'] * 1e3:.2f} ms"
+        click.echo(f"exact {e['name']}: {e['seconds'] * 1e3:.2f} ms ({icepool})")
+    serve = report.get("serve")
+    if serve is None:
+        click.echo("serve: the web extra is not installed (pip install 'simlab[web]')")
+    else:
+        for what, entries in (("api", serve["api"]), ("page", serve["pages"])):
+            for e in entries:
+                verdict = "meets" if e["meets_goal"] else "misses"
+                click.echo(
+                    f"serve {what} {e['system']}: p50 {e['p50_ms']:.1f} ms, p95 {e['p95_ms']:.1f} ms"
+                    f" ({verdict} the {e['goal_ms']:.0f} ms goal)"
+                )
+        h = serve["heatmap"]
+        click.echo(
+            f"serve sweep heatmap (TFT weapon x armour, {h['cells']} cells): p50 {h['p50_ms']:.0f} ms,"
+            f" p95 {h['p95_ms']:.0f} ms ({'meets' if h['meets_goal'] else 'misses'} the 1 s goal)"
+        )
+    for e in report["startup"]:
+        verdict = "meets" if e["meets_goal"] else "misses"
+        click.echo(
+            f"startup {e['command']}: {e['seconds'] * 1e3:.0f} ms, x{e['ratio']:.2f} python -c 'import numpy'"
+            f" ({e['yardstick_seconds'] * 1e3:.0f} ms; {verdict} the x{e['goal_ratio']:g} goal)"
+        )
+    click.echo(f"peak memory {report['peak_rss_mb']:.0f} MB")
+
+
+def print_cluster_bench(cluster: Mapping[str, Any]) -> None:
+    """The report of ``simlab bench --scheduler``: the cluster against one thread."""
+    click.echo(f"{cluster['scheduler']}: {cluster['workers']} workers, {cluster['task_overhead_ms']:.2f} ms a task")
+    for e in cluster["experiments"]:
+        click.echo(
+            f"  {e['name']}: {e['one_thread_seconds']:.2f} s on one thread, {e['cluster_seconds']:.2f} s on the"
+            f" cluster (x{e['speedup']:.2f}), tables {'identical' if e['identical'] else 'DIFFERENT'}"
+        )

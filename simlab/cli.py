@@ -1,4 +1,4 @@
-"""The ``simlab`` command line (README, "Two commands"): parsing and printing only.
+"""The ``simlab`` command line (README, "Two commands"): parsing and orchestration; :mod:`simlab.output.console` prints.
 
 Every user error is a :class:`~simlab.inputs.errors.SimlabError` (or a click usage error); both
 are printed as one line ``error: ...`` on stderr with exit status 2, never a traceback.

@@ -10,7 +10,8 @@ from conftest import run_cli, small_experiment
 
 import simlab
 from simlab.inputs.variants import load_variant
-from simlab.workflow.compare import compare_experiment, describe_widths
+from simlab.output.pivots import describe_widths
+from simlab.workflow.compare import compare_experiment
 from simlab.workflow.experiments import load_experiment
 from simlab.workflow.regress import compare_rows, holm
 

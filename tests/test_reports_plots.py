@@ -7,8 +7,9 @@ from matplotlib.figure import Figure
 
 from simlab.output import pivots as reports
 from simlab.output import plots
+from simlab.output.chart_spec import ChartSpec
 from simlab.output.document import shading_css
-from simlab.workflow.experiments import ChartSpec, load_experiment
+from simlab.workflow.experiments import load_experiment
 from simlab.workflow.runner import run_experiment
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
@@ -23,8 +23,10 @@ from markupsafe import Markup
 from simlab.output import pivots as reports
 from simlab.output.headline import headline
 from simlab.output.rendering import render
-from simlab.workflow.compare import Comparison, describe_widths
-from simlab.workflow.runner import ExperimentRun
+
+if TYPE_CHECKING:
+    from simlab.workflow.compare import Comparison
+    from simlab.workflow.runner import ExperimentRun
 
 __all__ = ["Chart", "Table", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
 
@@ -256,7 +258,7 @@ def build_comparison_report(comparison: Comparison, charts: list[Chart]) -> Repo
             shown.set_index("variant"),
         )
     )
-    widths = describe_widths(table)
+    widths = reports.describe_widths(table)
     if len(widths):
         report.tables.append(
             Table("Interval half-widths of sampled differences: common random numbers against independent runs", widths)

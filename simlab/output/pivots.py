@@ -24,6 +24,7 @@ __all__ = [
     "cell_table",
     "cell_values",
     "format_value",
+    "describe_widths",
 ]
 
 
@@ -135,3 +136,13 @@ def _shown(value: float, low: float, high: float) -> str:
     if pd.isna(low):
         return format_value(value)
     return f"{format_value(value)} ± {format_value((high - low) / 2)}"
+
+
+def describe_widths(table: pd.DataFrame) -> pd.DataFrame:
+    """Median 95 % half-width of sampled differences: common random numbers against independent runs."""
+    sampled = table[table["method"] == "monte_carlo"]
+    paired = (sampled["delta_ci_high"] - sampled["delta_ci_low"]) / 2
+    frame = sampled.assign(paired_half_width=paired)
+    summary = frame.groupby(["variant", "metric"], sort=False)[["paired_half_width", "independent_half_width"]].median()
+    summary["ratio"] = summary["paired_half_width"] / summary["independent_half_width"]
+    return summary

@@ -12,7 +12,7 @@ import io
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib
 import numpy as np
@@ -24,8 +24,11 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from simlab.inputs.variants import BASE
+from simlab.output.chart_spec import ChartSpec
 from simlab.output.pivots import preferred_method, select
-from simlab.workflow.experiments import ChartSpec, Experiment
+
+if TYPE_CHECKING:
+    from simlab.workflow.experiments import Experiment
 
 __all__ = [
     "curve",

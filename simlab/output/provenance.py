@@ -9,11 +9,13 @@ import platform
 import sys
 from datetime import UTC, datetime
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simlab import __version__
 from simlab.inputs.params import as_plain
-from simlab.workflow.experiments import Experiment
+
+if TYPE_CHECKING:
+    from simlab.workflow.experiments import Experiment
 
 __all__ = ["package_versions", "parameters_hash", "experiment_provenance"]
 

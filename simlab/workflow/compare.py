@@ -219,13 +219,3 @@ def _row(
         "independent_half_width": np.nan if independent is None else independent,
         "trials": trials,
     }
-
-
-def describe_widths(table: pd.DataFrame) -> pd.DataFrame:
-    """Median 95 % half-width of sampled differences: common random numbers against independent runs."""
-    sampled = table[table["method"] == "monte_carlo"]
-    paired = (sampled["delta_ci_high"] - sampled["delta_ci_low"]) / 2
-    frame = sampled.assign(paired_half_width=paired)
-    summary = frame.groupby(["variant", "metric"], sort=False)[["paired_half_width", "independent_half_width"]].median()
-    summary["ratio"] = summary["paired_half_width"] / summary["independent_half_width"]
-    return summary

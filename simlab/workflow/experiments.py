@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.params import NAME_RULE, coerce, field_specs, valid_name
 from simlab.inputs.variants import BASE, Variant, load_variant
+from simlab.output.chart_spec import CHART_KINDS, ChartSpec
 from simlab.systems import (
     AttackRequest,
     BattleRequest,
@@ -76,17 +77,6 @@ __all__ = [
 RUN_METHODS = (*METHODS, "both")
 #: Values of ``kind`` every system knows: what one cell asks (systems add their questions).
 KINDS = ("attack", "duel", "battle")
-#: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
-CHART_KINDS: dict[str, tuple[str, ...]] = {
-    "curve": ("metric", "x", "by"),
-    "heatmap": ("metric", "rows", "cols", "panels"),
-    "distribution": ("distribution", "by"),
-    "attacks_to_incapacitate": ("by", "attacks"),
-    "series": ("prefix", "by"),
-    "stacked": ("metrics", "rows", "panels"),
-    "distribution_heatmap": ("prefix",),
-    "survival": ("by",),
-}
 _CHART_COMMON = ("kind", "title", "name", "where")
 _TOP_KEYS = (
     "name",
@@ -117,23 +107,6 @@ class ExperimentError(SimlabError):
         where = f"{path}:{line}" if line else str(path)
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
         self.path, self.line, self.key = path, line, key
-
-
-@dataclass(frozen=True)
-class ChartSpec:
-    """One chart of an experiment's report.
-
-    Attributes:
-        kind: One of :data:`CHART_KINDS`.
-        options: The chart's other keys (``metric``, ``x``, ``by``, ``where``...).
-    """
-
-    kind: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """An option, or ``default``."""
-        return self.options.get(key, default)
 
 
 @dataclass(frozen=True)

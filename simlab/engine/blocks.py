@@ -28,7 +28,7 @@ from simlab.engine.bounds import (
 )
 from simlab.engine.cluster import current_client, run_blocks_on_cluster
 from simlab.engine.streams import StreamKey, stream_key
-from simlab.inputs.errors import InvalidValueError
+from simlab.errors import InvalidValueError
 
 __all__ = [
     "DEFAULT_BLOCK_SIZE",

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import is_digits
+from simlab.errors import SimlabError
+from simlab.text import is_digits
 
 __all__ = [
     "scheduler",

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameError
+from simlab.text import is_digits
 
 __all__ = [
     "FieldSpec",
@@ -269,11 +270,6 @@ def range_text(low: float, high: float) -> str:
         return f"{value:,.0f}" if float(value).is_integer() else f"{value:,g}"
 
     return f"{number(low)} to {number(high)}"
-
-
-def is_digits(text: str) -> bool:
-    """Whether ``text`` is one or more ASCII digits (``str.isdigit`` also takes ``²`` and ``٣``)."""
-    return text.isascii() and text.isdigit()
 
 
 def _parse_int(text: str) -> int:

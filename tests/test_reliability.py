@@ -404,7 +404,7 @@ def test_sigterm_ends_run_with_workers_keeping_old_results(tmp_path):
     old.write_text("an old result\n")
     files = [str(long_battle_experiment(tmp_path, name)) for name in ("first", "second")]
     code, took, err = stop_after(["run", *files, "--jobs", "2", "--out", str(out), "--max-trials", "10000000000"],
-                                 signal.SIGTERM, 4)  # fmt: skip
+                                 signal.SIGTERM, 3)  # fmt: skip
     assert took < 2 and code == 143, (took, code, err)
     assert old.read_text() == "an old result\n"
     assert sorted(p.name for p in out.iterdir()) == ["first"]  # no stray staging or second result
@@ -419,7 +419,7 @@ def test_sigint_ends_compare_within_2_s(tmp_path):
     variant = ROOT / "experiments" / "variants" / "tyconian_rounding_down.toml"
     code, took, _ = stop_after(
         ["compare", str(experiment), "--variant", str(variant), "--out", str(tmp_path / "out"),
-         "--max-trials", "10000000000"], signal.SIGINT, 3,
+         "--max-trials", "10000000000"], signal.SIGINT, 2,
     )  # fmt: skip
     assert took < 2 and code == 130
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.csv"))
@@ -429,7 +429,7 @@ def test_sigint_ends_compare_within_2_s(tmp_path):
 def test_sigterm_ends_regress_with_its_workers_within_2_s():
     import signal
 
-    code, took, _ = stop_after(["regress", "--jobs", "2"], signal.SIGTERM, 4)
+    code, took, _ = stop_after(["regress", "--jobs", "2"], signal.SIGTERM, 3)
     assert took < 2 and code == 143
 
 

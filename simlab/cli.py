@@ -11,7 +11,6 @@ import dataclasses
 import functools
 import json
 import multiprocessing
-import re
 import sys
 import threading
 import time
@@ -28,6 +27,7 @@ from simlab.inputs.limits import DEFAULT_DUELS, DEFAULT_MAX_CELLS, DEFAULT_MAX_T
 from simlab.inputs.params import parse_assignments
 from simlab.output.console import cell_text, field_line, print_battle, print_bench, print_cluster_bench, print_result
 from simlab.systems import SYSTEM_NAMES, get_system
+from simlab.text import whole_number
 
 __all__ = ["main", "cli"]
 
@@ -41,10 +41,10 @@ class _WholeNumber(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        text = str(value).strip()
-        if len(text) > 40 or re.fullmatch(r"[+-]?[0-9]+", text) is None:
+        number = whole_number(str(value))
+        if number is None:
             self.fail(f"{str(value)[:40]!r} is not a whole number", param, ctx)
-        return int(text)
+        return number
 
 
 WHOLE = _WholeNumber()

@@ -106,15 +106,20 @@ def run_in_process(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@FUZZ
-@given(args=command_lines())
-def test_any_command_line_ends_in_exit_0_or_one_error_line(args):
+def assert_exit_0_or_one_error_line(args: list[str]) -> None:
+    """``simlab ARGS`` exits 0, or 2 with one ``error:`` line; never a traceback."""
     code, out, err = run_in_process(args)
     assert "Traceback" not in out + err
     assert code in (0, 2), (args, code, err)
     if code == 2:
         lines = [line for line in err.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+
+
+@FUZZ
+@given(args=command_lines())
+def test_any_command_line_ends_in_exit_0_or_one_error_line(args):
+    assert_exit_0_or_one_error_line(args)
 
 
 def mutations(text: str) -> st.SearchStrategy[bytes]:
@@ -171,12 +176,7 @@ def battle_lines(draw: st.DrawFn) -> list[str]:
 @FUZZ
 @given(args=battle_lines())
 def test_any_battle_command_ends_in_exit_0_or_one_error_line(args):
-    code, out, err = run_in_process(args)
-    assert "Traceback" not in out + err
-    assert code in (0, 2), (args, code, err)
-    if code == 2:
-        lines = [line for line in err.splitlines() if line.strip()]
-        assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+    assert_exit_0_or_one_error_line(args)
 
 
 @FUZZ

@@ -88,9 +88,13 @@ def _check_cancelled(event: threading.Event | None) -> None:
         raise Cancelled
 
 
-def _add_into(total: list[npt.NDArray[np.int64]], part: Tallies) -> None:
+def _summed(total: list[npt.NDArray[np.int64]] | None, part: Tallies) -> list[npt.NDArray[np.int64]]:
+    """``total`` with a block's tallies added (the first block's, copied, when there is none yet)."""
+    if total is None:
+        return [np.array(t, dtype=np.int64) for t in part]
     for acc, add in zip(total, part, strict=True):
         acc += add
+    return total
 
 
 def run_blocks(
@@ -143,11 +147,7 @@ def _blocks_here(block_fn: BlockFn, bounds: Iterator[tuple[int, int]], progress:
     cancel = _CANCEL.get()
     for start, stop in bounds:
         _check_cancelled(cancel)
-        part = block_fn(start, stop)
-        if total is None:
-            total = [np.array(t, dtype=np.int64) for t in part]
-        else:
-            _add_into(total, part)
+        total = _summed(total, block_fn(start, stop))
         done += stop - start
         if progress:
             progress(done)
@@ -182,11 +182,7 @@ def _blocks_on_threads(
             finished, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             _check_cancelled(cancel)
             for future in finished:
-                part = future.result()
-                if total is None:
-                    total = [np.array(t, dtype=np.int64) for t in part]
-                else:
-                    _add_into(total, part)
+                total = _summed(total, future.result())
                 done += pending.pop(future)
                 if progress:
                     progress(done)

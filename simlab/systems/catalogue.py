@@ -28,6 +28,7 @@ __all__ = ["describe_system", "describe_question", "catalogue"]
 
 def catalogue() -> list[dict[str, Any]]:
     """The description of every system, in id order (from the cache when simlab's files are unchanged)."""
+    path: Path | None = None
     try:
         path = _cache_path()
         return list(json.loads(path.read_text(encoding="utf-8")))
@@ -36,7 +37,8 @@ def catalogue() -> list[dict[str, Any]]:
     from simlab.systems import all_systems
 
     found = [describe_system(system) for system in all_systems()]
-    _store(found)
+    if path is not None:
+        _store(found, path)
     return found
 
 
@@ -54,10 +56,9 @@ def _cache_path() -> Path:
     return Path(base) / f"systems-{key.hexdigest()[:20]}.json"
 
 
-def _store(found: list[dict[str, Any]]) -> None:
-    """Keep the catalogue for the next command (silently not, where the cache cannot be written)."""
+def _store(found: list[dict[str, Any]], path: Path) -> None:
+    """Keep the catalogue at ``path`` for the next command (silently not, where the cache cannot be written)."""
     try:
-        path = _cache_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as out:
             json.dump(found, out)

@@ -10,7 +10,6 @@ that made it ask the same question.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.requests import attack_request, duel_request
 from simlab.inputs.variants import Variant, load_variant
 from simlab.systems import AttackRequest, DuelRequest, System
+from simlab.text import whole_number as text_whole_number
 
 __all__ = [
     "AttackQuery",
@@ -187,10 +187,10 @@ def whole_number(text: str, key: str) -> int:
     Raises:
         SimlabError: Naming ``key`` for anything else.
     """
-    plain = text.strip().replace(",", "").replace("_", "")
-    if len(plain) > 40 or re.fullmatch(r"[+-]?[0-9]+", plain) is None:
+    number = text_whole_number(text)
+    if number is None:
         raise SimlabError(f"invalid value {text[:40]!r} for {key}: expected a whole number")
-    return int(plain)
+    return number
 
 
 def _whole(values: Mapping[str, str], key: str, default: int | None) -> int | None:

@@ -59,7 +59,7 @@ from simlab.systems.tyconian.battle import python_battle_tallies as tyconian_pyt
 from simlab.systems.tyconian.battle import resolve_battle as tyconian_resolve_battle
 from simlab.systems.tyconian.duel import resolve_duel as tyconian_resolve_duel
 from simlab.systems.tyconian.exact import exact_attack as tyconian_exact
-from simlab.systems.tyconian.questions import blast_kernels, healing_kernels
+from simlab.systems.tyconian.questions import blast_kernels, healing_layout
 from simlab.systems.tyconian.questions.blast_sample import blast_tallies, python_blast_tallies
 from simlab.systems.tyconian.questions.healing_sample import healing_tallies, python_healing_tallies
 from simlab.systems.tyconian.resolve import resolve as tyconian_resolve
@@ -331,7 +331,7 @@ WORKLOADS = (
     Workload(
         "tyconian_healing",
         "tyconian",
-        _tyconian_question("healing", TYCONIAN_HEALING, healing_tallies, python_healing_tallies, healing_kernels.DRAWS),
+        _tyconian_question("healing", TYCONIAN_HEALING, healing_tallies, python_healing_tallies, healing_layout.DRAWS),
         scale=0.05,
     ),
     Workload(

@@ -24,21 +24,10 @@ from simlab.systems.tyconian.questions.flame_layout import (
     KILLED,
     LOCATION_HITS,
     LOCATION_HITS_SQ,
-    N_FLAME_COUNTS,
     STUN,
 )
 
-__all__ = [
-    "flame_block",
-    "N_FLAME_COUNTS",
-    "STUN",
-    "INCAPACITATED",
-    "KILLED",
-    "BURNING",
-    "LOCATION_HITS",
-    "LOCATION_HITS_SQ",
-    "DRAWS",
-]
+__all__ = ["flame_block"]
 
 
 

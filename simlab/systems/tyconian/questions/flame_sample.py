@@ -11,9 +11,10 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
 from simlab.systems.tyconian.layout import NO_ROLL
-from simlab.systems.tyconian.questions import flame_kernels as k
+from simlab.systems.tyconian.questions import flame_layout as k
 from simlab.systems.tyconian.questions import resolved_question
 from simlab.systems.tyconian.questions.flame import ResolvedFlame
+from simlab.systems.tyconian.questions.flame_kernels import flame_block
 from simlab.systems.tyconian.resolve import LOCATIONS
 from simlab.systems.tyconian.sample import add_wounds
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
@@ -47,7 +48,7 @@ def _new_tallies(flame: ResolvedFlame) -> Tallies:
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
 flame_tallies, python_flame_tallies = block_functions(
-    k.flame_block, _arguments, _new_tallies, lambda: _twin_examples()
+    flame_block, _arguments, _new_tallies, lambda: _twin_examples()
 )
 
 

@@ -127,7 +127,7 @@ class ResolvedHealing:
         wounds: Damage by location after the fight.
         capacity: Capacity per location.
         limb: 1 for a limb.
-        ints: The sampler's parameters (``healing_kernels`` indices).
+        ints: The sampler's parameters (``healing_layout`` indices).
     """
 
     scenario: HealingScenario

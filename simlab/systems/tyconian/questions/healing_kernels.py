@@ -35,8 +35,6 @@ from simlab.systems.tyconian.questions.healing_layout import (
     INFECTION_PERCENT,
     LATER_PERCENT,
     MAIMED,
-    N_HEALING_COUNTS,
-    N_INTS,
     SKILL,
     SKILL_DIE,
     SURGERY,
@@ -48,34 +46,7 @@ from simlab.systems.tyconian.questions.healing_layout import (
 )
 from simlab.systems.tyconian.wounds import wound_code
 
-__all__ = [
-    "healing_block",
-    "N_HEALING_COUNTS",
-    "BONUS",
-    "FIRST_AID",
-    "SURGERY",
-    "TREATMENT",
-    "WEEKLY_CHECKS",
-    "SKILL",
-    "CRIT_MAX",
-    "FAIL_MIN",
-    "INFECTION_PERCENT",
-    "LATER_PERCENT",
-    "DAYS",
-    "DEATH_DAY",
-    "SURGERY_LOCATIONS",
-    "SURGERY_WAIT",
-    "FIRST_AID_ATTEMPTS",
-    "CRITICAL_PENALTY",
-    "SKILL_DIE",
-    "N_INTS",
-    "BLED_OUT",
-    "INFECTED",
-    "SURGERY_DEATHS",
-    "MAIMED",
-    "DRAWS",
-    "CRITICAL",
-]
+__all__ = ["healing_block"]
 
 _level = njit(inline="always")(wound_code)
 

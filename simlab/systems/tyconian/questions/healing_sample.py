@@ -10,9 +10,10 @@ import numpy as np
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
-from simlab.systems.tyconian.questions import healing_kernels as k
+from simlab.systems.tyconian.questions import healing_layout as k
 from simlab.systems.tyconian.questions import resolved_question
 from simlab.systems.tyconian.questions.healing import ResolvedHealing
+from simlab.systems.tyconian.questions.healing_kernels import healing_block
 from simlab.systems.tyconian.resolve import LOCATIONS
 
 __all__ = [
@@ -32,7 +33,7 @@ def _arguments(healing: ResolvedHealing) -> tuple[Any, ...]:
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
 healing_tallies, python_healing_tallies = block_functions(
-    k.healing_block, _arguments, _new_tallies, lambda: _twin_examples()
+    healing_block, _arguments, _new_tallies, lambda: _twin_examples()
 )
 
 

@@ -95,7 +95,7 @@ class ResolvedMelee:
         rules: The rule parameters.
         weapon: The melee weapon (armed), else None.
         armour: The defender's armour.
-        ints: The sampler's parameters (``melee_kernels`` indices).
+        ints: The sampler's parameters (``melee_layout`` indices).
         armour_dice: Armour d6s at each location.
         capacity: Capacity per location.
         limb: 1 for a limb.

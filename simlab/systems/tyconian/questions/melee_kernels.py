@@ -21,7 +21,6 @@ from simlab.systems.tyconian.kernels import draw_die, head_stun, round_off_ratio
 from simlab.systems.tyconian.layout import N_LOCATIONS, NO_ROLL
 from simlab.systems.tyconian.questions.melee_layout import (
     AIMED,
-    ARMED,
     ATTACKER_DOWN,
     ATTACKER_STR,
     BLOCK,
@@ -52,8 +51,6 @@ from simlab.systems.tyconian.questions.melee_layout import (
     KNOCKDOWN,
     MAX_EXCHANGES,
     MODE,
-    N_INTS,
-    N_MELEE_COUNTS,
     ROUNDING_DOWN,
     SIDES,
     SKILL,
@@ -63,50 +60,7 @@ from simlab.systems.tyconian.questions.melee_layout import (
     SURPRISE,
 )
 
-__all__ = [
-    "melee_block",
-    "N_MELEE_COUNTS",
-    "STRIKE",
-    "ARMED",
-    "DIVING",
-    "GRAPPLE",
-    "HIT",
-    "KNOCKDOWN",
-    "STUN",
-    "INCAPACITATED",
-    "KILLED",
-    "ATTACKER_DOWN",
-    "CONTROL",
-    "CONTROLLED",
-    "EXCHANGES",
-    "EXCHANGES_SQ",
-    "DRAWS",
-    "MODE",
-    "SKILL",
-    "SURPRISE",
-    "BLOCK",
-    "DICE",
-    "SIDES",
-    "BONUS",
-    "AIMED",
-    "BLUNT_POINTS",
-    "ROUNDING_DOWN",
-    "CRIT_MAX",
-    "FAIL_MIN",
-    "DEX",
-    "END",
-    "HEAD",
-    "DIVE_ATTACK",
-    "DIVE_DEFENCE",
-    "DODGE",
-    "ATTACKER_STR",
-    "DEFENDER_STR",
-    "DEFENDER_DICE",
-    "DEFENDER_SKILL",
-    "MAX_EXCHANGES",
-    "SKILL_DIE",
-    "N_INTS",
-]
+__all__ = ["melee_block"]
 
 
 

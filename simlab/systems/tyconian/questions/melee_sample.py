@@ -10,9 +10,10 @@ import numpy as np
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import Estimates
-from simlab.systems.tyconian.questions import melee_kernels as k
+from simlab.systems.tyconian.questions import melee_layout as k
 from simlab.systems.tyconian.questions import resolved_question
 from simlab.systems.tyconian.questions.melee import ResolvedMelee
+from simlab.systems.tyconian.questions.melee_kernels import melee_block
 from simlab.systems.tyconian.resolve import LOCATIONS
 from simlab.systems.tyconian.sample import add_wounds
 from simlab.systems.tyconian.wounds import WOUND_LEVELS
@@ -37,7 +38,7 @@ def _arguments(melee: ResolvedMelee) -> tuple[Any, ...]:
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
 melee_tallies, python_melee_tallies = block_functions(
-    k.melee_block, _arguments, _new_tallies, lambda: _twin_examples()
+    melee_block, _arguments, _new_tallies, lambda: _twin_examples()
 )
 
 

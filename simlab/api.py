@@ -13,7 +13,7 @@ from typing import Any
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.requests import attack_request, battle_request, duel_request
+from simlab.inputs.requests import question_request
 
 __all__ = ["attack", "duel", "battle", "run"]
 
@@ -57,9 +57,9 @@ def attack(
     if method not in ("exact", "monte_carlo"):
         raise SimlabError(f"invalid value {method!r} for method: expected exact or monte_carlo")
     exact = method == "exact"
-    chosen, request = attack_request(
+    question, request = question_request(
         system,
-        kind=kind,
+        kind,
         inputs=_dotted(inputs),
         rules=rules or {},
         exact=exact,
@@ -69,7 +69,7 @@ def attack(
         max_trials=MAX_TRIALS_PER_CELL,
         names=_API_NAMES,
     )
-    return chosen.attack(request)
+    return question.answer(request)
 
 
 def duel(
@@ -96,10 +96,11 @@ def duel(
     Example:
         >>> duel("space_v4", a={"ship": "patrol cruiser"}, b={"ship": "mercenary cruiser", "pd_hold": 3})
     """
-    chosen, request = duel_request(
+    sides = {f"{side}.{key}": value for side, inputs in (("a", a), ("b", b)) for key, value in _dotted(inputs).items()}
+    question, request = question_request(
         system,
-        a=_dotted(a),
-        b=_dotted(b),
+        "duel",
+        inputs=sides,
         rules=rules or {},
         trials=trials,
         seed=seed,
@@ -107,8 +108,7 @@ def duel(
         max_trials=MAX_TRIALS_PER_CELL,
         names=_API_NAMES,
     )
-    assert chosen.duel is not None
-    return chosen.duel(request)
+    return question.answer(request)
 
 
 def battle(
@@ -138,10 +138,11 @@ def battle(
     from simlab.inputs.battles import battle_from_data, load_battle
 
     found = battle_from_data(battle, "<battle>") if isinstance(battle, Mapping) else load_battle(battle)
-    chosen, request = battle_request(
+    question, request = question_request(
         system,
-        found,
-        changes=changes,
+        "battle",
+        battle=found,
+        inputs=changes or {},
         rules=rules or {},
         trials=trials,
         seed=seed,
@@ -149,8 +150,7 @@ def battle(
         max_trials=MAX_TRIALS_PER_CELL,
         names=_API_NAMES,
     )
-    assert chosen.battle is not None
-    return chosen.battle(request)
+    return question.answer(request)
 
 
 def run(experiment: str | Path, *, threads: int | None = None, trials: int | None = None) -> Any:

@@ -23,14 +23,13 @@ import click
 from simlab import __version__
 from simlab.engine.bounds import check_threads, check_trials
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.inputs.limits import DEFAULT_DUELS, DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, Limits
+from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, DEFAULT_TRIALS, Limits
 from simlab.inputs.params import parse_assignments
 from simlab.output.console import cell_text, field_line, print_battle, print_bench, print_cluster_bench, print_result
-from simlab.systems import SYSTEM_NAMES, get_system
+from simlab.systems import SYSTEM_NAMES, get_system, question_of
 from simlab.text import whole_number
 
 __all__ = ["main", "cli"]
-
 
 
 class _WholeNumber(click.ParamType):
@@ -249,25 +248,56 @@ def attack(
     max_trials: int,
 ) -> None:
     """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling."""
-    from simlab.inputs.requests import attack_request
-
-    n_trials = DEFAULT_TRIALS if trials is None else trials
-    chosen, request = attack_request(
+    _ask(
         system,
-        kind=kind,
-        inputs=parse_assignments(sets, "--set"),
-        rules=parse_assignments(rule_items, "--rule"),
+        kind,
+        parse_assignments(sets, "--set"),
+        rule_items,
+        variant_file,
+        as_json,
         exact=exact,
         trials=trials,
         seed=seed,
         threads=threads,
         max_trials=max_trials,
+    )
+
+
+def _ask(
+    system: str,
+    kind: str,
+    inputs: dict[str, Any],
+    rule_items: tuple[str, ...],
+    variant_file: Path | None,
+    as_json: bool,
+    *,
+    battle: str | None = None,
+    exact: bool = False,
+    trials: int | None,
+    **options: Any,
+) -> None:
+    """Answer one question of any kind and print it: the one path of ``attack``, ``duel`` and ``battle``."""
+    from simlab.inputs.requests import DEFAULT_BY_FORM, question_request
+
+    question = question_of(system, kind)
+    n_trials = DEFAULT_BY_FORM[question.form] if trials is None else trials
+    question, request = question_request(
+        system,
+        kind,
+        inputs=inputs,
+        battle=battle,
+        rules=parse_assignments(rule_items, "--rule"),
+        exact=exact,
+        trials=trials,
         variant=_variant(variant_file, system),
         progress=_Progress(n_trials) if sys.stderr.isatty() and not exact else None,
+        **options,
     )
-    result = chosen.attack(request)
+    result = question.answer(request)
     if as_json:
         _print_json(result.to_json())
+    elif question.form == "battle":
+        print_battle(result)
     else:
         print_result(result)
 
@@ -595,27 +625,10 @@ def duel(
     max_trials: int,
 ) -> None:
     """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines)."""
-    from simlab.inputs.requests import duel_request
-
-    n_trials = DEFAULT_DUELS if trials is None else trials
-    chosen, request = duel_request(
-        system,
-        a=parse_assignments(a_items, "--a"),
-        b=parse_assignments(b_items, "--b"),
-        rules=parse_assignments(rule_items, "--rule"),
-        trials=trials,
-        seed=seed,
-        threads=threads,
-        max_trials=max_trials,
-        variant=_variant(variant_file, system),
-        progress=_Progress(n_trials) if sys.stderr.isatty() else None,
-    )
-    assert chosen.duel is not None
-    result = chosen.duel(request)
-    if as_json:
-        _print_json(result.to_json())
-    else:
-        print_result(result)
+    sides = {f"a.{k}": v for k, v in parse_assignments(a_items, "--a").items()}
+    sides.update({f"b.{k}": v for k, v in parse_assignments(b_items, "--b").items()})
+    _ask(system, "duel", sides, rule_items, variant_file, as_json, trials=trials, seed=seed, threads=threads,
+         max_trials=max_trials)  # fmt: skip
 
 
 @cli.command(short_help="Battles of several figures or ships a side, fought to the end (N against M).")
@@ -649,27 +662,19 @@ def battle(
     max_trials: int,
 ) -> None:
     """Sample battles of SYSTEM described by BATTLE.toml (sides, groups, doctrine; docs/rules/engagements.md)."""
-    from simlab.inputs.requests import DEFAULT_BATTLES, battle_request
-
-    n_trials = DEFAULT_BATTLES if trials is None else trials
-    chosen, request = battle_request(
+    _ask(
         system,
-        str(battle_file),
-        changes=parse_assignments(set_items, "--set"),
-        rules=parse_assignments(rule_items, "--rule"),
+        "battle",
+        parse_assignments(set_items, "--set"),
+        rule_items,
+        variant_file,
+        as_json,
+        battle=str(battle_file),
         trials=trials,
         seed=seed,
         threads=threads,
         max_trials=max_trials,
-        variant=_variant(variant_file, system),
-        progress=_Progress(n_trials) if sys.stderr.isatty() else None,
     )
-    assert chosen.battle is not None
-    result = chosen.battle(request)
-    if as_json:
-        _print_json(result.to_json())
-    else:
-        print_battle(result)
 
 
 @cli.command(short_help="A local web page to ask, see and share answers.")

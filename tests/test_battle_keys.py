@@ -18,7 +18,7 @@ import pytest
 from simlab.inputs.battles import Doctrine, Formation, load_battle
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import FieldSpec, field_specs
-from simlab.inputs.requests import battle_request
+from simlab.inputs.requests import question_request
 from simlab.systems import get_system
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,15 +125,18 @@ def keys_of(system: str) -> list[tuple[str, Any]]:
     found = [(f"rules.{n}", spec, getattr(defaults, n)) for n, spec in field_specs(chosen.rules_type).items()]
     found += [(f"a.doctrine.{n}", spec, getattr(side.doctrine, n)) for n, spec in field_specs(Doctrine).items()]
     found += [(f"a.formation.{n}", spec, getattr(side.formation, n)) for n, spec in field_specs(Formation).items()]
-    assert chosen.battle_figure_type is not None
-    for name, spec in field_specs(chosen.battle_figure_type).items():
+    battles = chosen.questions["battle"]
+    for name, spec in field_specs(battles.inputs_type).items():
         found.append((f"a.groups.0.{name}", spec, group.inputs.get(name, spec.default)))
     pairs = [(key, other(spec, current)) for key, spec, current in found]
-    for name, table in chosen.row_inputs.items():  # another row of the table: a weapon, an armour, a ship
+    for name, table in battles.row_inputs.items():  # another row of the table: a weapon, an armour, a ship
         rows = [str(row["name"]) for row in chosen.tables()[table].as_records()]
         pairs.append((f"a.groups.0.{name}", next(r for r in rows if r != group.inputs.get(name))))
-    pairs += [*BATTLE_KEYS.items(), RANGES[system], ("range_m" if RANGES[system][0] == "range_band" else "range_band",
-                                                      "short")]  # the other way of giving a range: refused
+    pairs += [
+        *BATTLE_KEYS.items(),
+        RANGES[system],
+        ("range_m" if RANGES[system][0] == "range_band" else "range_band", "short"),
+    ]  # the other way of giving a range: refused
     return [(key, value) for key, value in pairs if value is not None]
 
 
@@ -149,11 +152,11 @@ def numbers(system: str, changes: dict[str, Any], rules: dict[str, Any]) -> Any:
 
 @functools.lru_cache(maxsize=64)
 def _numbers(system: str, changes: tuple[tuple[str, Any], ...], rules: tuple[tuple[str, Any], ...]) -> Any:
-    chosen, request = battle_request(
-        system, str(ROOT / "experiments" / "battles" / f"{SHIPPED[system]}.toml"), changes=dict(changes),
-        rules=dict(rules), trials=TRIALS, seed=11, threads=1, max_trials=10**9,
+    question, request = question_request(
+        system, "battle", battle=str(ROOT / "experiments" / "battles" / f"{SHIPPED[system]}.toml"),
+        inputs=dict(changes), rules=dict(rules), trials=TRIALS, seed=11, threads=1, max_trials=10**9,
     )  # fmt: skip
-    result = chosen.battle(request)
+    result = question.answer(request)
     return result.metrics, result.distributions
 
 
@@ -167,8 +170,10 @@ def test_every_key_a_battle_accepts_changes_its_numbers(system):
 
         changes, rules = dict(context[0]), dict(context[1])
         try:
-            changed = numbers(system, {**changes, key: value}, rules) if not as_rule else numbers(
-                system, changes, {**rules, name: value}
+            changed = (
+                numbers(system, {**changes, key: value}, rules)
+                if not as_rule
+                else numbers(system, changes, {**rules, name: value})
             )
         except SimlabError:
             continue  # refused in one line: not accepted

@@ -45,7 +45,9 @@ def striker_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
 
 
 def fight(data: dict, trials: int = 100_000, seed: int = 1, **options):
-    return STRIKER.battle(BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options))
+    return STRIKER.questions["battle"].answer(
+        BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options)
+    )
 
 
 def close(x: float, y: float, ci_x: tuple[float, float], ci_y: tuple[float, float], sigmas: float = 4.0) -> bool:
@@ -178,7 +180,7 @@ def test_eng_4_1_one_against_one_is_the_duel():
     """
     a = {"weapon": "assault rifle", "mode": "burst5", "armor": "cloth", "skill": 2, "magazines": 2}
     b = {"weapon": "submachinegun", "mode": "burst5", "armor": "mesh", "skill": 1, "magazines": 2}
-    duel = STRIKER.duel(DuelRequest(a=a, b=b, rules={"max_turns": 60}, trials=200_000, seed=3))
+    duel = STRIKER.questions["duel"].answer(DuelRequest(a=a, b=b, rules={"max_turns": 60}, trials=200_000, seed=3))
     battle = fight(striker_battle([{**a, "count": 1}], [{**b, "count": 1}], max_turns=60), trials=200_000, seed=4)
     pairs = [("p_a_wins", "p_a_wins"), ("p_b_wins", "p_b_wins"), ("p_both_down", "p_both_out"),
              ("p_neither", "p_draw"), ("mean_turns", "mean_turns")]  # fmt: skip
@@ -347,14 +349,16 @@ def tyconian_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict
 
 
 def tyconian_fight(data: dict, trials: int = 50_000, seed: int = 3, **options):
-    return TYCONIAN.battle(BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options))
+    return TYCONIAN.questions["battle"].answer(
+        BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options)
+    )
 
 
 def test_eng_4_2_one_against_one_is_the_duel_to_the_last_trial():
     """With the shots of a second landing together (``same_second = "together"``, the duel's reading),
     one against one draws exactly as the duel of TYC-2 to TYC-6 on the same stream: the same tallies."""
     a, b = {**RIFLE, "range_m": 40}, {**AUTO, "range_m": 40}
-    duel = TYCONIAN.duel(DuelRequest(a=a, b=b, rules={"max_turns": 20}, trials=50_000, seed=3))
+    duel = TYCONIAN.questions["duel"].answer(DuelRequest(a=a, b=b, rules={"max_turns": 20}, trials=50_000, seed=3))
     battle = tyconian_fight(tyconian_battle([{**RIFLE, "count": 1}], [{**AUTO, "count": 1}], same_second="together"))
     pairs = [("p_a_wins", "p_a_wins"), ("p_b_wins", "p_b_wins"), ("p_both_down", "p_both_out"),
              ("p_neither", "p_draw"), ("mean_turns", "mean_turns"), ("mean_seconds", "mean_seconds")]  # fmt: skip
@@ -441,11 +445,11 @@ def test_eng_4_4_one_ship_against_one_is_the_duel():
     """One ship a side fights SPC-7's duel; the battle draws a roll-off per ship where the duel draws one
     coin, so the two agree in distribution: within four standard errors at a fixed seed."""
     a, b = {"ship": "patrol cruiser"}, {"ship": "mercenary cruiser", "pd_hold": 3}
-    duel = SPACE.duel(DuelRequest(a={**a, "range_policy": "close"}, b=b, rules={"max_turns": 20}, trials=40_000,
-                                  seed=3))  # fmt: skip
+    request = DuelRequest(a={**a, "range_policy": "close"}, b=b, rules={"max_turns": 20}, trials=40_000, seed=3)
+    duel = SPACE.questions["duel"].answer(request)
     data = {"system": "space_v4", "a": {"formation": {"range_policy": "close"}, "groups": [{**a, "count": 1}]},
             "b": {"groups": [{**b, "count": 1}]}}  # fmt: skip
-    battle = SPACE.battle(BattleRequest(battle_from_data(data), trials=40_000, seed=4))
+    battle = SPACE.questions["battle"].answer(BattleRequest(battle_from_data(data), trials=40_000, seed=4))
     for name in ("p_a_wins", "p_b_wins", "p_draw", "mean_turns"):
         assert close(duel.metrics[name], battle.metrics[name], duel.ci95[name], battle.ci95[name]), name
 
@@ -472,7 +476,7 @@ def tft_battle(a_groups: list[dict], b_groups: list[dict], **extra) -> dict:
 
 
 def tft_fight(data: dict, trials: int = 50_000, seed: int = 1, **options):
-    return TFT.battle(BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options))
+    return TFT.questions["battle"].answer(BattleRequest(battle_from_data(data), trials=trials, seed=seed, **options))
 
 
 def test_eng_4_3_the_exact_first_turn_matches_the_sampler():
@@ -498,7 +502,7 @@ def test_eng_4_3_he_rounds_splash_only_the_figures_within_one_hex():
     def first_turn(spacing: float, **rules):
         data = tft_battle(shooters, targets, range_m=4, max_turns=1, a={"doctrine": {"targets": "focus"}},
                           b={"formation": {"spacing_m": spacing}})  # fmt: skip
-        return TFT.battle(BattleRequest(battle_from_data(data), rules=rules, trials=20_000, seed=1))
+        return TFT.questions["battle"].answer(BattleRequest(battle_from_data(data), rules=rules, trials=20_000, seed=1))
 
     none = first_turn(1.3, he_splash_per_die=0)
     assert first_turn(1.3).metrics["mean_first_turn_out_b"] > none.ci95["mean_first_turn_out_b"][1]
@@ -537,7 +541,9 @@ def test_eng_4_3_a_clip_runs_dry_and_a_spent_figure_reloads_or_stops():
              ({"weapon": "assault rifle", "mode": "four", "magazines": 2}, 40))  # fmt: skip
     for inputs, rounds in cases:
         data = tft_battle([{**armoured, **inputs}], tough, max_turns=20, range_m=4)
-        result = TFT.battle(BattleRequest(battle_from_data(data), rules={"criticals": False}, trials=2_000, seed=1))
+        result = TFT.questions["battle"].answer(
+            BattleRequest(battle_from_data(data), rules={"criticals": False}, trials=2_000, seed=1)
+        )
         assert result.metrics["mean_rounds_a"] == rounds, inputs
         assert result.metrics["p_draw"] == 1.0
 
@@ -587,7 +593,9 @@ def test_keys_another_system_reads_are_refused_not_ignored(capsys, system, path,
 
 def test_eng_4_4_the_exact_first_turn_of_a_small_fleet_matches_the_sampler():
     """Ship by ship in order of G (the scouts' roll-off in every order), every state carried exactly."""
-    result = SPACE.battle(BattleRequest(load_battle("experiments/battles/space_squadron.toml"), trials=100_000, seed=2))
+    result = SPACE.questions["battle"].answer(
+        BattleRequest(load_battle("experiments/battles/space_squadron.toml"), trials=100_000, seed=2)
+    )
     assert result.details["first_turn_exact"]
     assert_first_turn_matches(result, "a")
 

@@ -88,7 +88,7 @@ def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(dask_cluster):
     striker = get_system("striker")
     request = AttackRequest(scenario={"weapon": "rifle", "armor": "cloth"}, method="monte_carlo", trials=64_000_000,
                             seed=4, threads=2, block_size=1 << 18)  # fmt: skip
-    expected = striker.attack(request).to_json()
+    expected = striker.attack.answer(request).to_json()
     with distributed.Client(dask_cluster.scheduler_address) as client:
         pids = client.run(os.getpid)  # worker address → process id
         victim_address, victim_pid = next(iter(pids.items()))
@@ -109,7 +109,7 @@ def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(dask_cluster):
 
         with scheduler(client.scheduler.address):
             assert simlab_cluster.current_client() is not None
-            got = striker.attack(AttackRequest(**{**request.__dict__, "progress": progress})).to_json()
+            got = striker.attack.answer(AttackRequest(**{**request.__dict__, "progress": progress})).to_json()
         killer.join()
         assert len(progress_seen) > 10  # many tasks: the kill came while most of them were still to run
         client.wait_for_workers(2, timeout=60)

@@ -35,8 +35,8 @@ FUZZ = settings(
 
 SYSTEMS = [s.name for s in all_systems()]
 KEYS = sorted(
-    {name for s in all_systems() for name in field_specs(s.scenario_type)}
-    | {f"{row}.{column}" for s in all_systems() for row, table in s.row_inputs.items()
+    {name for s in all_systems() for name in field_specs(s.attack.inputs_type)}
+    | {f"{row}.{column}" for s in all_systems() for row, table in s.attack.row_inputs.items()
        for column in field_specs(s.tables()[table].row_type)}
 )  # fmt: skip
 RULES = sorted({name for s in all_systems() for name in field_specs(s.rules_type)})
@@ -148,8 +148,8 @@ BATTLE_KEYS = sorted(
     | {f"{side}.{key}" for side in "ab" for key in ("tactics", "cover", "name", "count", "range_policy", "targets")}
     | {f"a.doctrine.{name}" for name in field_specs(Doctrine)}
     | {f"b.formation.{name}" for name in field_specs(Formation)}
-    | {f"a.groups.{g}.{name}" for g in ("0", "1", "\u00b2", "x") for s in all_systems() if s.battle_figure_type
-       for name in field_specs(s.battle_figure_type)}
+    | {f"a.groups.{g}.{name}" for g in ("0", "1", "\u00b2", "x") for s in all_systems() if s.asks("battle")
+       for name in field_specs(s.questions["battle"].inputs_type)}
     | {f"rules.{name}" for name in RULES}
 )  # fmt: skip
 BATTLE_FILES = {

@@ -172,7 +172,7 @@ def test_tft_6_3_quickdraw_needs_a_pistol():
 
 
 def test_acceptance_assault_rifle_four_round_burst_exact_values():
-    result = SYSTEM.attack(
+    result = SYSTEM.attack.answer(
         AttackRequest(
             scenario={"weapon": "assault rifle", "armor": "flak jacket", "dx": "12", "mode": "four", "range_m": "20"},
             method="exact",

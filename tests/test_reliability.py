@@ -557,7 +557,10 @@ def test_a_deeply_nested_upload_and_superscript_paths_are_400_on_the_web():
     deep = ("a = " + "[" * 3000 + "]" * 3000).encode()
     page = client.post("/attack/hitech_tft?weapon=assault+rifle", files={"variant_file": ("deep.toml", deep)})
     assert page.status_code == 400 and "nested more than 32" in page.text
-    for path in ("/api/battle/striker?battle=striker_fireteam&a.groups.\u00b2.count=2",
-                 "/api/attack/hitech_tft?weapon=assault+rifle&dx=\u0661\u0662", "/api/duel/striker?trials=\u0663"):
+    for path in (
+        "/api/battle/striker?battle=striker_fireteam&a.groups.\u00b2.count=2",
+        "/api/attack/hitech_tft?weapon=assault+rifle&dx=\u0661\u0662",
+        "/api/duel/striker?trials=\u0663",
+    ):
         response = client.get(path)
         assert response.status_code == 400 and set(response.json()) == {"error"}, (path, response.text)

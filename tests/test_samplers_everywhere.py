@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import field_specs
-from simlab.systems import AttackRequest, System, all_systems
+from simlab.systems import AttackRequest, Question, System, all_systems
 
 TRIALS = 20_000
 Z = 4.5
@@ -30,15 +30,16 @@ KEEP = {"days", "exchanges", "first_aid_attempts"}
 def questions() -> list[tuple[System, str]]:
     found = []
     for system in all_systems():
-        for kind in ("attack", *system.questions):
-            asked = system.for_kind(kind)
+        for kind, asked in system.questions.items():
+            if asked.form != "scenario":
+                continue
             if not asked.sampled_only:
                 found.append((system, kind))
     return found
 
 
-def value_strategy(system: System, asked: System, name: str) -> st.SearchStrategy[Any] | None:
-    spec = field_specs(asked.scenario_type)[name]
+def value_strategy(system: System, asked: Question, name: str) -> st.SearchStrategy[Any] | None:
+    spec = field_specs(asked.inputs_type)[name]
     if name in asked.row_inputs:
         rows = list(system.tables()[asked.row_inputs[name]].rows)
         return st.sampled_from(rows)
@@ -69,8 +70,8 @@ def inputs_strategy(system: System, kind: str) -> st.SearchStrategy[dict[str, An
     A row input without a default row (``weapon``) is always drawn; column overrides are kept
     only beside their row.
     """
-    asked = system.for_kind(kind)
-    specs = field_specs(asked.scenario_type)
+    asked = system.questions[kind]
+    specs = field_specs(asked.inputs_type)
     fields = {}
     for name, spec in specs.items():
         strategy = value_strategy(system, asked, name)
@@ -96,16 +97,16 @@ def inputs_strategy(system: System, kind: str) -> st.SearchStrategy[dict[str, An
     return st.fixed_dictionaries(fields).map(present)
 
 
-def answer(asked: System, inputs: dict[str, Any], method: str) -> Any:
+def answer(asked: Question, inputs: dict[str, Any], method: str) -> Any:
     rules = {k.removeprefix("rule."): v for k, v in inputs.items() if k.startswith("rule.")}
     scenario, rows = asked.split_inputs({k: v for k, v in inputs.items() if not k.startswith("rule.")})
     request = AttackRequest(
         scenario=scenario, rules=rules, row_overrides=rows, method=method, trials=TRIALS, seed=11, threads=1
     )
-    return asked.attack(request)
+    return asked.answer(request)
 
 
-def check_against_exact(asked: System, inputs: dict[str, Any]) -> None:
+def check_against_exact(asked: Question, inputs: dict[str, Any]) -> None:
     try:
         exact = answer(asked, inputs, "exact")
     except SimlabError:
@@ -131,7 +132,7 @@ def check_against_exact(asked: System, inputs: dict[str, Any]) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("system", "kind"), questions(), ids=lambda v: v.name if isinstance(v, System) else v)
 def test_sampler_agrees_with_exact_across_the_input_space(system, kind):
-    asked = system.for_kind(kind)
+    asked = system.questions[kind]
 
     @settings(
         max_examples=int(os.environ.get("SIMLAB_PROPERTY_EXAMPLES", "40")),
@@ -186,4 +187,4 @@ def test_duels_have_only_declared_distributions(system, a, b):
     from simlab.systems import get_system
 
     result = duel(system, a=a, b=b, trials=500)
-    assert result.distributions and set(result.distributions) <= set(get_system(system).distributions)
+    assert result.distributions and set(result.distributions) <= set(get_system(system).questions["duel"].distributions)

@@ -147,7 +147,7 @@ def test_spc8_exact_agrees_with_sampling(capsys, case):
     sampled = attack_json(capsys, case, "--trials", "200000", "--seed", "3", "--threads", "1")
     assert exact["not_exact"] == []
     series = {name for name in exact["metrics"] if name.startswith("mean_applied_margin_")}
-    assert set(exact["metrics"]) - series == set(SYSTEM.metrics)
+    assert set(exact["metrics"]) - series == set(SYSTEM.attack.metrics)
     assert set(sampled["metrics"]) == set(exact["metrics"])
     for name, value in exact["metrics"].items():
         low, high = sampled["ci95"][name]
@@ -190,7 +190,7 @@ def test_spc8_numpy_twin_and_icepool_oracle(inputs, rules):
 def test_spc8_sampling_is_identical_for_any_thread_count_and_block_size():
     scenario = {"weapon": "missile", "attacker": "frigate", "defender": "cruiser"}
     answers = [
-        SYSTEM.attack(_request(scenario, threads=threads, block_size=block))
+        SYSTEM.attack.answer(_request(scenario, threads=threads, block_size=block))
         for threads, block in ((1, None), (2, None), (2, 3_000))
     ]
     assert answers[0].to_json() == answers[1].to_json() == answers[2].to_json()
@@ -253,8 +253,7 @@ def test_spc7_a_duel_of_identical_ships_is_symmetric_and_thread_independent(caps
 
 def duel_metrics(a: dict[str, Any], b: dict[str, Any], trials: int = 4_000, **rules: Any) -> dict[str, float]:
     request = DuelRequest(a=a, b=b, rules=rules, trials=trials, seed=1, threads=1)
-    assert SYSTEM.duel is not None
-    return SYSTEM.duel(request).metrics
+    return SYSTEM.questions["duel"].answer(request).metrics
 
 
 def test_spc7_a_cruiser_beats_a_scout_and_an_unarmed_ship_never_wins():
@@ -262,8 +261,7 @@ def test_spc7_a_cruiser_beats_a_scout_and_an_unarmed_ship_never_wins():
     assert lopsided["p_a_wins"] > 0.95
     unarmed = DuelRequest(a={"ship": "yacht"}, b={"ship": "far trader"}, a_rows={"ship": {"turrets": "sandcaster"}},
                           trials=2_000, seed=1, threads=1)  # fmt: skip
-    assert SYSTEM.duel is not None
-    metrics = SYSTEM.duel(unarmed).metrics
+    metrics = SYSTEM.questions["duel"].answer(unarmed).metrics
     assert metrics["p_a_wins"] == 0 and metrics["mean_hits_on_b"] == 0
 
 

@@ -64,7 +64,7 @@ IDS = [",".join(f"{k}={v}" for k, v in c.items()).replace(" ", "_") for c in CAS
 
 def resolved(inputs: dict, **rules):
     system = simlab.get_system("striker")
-    scenario, rows = system.split_inputs(inputs)
+    scenario, rows = system.attack.split_inputs(inputs)
     return resolve(Scenario(**scenario), Rules(**rules), rows)
 
 
@@ -211,7 +211,7 @@ def test_sampled_result_same_for_any_thread_count_and_block_size():
     inputs = {"weapon": "assault rifle", "mode": "half_clip", "armor": "cloth"}
     results = [
         simlab.get_system("striker")
-        .attack(
+        .attack.answer(
             simlab.AttackRequest(scenario=inputs, method="monte_carlo", trials=300_000, seed=4, threads=t, block_size=b)
         )
         .to_json()

@@ -47,7 +47,7 @@ IDS = [
 
 def resolved(inputs: dict, rules: dict):
     system = simlab.get_system("tyconian")
-    scenario, rows = system.split_inputs(inputs)
+    scenario, rows = system.attack.split_inputs(inputs)
     return resolve(Scenario(**scenario), Rules(**rules), rows)
 
 
@@ -149,8 +149,10 @@ def test_sampled_same_for_any_thread_count():
         trials=200_000,
     )
     system = simlab.get_system("tyconian")
-    one = system.attack(simlab.AttackRequest(**{**request.__dict__, "threads": 1})).to_json()
-    two = system.attack(simlab.AttackRequest(**{**request.__dict__, "threads": 2, "block_size": 7_777})).to_json()
+    one = system.attack.answer(simlab.AttackRequest(**{**request.__dict__, "threads": 1})).to_json()
+    two = system.attack.answer(
+        simlab.AttackRequest(**{**request.__dict__, "threads": 2, "block_size": 7_777})
+    ).to_json()
     assert one == two
 
 
@@ -210,7 +212,7 @@ def test_duel_threads_and_symmetry(capsys):
 
 
 def test_armour_and_dex_help_in_duels():
-    duel = simlab.get_system("tyconian").duel
+    duel = simlab.get_system("tyconian").questions["duel"].answer
 
     def b_wins(**b):
         request = simlab.systems.DuelRequest(

@@ -34,7 +34,7 @@ PATTERN = "chest=34 abdomen=22 right_leg=22 left_leg=22"
 def ask(kind: str, method: str = "exact", trials: int = 200_000, **scenario: Any) -> Any:
     """One question of the Tyconian system."""
     request = AttackRequest(scenario=scenario, method=method, trials=trials, seed=7, threads=2)
-    return TYCONIAN.for_kind(kind).attack(request)
+    return TYCONIAN.questions[kind].answer(request)
 
 
 def within(result: Any, name: str, value: float, slack: float = 1e-9) -> bool:
@@ -145,7 +145,7 @@ def test_tyc74_sampled_chance_on_target_agrees_with_exact(inputs):
 
 def test_tyc74_misses_deviate_at_least_one_step():
     """Hand-held rounds that miss land 5 m away or more: a 4.9 m burst never reaches the target."""
-    result = TYCONIAN.for_kind("indirect_fire").attack(
+    result = TYCONIAN.questions["indirect_fire"].answer(
         AttackRequest(
             scenario={"explosive": "hand grenade", "delivery": "hand_held", "skill": 16},
             row_overrides={"explosive": {"radius_m": 4.9}},
@@ -364,14 +364,14 @@ def test_tyc9_wound_patterns_are_checked():
 
 
 def resolved(kind: str, **scenario: Any) -> Any:
-    return TYCONIAN.for_kind(kind).check(AttackRequest(scenario=scenario))[2]
+    return TYCONIAN.questions[kind].check(AttackRequest(scenario=scenario))[2]
 
 
 def test_questions_same_for_any_thread_count_and_block():
     for kind, scenario in (("indirect_fire", {"explosive": "mortar bomb", "rounds": 3}), ("healing", {})):
-        question = TYCONIAN.for_kind(kind)
-        one = question.attack(AttackRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=1))
-        two = question.attack(
+        question = TYCONIAN.questions[kind]
+        one = question.answer(AttackRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=1))
+        two = question.answer(
             AttackRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=2, block_size=4_096)
         )
         assert one.metrics == two.metrics
@@ -383,14 +383,14 @@ def test_resolvers_reject_bad_rows():
         (resolve_indirect_fire, "indirect_fire"),
     ):
         with pytest.raises(SimlabError, match="explosive is required"):
-            TYCONIAN.for_kind(scenario).check(AttackRequest(scenario={}))
+            TYCONIAN.questions[scenario].check(AttackRequest(scenario={}))
         assert resolver is not None
     with pytest.raises(SimlabError, match="is unarmed"):
-        resolve_melee(TYCONIAN.for_kind("melee").scenario_type(attack="grapple", melee_weapon="knife"), RULES)
+        resolve_melee(TYCONIAN.questions["melee"].inputs_type(attack="grapple", melee_weapon="knife"), RULES)
     with pytest.raises(SimlabError, match="2 to 5 seconds"):
-        resolve_flame(TYCONIAN.for_kind("flame").scenario_type(seconds=6), RULES)
+        resolve_flame(TYCONIAN.questions["flame"].inputs_type(seconds=6), RULES)
     with pytest.raises(SimlabError, match="to 120, got 121"):
-        resolve_healing(TYCONIAN.for_kind("healing").scenario_type(days=121), RULES)
+        resolve_healing(TYCONIAN.questions["healing"].inputs_type(days=121), RULES)
 
 
 # --- the command line -------------------------------------------------------------------------------
@@ -428,7 +428,7 @@ def test_more_melee_armour_never_raises_damage(av, weapon, skill, location):
             scenario={"melee_weapon": weapon, "skill": skill, "aim_location": location},
             row_overrides={"armor": {"av": armour, "covers": "all"}},
         )
-        result = TYCONIAN.for_kind("melee").attack(request)
+        result = TYCONIAN.questions["melee"].answer(request)
         assert sum(result.distributions["damage"].values()) == pytest.approx(1)
         return result.metrics["mean_damage"]
 
@@ -448,7 +448,7 @@ def test_explosions_never_grow_with_distance_or_armour(explosive, near, further,
             scenario={"explosive": explosive, "distance_m": distance},
             row_overrides={"armor": {"av": armour, "covers": "all"}},
         )
-        metrics = TYCONIAN.for_kind("explosion").attack(request).metrics
+        metrics = TYCONIAN.questions["explosion"].answer(request).metrics
         return metrics["dice"], metrics["mean_damage"]
 
     dice, damage = figures(near, av)

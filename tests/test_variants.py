@@ -22,7 +22,7 @@ def write(tmp_path, text, name="v.toml"):
 def exact(request_inputs, variant=None):
     system = get_system("hitech_tft")
     request = AttackRequest(scenario=request_inputs)
-    return system.attack(variant.apply(request) if variant else request).metrics
+    return system.attack.answer(variant.apply(request) if variant else request).metrics
 
 
 def test_shipped_variants_load_and_change_something():

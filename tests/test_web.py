@@ -6,6 +6,7 @@ Through the ASGI test client, then a real server started by ``simlab serve`` (th
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import os
@@ -141,16 +142,21 @@ def test_requests_are_bounded_and_malformed_queries_refused(client):
 def test_every_page_of_every_system_and_question_renders(client):
     assert client.get("/").status_code == 200
     for system in all_systems():
+        scenarios = [kind for kind, question in system.questions.items() if question.form == "scenario"]
         for view in ("sweep", "compare"):  # the views of several answers, before anything is chosen
-            for kind in ("attack", *system.questions):
+            for kind in scenarios:
                 page = client.get(f"/{view}/{system.name}", params={} if kind == "attack" else {"kind": kind})
                 assert page.status_code == 200 and 'name="rule.' in page.text, (view, system.name, kind)
-        for kind in ("attack", *system.questions):
-            page = client.get(f"/attack/{system.name}", params={} if kind == "attack" else {"kind": kind})
+        for kind, chosen in system.questions.items():  # every kind at its own address
+            page = client.get(f"/{kind}/{system.name}")
             assert page.status_code == 200, (system.name, kind, page.text[:300])
             assert "<form" in page.text and 'name="rule.' in page.text
-            chosen = system.for_kind(kind)
-            for field in describe(chosen.scenario_type):
+            if chosen.form != "scenario":
+                continue
+            if kind != "attack":  # the older address of a further question: the same page
+                older = client.get(f"/attack/{system.name}", params={"kind": kind})
+                assert older.status_code == 200 and f"<h1>{html.escape(chosen.title)}</h1>" in older.text
+            for field in describe(chosen.inputs_type):
                 assert f'name="{field["name"]}"' in page.text
                 if field["name"] in chosen.row_inputs:  # a select of the table's rows
                     assert f'<select id="f-{field["name"]}" name="{field["name"]}">' in page.text
@@ -310,7 +316,7 @@ def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys
 def test_every_duel_page_renders_and_samples_as_the_command_line(client, capsys):
     for system in all_systems():
         page = client.get(f"/duel/{system.name}")
-        assert page.status_code == (200 if system.duel else 400)
+        assert page.status_code == (200 if system.asks("duel") else 400)
     query = {"a.weapon": "rifle", "b.weapon": "submachinegun", "trials": "2000", "seed": "3"}
     page = client.get("/duel/striker", params=query)
     assert page.status_code == 200 and 'data-metric="p_a_wins"' in page.text
@@ -323,7 +329,7 @@ def test_the_battle_view_edits_groups_and_samples_as_the_command_line(client, ca
     """ENG-1 to ENG-5 on the page: the battle's groups as fields, the CLI's numbers, survival curves."""
     for system in all_systems():
         page = client.get(f"/battle/{system.name}")
-        assert page.status_code == (200 if system.battle else 400)
+        assert page.status_code == (200 if system.asks("battle") else 400)
     query = {"battle": "striker_fireteam", "a.groups.0.count": "5", "b.doctrine.suppressors": "1", "trials": "3000",
              "seed": "2"}  # fmt: skip
     page = client.get("/battle/striker", params=query)

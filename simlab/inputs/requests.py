@@ -1,9 +1,16 @@
-"""One question put to a system, from ``KEY=VALUE`` inputs: the same for the command line, the web and the API.
+"""One question put to a system: the one way every caller builds a request, for every kind of question.
 
-``simlab attack`` and ``simlab duel`` take scenario inputs (``--set``, ``--a``, ``--b``), rule
-parameters (``--rule``), a method, trials and a seed; the web API takes the very same keys in
-its query string. Both build their request here, so they accept and refuse exactly the same
-inputs with the same one-line messages.
+``simlab attack``, ``duel`` and ``battle``, :mod:`simlab.api`, experiment cells, the web page
+and the cluster all ask a question the same way: :func:`question_request` checks the sampling
+choices and :func:`build_request` turns ``KEY=VALUE`` inputs into the request the question's
+form takes, so every caller accepts and refuses exactly the same inputs with the same
+one-line messages. The inputs of each form:
+
+* ``scenario`` (an attack, an explosion...): scenario inputs and ``ROW.COLUMN`` overrides;
+* ``sides`` (a duel): ``a.KEY`` and ``b.KEY`` (``a.weapon.COLUMN`` overrides);
+* ``battle``: a battle, and values changed by dotted path (``a.count``, ``b.doctrine.targets``).
+
+A new kind of question of one of these forms needs nothing here.
 """
 
 from __future__ import annotations
@@ -16,30 +23,102 @@ from simlab.inputs.battles import Battle, load_battle, override
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS, Limits
 from simlab.inputs.variants import Variant
-from simlab.systems import AttackRequest, BattleRequest, DuelRequest, System, get_system, require_battles, require_duels
-from simlab.systems.battles import refuse_unread_rules
+from simlab.systems import AttackRequest, BattleRequest, DuelRequest, Question, System, get_system, question_of
+from simlab.systems.battle_keys import refuse_unread_rules
 
-__all__ = ["DEFAULT_TRIALS", "DEFAULT_DUELS", "DEFAULT_BATTLES", "attack_request", "duel_request", "battle_request"]
+__all__ = [
+    "DEFAULT_TRIALS",
+    "DEFAULT_DUELS",
+    "DEFAULT_BATTLES",
+    "DEFAULT_BY_FORM",
+    "Request",
+    "question_request",
+    "build_request",
+    "split_sides",
+]
 
+#: Any request of a question.
+Request = AttackRequest | DuelRequest | BattleRequest
+#: Trials a question of each form samples unless told.
+DEFAULT_BY_FORM = {"scenario": DEFAULT_TRIALS, "sides": DEFAULT_DUELS, "battle": DEFAULT_BATTLES}
 #: How the command line spells the choices that messages name.
 _OPTION_NAMES = {"exact": "--exact", "trials": "--trials", "kind": "--kind"}
 
 
-def _sampling(trials: int, seed: int, threads: int | None, max_trials: int, what: str) -> int:
-    """Validate the trials (against the limit too), seed and threads; return the trials."""
-    check_seed(seed)
-    check_threads(threads)
-    check_trials(trials)
-    Limits(max_trials=max_trials).check_trials(trials, what)
-    return trials
+def split_sides(inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Side A's and side B's inputs from ``a.KEY`` and ``b.KEY``.
+
+    Raises:
+        SimlabError: For a key of neither side.
+    """
+    sides: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
+    for key, value in inputs.items():
+        side, dot, name = key.partition(".")
+        if not dot or side not in sides:
+            raise SimlabError(f"duel inputs are a.KEY or b.KEY (side a or b), not {key!r}")
+        sides[side][name] = value
+    return sides["a"], sides["b"]
 
 
-def attack_request(
-    system: str,
+def build_request(
+    system: System,
+    question: Question,
+    inputs: Mapping[str, Any],
     *,
+    battle: Battle | None = None,
+    variant: Variant | None = None,
+    rules: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> Request:
+    """The request of ``question`` for ``inputs``, under ``variant``: the one builder of every caller.
+
+    Args:
+        system: The system asked.
+        question: The question asked (one of the system's).
+        inputs: Its inputs, as its form takes them (see the module's docstring).
+        battle: The battle of a ``battle`` question.
+        variant: A house-rule variant applied to the request.
+        rules: Rule parameters (a duel's or battle's refuse those they never read).
+        **options: The request's other fields: ``trials``, ``seed``, ``cell``, ``threads``,
+            ``progress``, ``first_trial``, ``block_size``; ``method`` and ``source`` for questions
+            of one scenario.
+
+    Raises:
+        SimlabError: One line naming the input at fault and what is valid.
+    """
+    given = dict(rules or {})
+    request: Request
+    if question.form == "scenario":
+        scenario, rows = question.split_inputs(inputs)
+        request = AttackRequest(scenario=scenario, row_overrides=rows, rules=given, **options)
+    elif question.form == "sides":
+        options.pop("method", None)
+        options.pop("source", None)
+        a, b = split_sides(inputs)
+        a_inputs, a_rows = question.split_inputs(a)
+        b_inputs, b_rows = question.split_inputs(b)
+        refuse_unread_rules(system, None, given)  # before the variant: its rules are for every question
+        request = DuelRequest(a=a_inputs, b=b_inputs, a_rows=a_rows, b_rows=b_rows, rules=given, **options)
+    else:
+        options.pop("method", None)
+        options.pop("source", None)
+        if battle is None:
+            raise SimlabError(f"a {question.kind} needs its battle file")
+        if battle.system != system.name:
+            raise battle.error("system", f"the battle is for {battle.system!r}, not {system.name!r}")
+        changed = override(battle, inputs)
+        refuse_unread_rules(system, changed, given)  # before the variant: its rules are for every question
+        request = BattleRequest(battle=changed, rules=given, **options)
+    return variant.apply(request) if variant is not None else request
+
+
+def question_request(
+    system: str,
     kind: str = "attack",
+    *,
     inputs: Mapping[str, Any],
     rules: Mapping[str, Any],
+    battle: Battle | str | None = None,
     exact: bool = False,
     trials: int | None = None,
     seed: int = 0,
@@ -49,16 +128,18 @@ def attack_request(
     progress: Callable[[int], None] | None = None,
     names: Mapping[str, str] | None = None,
     block_size: int | None = None,
-) -> tuple[System, AttackRequest]:
-    """The system (or its question ``kind``) and the request of one attack question.
+) -> tuple[Question, Request]:
+    """The question of ``kind`` that ``system`` answers, and its request: the sampling choices checked.
 
     Args:
         system: The system's id.
-        kind: ``attack`` or one of the system's further questions.
-        inputs: Scenario inputs, ``ROW.COLUMN`` overrides among them.
+        kind: ``attack``, ``duel``, ``battle`` or one of the system's further questions.
+        inputs: Its inputs as its form takes them (``ROW.COLUMN`` overrides among them; a duel's
+            ``a.KEY`` and ``b.KEY``; a battle's changes by dotted path).
         rules: Rule parameters.
+        battle: The battle, or the path of a battle file, of a ``battle`` question.
         exact: Exact values instead of sampling.
-        trials: Trials to sample (default :data:`DEFAULT_TRIALS`).
+        trials: Trials to sample (default: :data:`DEFAULT_BY_FORM` of its form).
         seed: Root seed of the random streams.
         threads: Sampling threads (None: every CPU).
         max_trials: The most trials a request may sample.
@@ -73,23 +154,26 @@ def attack_request(
         SimlabError: One line naming the input at fault and what is valid.
     """
     spelled = {**_OPTION_NAMES, **(names or {})}
-    chosen = get_system(system).for_kind(kind)
+    chosen = get_system(system)
+    question = question_of(chosen, kind)
     if exact and trials is not None:
         raise SimlabError(f"{spelled['exact']} and {spelled['trials']} exclude each other: give one of them")
-    if exact and chosen.sampled_only:
+    if exact and question.sampled_only:
         raise SimlabError(f"{spelled['kind']} {kind} is sampled only: leave out {spelled['exact']}")
-    n_trials = DEFAULT_TRIALS if trials is None else trials
-    if exact:
-        check_seed(seed)
-        check_threads(threads)
-        check_trials(n_trials)
-    else:
-        _sampling(n_trials, seed, threads, max_trials, spelled["trials"])
-    scenario, rows = chosen.split_inputs(dict(inputs))
-    request = AttackRequest(
-        scenario=scenario,
-        rules=dict(rules),
-        row_overrides=rows,
+    n_trials = DEFAULT_BY_FORM[question.form] if trials is None else trials
+    check_seed(seed)
+    check_threads(threads)
+    check_trials(n_trials)
+    if not exact:
+        Limits(max_trials=max_trials).check_trials(n_trials, spelled["trials"])
+    found = load_battle(battle) if isinstance(battle, str) else battle
+    request = build_request(
+        chosen,
+        question,
+        inputs,
+        battle=found,
+        variant=variant,
+        rules=rules,
         method="exact" if exact else "monte_carlo",
         trials=n_trials,
         seed=seed,
@@ -97,103 +181,4 @@ def attack_request(
         progress=None if exact else progress,
         block_size=block_size,
     )
-    return chosen, variant.apply(request) if variant is not None else request
-
-
-def duel_request(
-    system: str,
-    *,
-    a: Mapping[str, Any],
-    b: Mapping[str, Any],
-    rules: Mapping[str, Any],
-    trials: int | None = None,
-    seed: int = 0,
-    threads: int | None = None,
-    max_trials: int,
-    variant: Variant | None = None,
-    progress: Callable[[int], None] | None = None,
-    names: Mapping[str, str] | None = None,
-    block_size: int | None = None,
-) -> tuple[System, DuelRequest]:
-    """The system and the request of a duel: each side's inputs as for an attack, plus magazines.
-
-    The arguments are those of :func:`attack_request`, with ``a`` and ``b`` each side's inputs.
-
-    Raises:
-        SimlabError: One line naming the input at fault and what is valid.
-    """
-    chosen = get_system(system)
-    require_duels(chosen)
-    spelled = {**_OPTION_NAMES, **(names or {})}
-    n_trials = _sampling(DEFAULT_DUELS if trials is None else trials, seed, threads, max_trials, spelled["trials"])
-    a_inputs, a_rows = chosen.split_inputs(dict(a))
-    b_inputs, b_rows = chosen.split_inputs(dict(b))
-    refuse_unread_rules(chosen, None, rules)  # before the variant: its rules are for every question
-    request = DuelRequest(
-        a=a_inputs,
-        b=b_inputs,
-        a_rows=a_rows,
-        b_rows=b_rows,
-        rules=dict(rules),
-        trials=n_trials,
-        seed=seed,
-        threads=threads,
-        progress=progress,
-        block_size=block_size,
-    )
-    return chosen, variant.apply(request) if variant is not None else request
-
-
-def battle_request(
-    system: str,
-    battle: Battle | str,
-    *,
-    changes: Mapping[str, Any] | None = None,
-    rules: Mapping[str, Any],
-    trials: int | None = None,
-    seed: int = 0,
-    threads: int | None = None,
-    max_trials: int,
-    variant: Variant | None = None,
-    progress: Callable[[int], None] | None = None,
-    names: Mapping[str, str] | None = None,
-    block_size: int | None = None,
-) -> tuple[System, BattleRequest]:
-    """The system and the request of a battle (ENG-1 to ENG-5).
-
-    Args:
-        system: The system's id; the battle must name the same.
-        battle: A battle, or the path of a battle file.
-        changes: Values changed by dotted path (``a.count``, ``b.doctrine.targets``).
-        rules: Rule parameters (over the battle's ``[rules]``).
-        trials: Battles to sample (default :data:`DEFAULT_BATTLES`).
-        seed: Root seed of the random streams.
-        threads: Sampling threads (None: every CPU).
-        max_trials: The most trials a request may sample.
-        variant: A house-rule variant applied to the request.
-        progress: Called with the battles done so far.
-        names: How the caller spells ``trials`` in messages.
-        block_size: Trials per block (None: the engine's choice).
-
-    Raises:
-        SimlabError: One line naming the file, line and key, or the option, at fault.
-    """
-    chosen = get_system(system)
-    require_battles(chosen)
-    spelled = {**_OPTION_NAMES, **(names or {})}
-    n_trials = _sampling(DEFAULT_BATTLES if trials is None else trials, seed, threads, max_trials, spelled["trials"])
-    found = load_battle(battle) if isinstance(battle, str) else battle
-    if found.system != chosen.name:
-        raise found.error("system", f"the battle is for {found.system!r}, not {chosen.name!r}")
-    found = override(found, changes or {})
-    refuse_unread_rules(chosen, found, rules)  # before the variant: its rules are for every question
-    request = BattleRequest(
-        battle=found,
-        rules=dict(rules),
-        trials=n_trials,
-        seed=seed,
-        threads=threads,
-        progress=progress,
-        block_size=block_size,
-    )
-    return chosen, variant.apply(request) if variant is not None else request
+    return question, request

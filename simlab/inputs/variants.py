@@ -37,7 +37,7 @@ from simlab.systems import AttackRequest, BattleRequest, DuelRequest, get_system
 
 __all__ = ["Variant", "VariantError", "load_variant", "parse_variant", "BASE"]
 
-Request = TypeVar("Request", AttackRequest, DuelRequest, BattleRequest)
+Request = TypeVar("Request", bound=AttackRequest | DuelRequest | BattleRequest)
 
 #: The name of the unchanged rules in tables that list variants.
 BASE = "base"

@@ -61,8 +61,6 @@ def hits_scored(natural: int, total: int, target: int, step: int, cap: int, miss
     return max(1, min(1 + (total - target) // step, cap))
 
 
-
-
 def hits_by_natural(
     dm: int, target: int, step: int | None, cap: int, *, miss_max: int = 2, hit_min: int = 12
 ) -> npt.NDArray[np.int64]:

@@ -90,10 +90,11 @@ class Report:
 def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     """The report of ``run`` with its drawn ``charts``."""
     experiment = run.experiment
-    system = experiment.answering
+    system = experiment.owner
     sampled = run.table[run.table["method"] == "monte_carlo"]
     summary = [
         ("system", f"{system.title} ({system.name}, {system.spec})"),
+        ("question", f"{experiment.question.title} (kind {experiment.kind})"),
         ("method", experiment.method),
         ("grid", " × ".join(f"{k} ({len(v)})" for k, v in experiment.grid.items()) or "one cell"),
         ("cells", f"{experiment.n_cells:,}"),
@@ -215,9 +216,10 @@ def build_comparison_report(comparison: Comparison, charts: list[Chart]) -> Repo
     """The report of a comparison of variants with the base rules."""
     experiment = comparison.experiment
     table = comparison.table
-    system = experiment.answering
+    system = experiment.owner
     summary = [
         ("system", f"{system.title} ({system.name})"),
+        ("question", f"{experiment.question.title} (kind {experiment.kind})"),
         ("experiment", f"{experiment.name} ({experiment.path})"),
         ("cells", f"{experiment.n_cells:,}; method {experiment.method}"),
     ]

@@ -636,7 +636,7 @@ def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartS
     prefixes = sorted({m[: m.rindex("_") + 1] for m in metrics if re.search(r"_at_\d+$", m) and "damage" in m})
     for prefix in prefixes:
         charts.append(ChartSpec("series", {"prefix": prefix, "by": few[:2], "where": where_first(*few[:2])}))
-    outcomes = [m for m in experiment.answering.outcome_metrics if m in metrics]
+    outcomes = [m for m in experiment.owner.outcome_metrics if m in metrics]
     if outcomes and few:
         rows = next((k for k in ("weapon", "a.weapon") if k in varying), few[0])
         panels = [k for k in few if k != rows][:1]
@@ -735,7 +735,7 @@ def draw(spec: ChartSpec, run: Any) -> Figure:
         return survival(run.table, **options)
     if spec.kind == "distribution_heatmap":
         prefix = options["prefix"]
-        names = run.experiment.answering.distribution_labels.get(prefix)
+        names = run.experiment.owner.distribution_labels.get(prefix)
         return distribution_heatmap(run.distributions, labels=names, **options)
     raise ValueError(f"unknown chart kind {spec.kind!r}")
 

@@ -45,7 +45,7 @@ def _canonical(value: Any) -> str:
 
 def parameters_hash(experiment: Experiment) -> str:
     """SHA-256 of everything that determines the results but the code: inputs, rules, tables."""
-    system = experiment.answering
+    system = experiment.owner
     payload = {
         "system": experiment.system,
         "method": experiment.method,
@@ -74,7 +74,7 @@ def _battle_provenance(experiment: Experiment) -> dict[str, Any]:
 
 def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used: int, rows: int) -> dict[str, Any]:
     """The ``provenance.json`` object of one experiment's results."""
-    system = experiment.answering
+    system = experiment.owner
     return {
         "experiment": experiment.name,
         "file": str(experiment.path),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from simlab.errors import SimlabError, UnknownNameError
 
 if TYPE_CHECKING:
-    from simlab.systems.base import AttackRequest, BattleRequest, DuelRequest, System
+    from simlab.systems.base import AttackRequest, BattleRequest, DuelRequest, Question, System
 
 __all__ = [
     "AttackRequest",
@@ -17,8 +17,8 @@ __all__ = [
     "SYSTEM_NAMES",
     "get_system",
     "all_systems",
-    "require_duels",
-    "require_battles",
+    "Question",
+    "question_of",
 ]
 
 #: System id → module that defines ``SYSTEM``.
@@ -30,7 +30,7 @@ _MODULES = {
 }
 SYSTEM_NAMES = tuple(_MODULES)
 #: The request and system types, imported on first use: naming the systems costs nothing.
-_BASE = ("AttackRequest", "DuelRequest", "BattleRequest", "System")
+_BASE = ("AttackRequest", "DuelRequest", "BattleRequest", "System", "Question")
 
 
 def __getattr__(name: str) -> Any:
@@ -62,23 +62,18 @@ def all_systems() -> list[System]:
     return [get_system(name) for name in SYSTEM_NAMES]
 
 
-def require_duels(system: System) -> None:
-    """Raise unless ``system`` has duels, naming those that do.
+def question_of(system: str | System, kind: str) -> Question:
+    """The question of ``kind`` that ``system`` (a system or its id) answers.
 
     Raises:
-        SimlabError: When the system has no duels.
+        UnknownNameError: For an unknown system, or a kind the system does not ask (with those it does).
+        SimlabError: For a system without duels or battles, naming the systems that have them.
     """
-    if system.duel is None:
-        with_duels = [s.name for s in all_systems() if s.duel is not None]
-        raise SimlabError(f"{system.name} has no duels (systems with duels: {', '.join(with_duels)})")
-
-
-def require_battles(system: System) -> None:
-    """Raise unless ``system`` fights battles (ENG-4), naming those that do.
-
-    Raises:
-        SimlabError: When the system has no battles.
-    """
-    if system.battle is None:
-        with_battles = [s.name for s in all_systems() if s.battle is not None]
-        raise SimlabError(f"{system.name} has no battles yet (systems with battles: {', '.join(with_battles)})")
+    chosen = get_system(system) if isinstance(system, str) else system
+    if chosen.asks(kind):
+        return chosen.questions[kind]
+    if kind in ("duel", "battle"):
+        having = ", ".join(s.name for s in all_systems() if s.asks(kind))
+        yet = " yet" if kind == "battle" else ""
+        raise SimlabError(f"{chosen.name} has no {kind}s{yet} (systems with {kind}s: {having})")
+    raise UnknownNameError(f"{chosen.name} question", kind, chosen.kinds)

@@ -19,6 +19,11 @@ __all__ = [
     "DuelRequest",
     "BattleRequest",
     "System",
+    "Question",
+    "FORMS",
+    "Deferred",
+    "answer_attack",
+    "ExactAnswer",
     "build_inputs",
     "sampling_options",
     "with_input",
@@ -203,6 +208,56 @@ def attack_result(
     )
 
 
+#: What an exact engine gives: metrics, distributions, and the metrics it has no exact value for.
+ExactAnswer = tuple[dict[str, float], dict[str, dict[int, float]], Sequence[str]]
+
+
+def answer_attack(
+    system: str,
+    request: AttackRequest,
+    checked: tuple[Any, Any, Any],
+    rows: Mapping[str, Any],
+    exact: Callable[[], ExactAnswer],
+    sample: Callable[..., Any],
+    details: dict[str, Any],
+) -> AttackResult:
+    """The one way a question of one scenario is answered: ``exact()`` or ``sample(**options)``.
+
+    Each system checks the request (``checked`` is its ``(scenario, rules, resolved)``) and
+    supplies the two engines; this chooses by the request's method and records the inputs.
+
+    Args:
+        system: System id.
+        request: The request (method, trials, seed, variant).
+        checked: The typed scenario, the typed rules and the resolved question.
+        rows: Resolved table rows by row input, for the effective scenario.
+        exact: Returns (metrics, distributions, metrics that have no exact value).
+        sample: Takes :func:`sampling_options`; returns an object with ``metrics``, ``ci95``
+            and ``distributions``.
+        details: Further facts of the question for the JSON output.
+    """
+    scenario, rules, _ = checked
+    ci95: Mapping[str, tuple[float, float]] = {}
+    not_exact: Sequence[str] = ()
+    if request.method == "exact":
+        metrics, distributions, not_exact = exact()
+    else:
+        sampled = sample(**sampling_options(request))
+        metrics, ci95, distributions = sampled.metrics, sampled.ci95, sampled.distributions
+    return attack_result(
+        system,
+        request,
+        scenario,
+        rules,
+        rows,
+        metrics=metrics,
+        ci95=ci95,
+        distributions=distributions,
+        details=details,
+        not_exact=not_exact,
+    )
+
+
 def attack_resolver(
     scenario_type: type[S], rules_type: type[R], resolve: Callable[..., A]
 ) -> Callable[[AttackRequest], tuple[S, R, A]]:
@@ -281,98 +336,68 @@ class Deferred:
     target: str
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the function it names."""
         module, _, name = self.target.partition(":")
         return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
 
+#: How a question's inputs are given: one scenario (``--set``), two sides (``--a``, ``--b``), a battle file.
+FORMS = ("scenario", "sides", "battle")
+
+
 @dataclass(frozen=True)
-class System:
-    """A rule system.
+class Question:
+    """One kind of question a system answers: an attack, a duel, a battle, an explosion...
+
+    Everything that differs between kinds is here, so that the command line, the API,
+    experiments, the web page and the cluster ask any kind the same way: they build the
+    request its :attr:`form` describes, :attr:`check` it, and :attr:`answer` it.
 
     Attributes:
-        name: System id (``hitech_tft``).
-        title: Human name.
-        spec: The specification file of the system.
-        scenario_type: Frozen dataclass of the scenario inputs.
-        rules_type: Frozen dataclass of the rule parameters.
-        row_inputs: Scenario inputs that name table rows (``weapon`` → ``weapons``).
-        tables: Returns the system's data tables by name.
+        kind: Its name (``attack``, ``duel``, ``battle``, ``explosion``).
+        title: Human name of the question.
+        form: How its inputs are given, one of :data:`FORMS`: ``scenario`` (an
+            :class:`AttackRequest`), ``sides`` (a :class:`DuelRequest`) or ``battle``
+            (a :class:`BattleRequest`).
+        inputs_type: Frozen dataclass of its inputs: the scenario, one duel side or one
+            figure of a battle.
+        row_inputs: Inputs that name table rows (``weapon`` → ``weapons``).
         metrics: Metric name → description (the "Outputs" section of the spec).
-        attack: Answers an :class:`AttackRequest`.
-        check: Validates an :class:`AttackRequest` without answering it (raises
-            :class:`~simlab.inputs.errors.SimlabError`).
-        extra_metrics: Metrics only some scenarios have (HE splash, blast distances).
+        answer: Answers a request of its form.
+        check: Validates a request without answering it (raises
+            :class:`~simlab.errors.SimlabError`).
+        extra_metrics: Metrics only some answers have (HE splash, series).
+        distributions: Distribution name → description: every distribution an answer can have.
         marginals: Name → change of a request whose effect reports show (``+1 DX``).
-        duel: Answers a :class:`DuelRequest` (None: the system has no duels).
-        duel_check: Validates a :class:`DuelRequest` without sampling it.
-        duel_side_type: Frozen dataclass of one side's duel inputs.
-        battle: Answers a :class:`BattleRequest` (None: the system has no battles yet).
-        battle_check: Validates a :class:`BattleRequest` without sampling it.
-        battle_figure_type: Frozen dataclass of the inputs of one figure (or ship) of a battle.
-        fight_unread_rules: Rule parameters duels and battles never read, each with what it is for
-            (a duel or battle given one refuses it rather than change nothing).
-        outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
-        distribution_labels: Names of the outcomes of distributions, by name prefix
-            (``wounds_`` → the wound levels).
-        distributions: Distribution name → description: every distribution an answer of this
-            system (or question) can have, its duels' included. Charts are checked against it.
-        questions: Further kinds of question the system answers besides one attack and a
-            duel (``explosion``, ``healing``), each described as a system of its own: its
-            scenario, metrics and answer. They share the system's id, rules and tables.
-        sampled_only: The questions have no exact engine (``--method monte_carlo`` only).
-        kind: What this object answers: ``attack`` for a system, the name of a question.
+        sampled_only: It has no exact engine (``--method monte_carlo`` only).
     """
 
-    name: str
+    kind: str
     title: str
-    spec: str
-    scenario_type: type
-    rules_type: type
+    form: str
+    inputs_type: type
     row_inputs: Mapping[str, str]
-    tables: Callable[[], Mapping[str, Table[Any]]]
     metrics: Mapping[str, str]
-    attack: Callable[[AttackRequest], AttackResult]
-    check: Callable[[AttackRequest], object]
+    answer: Callable[[Any], AttackResult]
+    check: Callable[[Any], object]
     extra_metrics: Mapping[str, str] = field(default_factory=dict)
-    marginals: Mapping[str, Callable[[AttackRequest], AttackRequest]] = field(default_factory=dict)
-    duel: Callable[[DuelRequest], AttackResult] | None = None
-    duel_check: Callable[[DuelRequest], object] | None = None
-    duel_side_type: type | None = None
-    battle: Callable[[BattleRequest], AttackResult] | None = None
-    battle_check: Callable[[BattleRequest], object] | None = None
-    battle_figure_type: type | None = None
-    fight_unread_rules: Mapping[str, str] = field(default_factory=dict)
-    outcome_metrics: tuple[str, ...] = ()
-    distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     distributions: Mapping[str, str] = field(default_factory=dict)
-    questions: Mapping[str, System] = field(default_factory=dict)
+    marginals: Mapping[str, Callable[[AttackRequest], AttackRequest]] = field(default_factory=dict)
     sampled_only: bool = False
-    kind: str = "attack"
+
+    def __post_init__(self) -> None:
+        if self.form not in FORMS:
+            raise ValueError(f"question {self.kind}: form {self.form!r} is not one of {FORMS}")
+        if self.form != "scenario" and not self.sampled_only:
+            raise ValueError(f"question {self.kind}: only scenario questions have an exact engine")
 
     @property
-    def kinds(self) -> tuple[str, ...]:
-        """What one cell of an experiment may ask: ``attack``, ``duel`` (with duels) and the questions."""
-        return (
-            "attack",
-            *(("duel",) if self.duel is not None else ()),
-            *(("battle",) if self.battle is not None else ()),
-            *self.questions,
-        )
-
-    def for_kind(self, kind: str) -> System:
-        """The system that answers ``kind``: itself for attacks, duels and battles, else the question.
-
-        Raises:
-            UnknownNameError: When the system asks no such question, with those it does.
-        """
-        if kind == self.kind or (kind == "duel" and self.duel is not None) or (kind == "battle" and self.battle):
-            return self
-        if kind not in self.questions:
-            raise UnknownNameError(f"{self.name} question", kind, self.kinds)
-        return self.questions[kind]
+    def metric_docs(self) -> dict[str, str]:
+        """Every metric it can report, with its description."""
+        return {**self.metrics, **self.extra_metrics}
 
     def split_inputs(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        """Split inputs into scenario inputs and ``ROW.COLUMN`` row overrides.
+        """Split inputs into its inputs and ``ROW.COLUMN`` row overrides.
 
         Raises:
             UnknownNameError: For ``ROW.COLUMN`` with a ROW that names no table row.
@@ -388,3 +413,60 @@ class System:
             else:
                 scenario[key] = value
         return scenario, rows
+
+
+@dataclass(frozen=True)
+class System:
+    """A rule system: its rules, its tables and the questions it answers.
+
+    Attributes:
+        name: System id (``hitech_tft``).
+        title: Human name.
+        spec: The specification file of the system.
+        rules_type: Frozen dataclass of the rule parameters.
+        tables: Returns the system's data tables by name.
+        questions: What it answers, by kind: ``attack`` first, then ``duel`` and ``battle`` where
+            it has them, then its further questions (``explosion``, ``healing``). They share the
+            system's id, rules and tables.
+        fight_unread_rules: Rule parameters duels and battles never read, each with what it is for
+            (a duel or battle given one refuses it rather than change nothing).
+        outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
+        distribution_labels: Names of the outcomes of distributions, by name prefix
+            (``wounds_`` → the wound levels).
+    """
+
+    name: str
+    title: str
+    spec: str
+    rules_type: type
+    tables: Callable[[], Mapping[str, Table[Any]]]
+    questions: Mapping[str, Question]
+    fight_unread_rules: Mapping[str, str] = field(default_factory=dict)
+    outcome_metrics: tuple[str, ...] = ()
+    distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if "attack" not in self.questions:
+            raise ValueError(f"system {self.name}: every system answers one attack")
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """What it answers: ``attack``, then ``duel`` and ``battle`` where it has them, then its questions."""
+        return tuple(self.questions)
+
+    @property
+    def attack(self) -> Question:
+        """Its question of one attack (every system has one)."""
+        return self.questions["attack"]
+
+    def asks(self, kind: str) -> bool:
+        """Whether it answers questions of ``kind``."""
+        return kind in self.questions
+
+    @property
+    def metric_docs(self) -> dict[str, str]:
+        """Every metric any of its questions reports, with its description."""
+        docs: dict[str, str] = {}
+        for asked in self.questions.values():
+            docs.update(asked.metric_docs)
+        return docs

@@ -10,21 +10,16 @@ targets (ENG-2), one definition for every kernel.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies
-from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT, MAX_TRIALS_PER_CELL
 from simlab.engine.intervals import mean_interval, wilson
-from simlab.engine.results import AttackResult
-from simlab.inputs.battles import SIDE_DEFAULTS, Doctrine, Formation, blame
-from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import as_plain, build
+from simlab.systems.base import Deferred, Question
 
 __all__ = [
     "STANDING",
@@ -45,21 +40,9 @@ __all__ = [
     "battle_metric_names",
     "BATTLE_METRICS",
     "BATTLE_SERIES",
-    "rule_values",
-    "refuse_unread",
-    "refuse_unread_rules",
     "SAME_SECOND",
-    "SYSTEM_ONLY_KEYS",
-    "reads_key",
-    "draw_window",
-    "check_trials_in_window",
-    "first_turn_targets",
-    "first_turn_distributions",
-    "with_exact_first_turn",
-    "group_inputs",
-    "group_templates",
-    "battle_result",
     "BATTLE_DISTRIBUTIONS",
+    "battle_question",
 ]
 
 # A figure's state.
@@ -305,288 +288,33 @@ def battle_estimates(
     return metrics, ci, distributions
 
 
-def rule_values(battle: Any, rules: Mapping[str, Any], default_max_turns: int) -> dict[str, Any]:
-    """The rule parameters of a battle: ``max_turns`` (ENG-2), the battle's ``[rules]``, then the request's."""
-    values = {"max_turns": default_max_turns, **battle.rules}
-    if battle.max_turns is not None:
-        values["max_turns"] = battle.max_turns
-    return {**values, **rules}
-
-
-def group_inputs(
-    battle: Any, key: str, inputs: Mapping[str, Any], rows: Sequence[str]
-) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """A group's template inputs and its ``ROW.COLUMN`` overrides (ENG-1).
-
-    Raises:
-        BattleError: For a ROW that is none of ``rows``, located at the group's key.
-    """
-    scenario = {name: value for name, value in inputs.items() if "." not in name}
-    overrides: dict[str, dict[str, Any]] = {}
-    for name, value in inputs.items():
-        row, dot, column = name.partition(".")
-        if dot:
-            if row not in rows:
-                raise battle.error(f"{key}.{name}", f"unknown row input {row!r} (valid: {', '.join(rows)})")
-            overrides.setdefault(row, {})[column] = value
-    return scenario, overrides
-
-
-def group_templates(
-    battle: Any,
-    figure_type: type,
-    *,
-    one_range: Mapping[str, str],
-    battle_inputs: Mapping[str, Any],
-    rows: Sequence[str] = ("weapon", "armor"),
-    what: str = "figure input",
-) -> list[tuple[int, str, Any, dict[str, dict[str, Any]]]]:
-    """Each group's side, key, template (``figure_type`` of its inputs) and row overrides, side a's first (ENG-1).
-
-    Args:
-        battle: The battle.
-        figure_type: The system's dataclass of one figure (or ship).
-        one_range: Inputs a group may not give, each with where to give it (ENG-3: one range for the battle).
-        battle_inputs: Inputs every group takes from the battle (its range).
-        rows: The tables whose ``ROW.COLUMN`` a group may override.
-        what: What a bad input is called in the message.
-
-    Raises:
-        BattleError: For any bad input, located in the battle file.
-    """
-    found = []
-    for s, side in enumerate(battle.sides):
-        for g, group in enumerate(side.groups):
-            key = f"{'ab'[s]}.groups.{g}"
-            inputs = dict(group.inputs)
-            for name, where in one_range.items():
-                if name in inputs:
-                    raise battle.error(f"{key}.{name}", f"give {where} (ENG-3: one range for the battle)")
-            inputs.update(battle_inputs)
-            if side.cover is not None:  # a side's cover is its groups' (ENG-3), where the system reads it
-                inputs.setdefault("cover", side.cover)
-            scenario, overrides = group_inputs(battle, key, inputs, rows)
-            try:
-                figure: Any = build(figure_type, scenario, what=what, owner=f"{key}.")
-            except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
-            found.append((s, key, figure, overrides))
-    return found
-
-
-def battle_result(
-    system: str,
-    request: Any,
-    figures: Sequence[Any],
-    rules: Any,
-    estimates: tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]],
-    where: Mapping[str, Any],
-    details: Mapping[str, Any] | None = None,
-) -> AttackResult:
-    """The result of ``simlab battle``: both sides as the rules saw them, ENG-5's metrics and distributions.
-
-    Args:
-        system: System id.
-        request: The :class:`~simlab.systems.base.BattleRequest`.
-        figures: Each figure's resolved template, side a's first.
-        rules: The rule parameters.
-        estimates: Metrics, intervals and distributions.
-        where: The range the sides stand at (``range_band`` or ``range_m``).
-        details: Further figures worth showing.
-    """
-    battle = request.battle
-
-    def side_json(s: int, first: int) -> dict[str, Any]:
-        side = battle.sides[s]
-        groups, at = [], first
-        for group in side.groups:
-            groups.append({"name": group.name, "count": group.count, **as_plain(figures[at])})
-            at += group.count
-        return {
-            "name": side.name,
-            "tactics": side.tactics,
-            "doctrine": as_plain(side.doctrine),
-            "formation": as_plain(side.formation),
-            "groups": groups,
-        }
-
-    metrics, ci, distributions = estimates
-    return AttackResult(
-        system=system,
-        method="monte_carlo",
-        trials=request.trials,
-        seed=request.seed,
-        scenario={"battle": battle.name, **where, "a": side_json(0, 0), "b": side_json(1, battle.sides[0].count)},
-        rules=as_plain(rules),
-        metrics=metrics,
-        ci95=ci,
-        distributions=distributions,
-        details={"weapon": " vs ".join(side.name for side in battle.sides), **(details or {})},
-        variant=request.variant,
-    )
-
-
-def first_turn_targets(battle: Any, side: int) -> list[tuple[int, int]]:
-    """(shooter, target) of every figure of ``side`` in the first turn, figures numbered side a's first.
-
-    Only for the deterministic doctrines (ENG-2): ``focus`` and ``weakest`` (nobody is wounded
-    yet: the lowest index) and ``spread`` (the k-th figure at the (k mod m)-th enemy).
-    """
-    counts = [s.count for s in battle.sides]
-    mine = range(0, counts[0]) if side == 0 else range(counts[0], counts[0] + counts[1])
-    enemies = list(range(counts[0], counts[0] + counts[1])) if side == 0 else list(range(counts[0]))
-    spread = battle.sides[side].doctrine.targets == "spread"
-    return [(i, enemies[n % len(enemies)] if spread else enemies[0]) for n, i in enumerate(mine)]
-
-
-def first_turn_distributions(battle: Any, fates: Sequence[Sequence[float]]) -> dict[str, dict[int, float]]:
-    """``first_turn_out_a`` and ``_b``: the count out of independent figures, each out with its chance.
-
-    Args:
-        battle: The battle.
-        fates: Per side, the chance of each of its figures shot at to be out after the first turn.
-    """
-    result: dict[str, dict[int, float]] = {}
-    for s, label in enumerate("ab"):
-        dist = np.zeros(battle.sides[s].count + 1)
-        dist[0] = 1.0
-        for p in fates[s]:  # Poisson-binomial
-            dist[1:] = dist[1:] * (1 - p) + dist[:-1] * p
-            dist[0] *= 1 - p
-        result[f"first_turn_out_{label}"] = {n: float(q) for n, q in enumerate(dist) if q > 0}
-    return result
-
-
-def with_exact_first_turn(
-    estimates: tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]],
-    exact: Mapping[str, dict[int, float]] | None,
-) -> tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]]:
-    """The estimates with the exact first turn beside the sampled one: ``exact_mean_first_turn_out_*``."""
-    metrics, ci, distributions = estimates
-    for name, dist in (exact or {}).items():
-        distributions[f"{name}_exact"] = dist
-        value = float(sum(n * p for n, p in dist.items()))
-        metrics[f"exact_mean_{name}"] = value
-        ci[f"exact_mean_{name}"] = (value, value)  # exact: a point
-    return metrics, ci, distributions
-
-
-#: The widest window of draws one trial of a battle may take.
-MAX_WINDOW = 1 << 32
-
-
-def draw_window(battle: Any, bound: int) -> int:
-    """Draws one trial's window holds: the engine's (as a duel's) when ``bound`` fits, else a wider one.
-
-    A trial's draws are the positions of its own window of the cell's stream, so a big battle
-    (many figures, many turns) gets a wider window, a power of two, and fewer trials a cell.
-
-    Args:
-        battle: The battle (to locate the error).
-        bound: The most draws one trial of the battle can take.
-
-    Raises:
-        BattleError: When even the widest window is too small.
-    """
-    if bound < DRAWS_PER_TRIAL_LIMIT:
-        return DRAWS_PER_TRIAL_LIMIT
-    if bound >= MAX_WINDOW:
-        raise battle.error(
-            "max_turns", f"a battle this long may need {bound} draws per trial; simlab takes at most {MAX_WINDOW - 1}: "
-            "lower max_turns or the figures",
-        )  # fmt: skip
-    return 1 << bound.bit_length()
-
-
-def check_trials_in_window(request: Any, window: int) -> None:
-    """Refuse more trials than a cell's stream holds at this window (the engine checks its own).
-
-    Raises:
-        SimlabError: Naming the most trials this battle may sample.
-    """
-    most = MAX_TRIALS_PER_CELL * DRAWS_PER_TRIAL_LIMIT // window
-    if request.first_trial + request.trials > most:
-        raise SimlabError(f"a battle this large samples at most {most} trials a cell (--trials)")
-
-
-#: Keys of a battle that only some systems read (ENG-1 to ENG-4): key → (the systems, the table it stands in:
-#: ``""`` the battle's top, ``side`` a side's own key, else the side's doctrine or formation).
-SYSTEM_ONLY_KEYS: dict[str, tuple[tuple[str, ...], str]] = {
-    "tactics": (("striker",), "side"),
-    "cover": (("striker",), "side"),
-    "extra_hits": (("striker",), "doctrine"),
-    "suppressors": (("striker",), "doctrine"),
-    "go_prone": (("striker",), "doctrine"),
-    "same_second": (("tyconian",), ""),
-    "range_policy": (("space_v4",), "formation"),
-    "spacing_m": (("hitech_tft", "tyconian"), "formation"),
-}
-#: What each such key is, for the message that refuses it where it is not read.
-_WHOSE = {
-    "tactics": "the Striker leader's initiative (ENG-4.1); a Tyconian figure's Tactics roll is its group's "
-    "tactics input (TYC-2.1)",
-    "cover": "a Striker side's cover (ENG-3); elsewhere cover is a group's input: HiTech TFT's dx_mod, "
-    "Tyconian's cover_av, Space's sand (SPC-3.2)",
-    "extra_hits": "a Striker doctrine (ENG-4.1)",
-    "suppressors": "a Striker doctrine (ENG-4.1)",
-    "go_prone": "a Striker doctrine (ENG-4.1)",
-    "same_second": "a Tyconian reading (ENG-4.2)",
-    "range_policy": "Space Combat's (ENG-4.4): only its battles move the range, the other systems' sides hold it "
-    "(ENG-3)",
-    "spacing_m": "read where distances along the line matter: HiTech TFT's hexes (ENG-4.3) and Tyconian's "
-    "danger zone (ENG-4.2)",
-}
-
-
-def reads_key(system: str, key: str) -> bool:
-    """Whether ``system``'s battles read ``key`` (every key not in :data:`SYSTEM_ONLY_KEYS` is read by all)."""
-    owners = SYSTEM_ONLY_KEYS.get(key)
-    return owners is None or system in owners[0]
-
-
 #: How the shots of one second of a Tyconian battle are resolved (ENG-4.2): in order of d20 + DEX, ties
 #: rolled off again (``initiative``) or by place in line, side a first (``initiative_by_line``, the old
 #: reading); or landing together at the second's end (``together``: the duel's reading).
 SAME_SECOND = ("initiative", "initiative_by_line", "together")
 
 
-def refuse_unread_rules(system: Any, battle: Any | None, rules: Mapping[str, Any]) -> None:
-    """Refuse a rule parameter the system's duels and battles never read, given by the battle or the request.
+def battle_question(
+    system: str, figure_type: type, row_inputs: Mapping[str, str], *, extra_metrics: Mapping[str, str] | None = None
+) -> Question:
+    """The battle question of ``system`` (ENG-1 to ENG-5): answered by ``simlab.systems.SYSTEM.battle:battle``.
 
-    A variant's rules are not checked: a variant is for every question of its system.
-
-    Raises:
-        SimlabError: Naming the rule and what it is for (located in the battle file when it is there).
+    Args:
+        system: System id.
+        figure_type: Frozen dataclass of one figure (or ship) of a group.
+        row_inputs: Its inputs that name table rows.
+        extra_metrics: Metrics of this system's battles besides ENG-5's.
     """
-    fight = "battles" if battle is not None else "duels"
-    for name, what in system.fight_unread_rules.items():
-        refused = f"{system.name} {fight} do not read {name}: it is {what}"
-        if battle is not None and name in battle.rules:
-            raise battle.error(f"rules.{name}", refused)
-        if name in rules:
-            raise SimlabError(f"--rule {name}: {refused}")
-
-
-def refuse_unread(battle: Any, system: str) -> None:
-    """Refuse the keys a battle gives that ``system`` does not read (they would change nothing here).
-
-    A key left at its default is no change and passes; any other value is refused at its line.
-
-    Raises:
-        BattleError: At the first such key, naming what it is and where it is read.
-    """
-    defaults = {"doctrine": as_plain(Doctrine()), "formation": as_plain(Formation()), "side": SIDE_DEFAULTS}
-    for key, (owners, table) in SYSTEM_ONLY_KEYS.items():
-        if system in owners:
-            continue
-        refused = f"{system} battles do not read {key}: it is {_WHOSE[key]}"
-        if not table:
-            if key in battle.data:
-                raise battle.error(key, refused)
-            continue
-        for s, side in enumerate(battle.sides):
-            holder = side if table == "side" else getattr(side, table)
-            value = getattr(holder, key)
-            if value != defaults[table][key]:
-                where = f"{'ab'[s]}.{key}" if table == "side" else f"{'ab'[s]}.{table}.{key}"
-                raise battle.error(where, f"{value!r}: {refused}")
+    return Question(
+        kind="battle",
+        title="A battle",
+        form="battle",
+        inputs_type=figure_type,
+        row_inputs=row_inputs,
+        metrics=BATTLE_METRICS,
+        answer=Deferred(f"simlab.systems.{system}.battle:battle"),
+        check=Deferred(f"simlab.systems.{system}.battle:check_battle"),
+        extra_metrics={**BATTLE_SERIES, **(extra_metrics or {})},
+        distributions=BATTLE_DISTRIBUTIONS,
+        sampled_only=True,
+    )

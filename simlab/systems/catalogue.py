@@ -21,7 +21,7 @@ import simlab
 from simlab.inputs.params import describe
 
 if TYPE_CHECKING:
-    from simlab.systems.base import System
+    from simlab.systems.base import Question, System
 
 __all__ = ["describe_system", "describe_question", "catalogue"]
 
@@ -67,32 +67,37 @@ def _store(found: list[dict[str, Any]], path: Path) -> None:
         pass
 
 
+#: The kinds every description lists at the system's top: their distributions are the system's.
+_FIGHTS = ("attack", "duel", "battle")
+
+
 def describe_system(system: System) -> dict[str, Any]:
     """Everything the registry knows of one system."""
+    distributions: dict[str, str] = {}
+    for kind in _FIGHTS:
+        if system.asks(kind):
+            distributions.update(system.questions[kind].distributions)
+    further = {kind: describe_question(q, system.spec) for kind, q in system.questions.items() if kind not in _FIGHTS}
     return {
         "name": system.name,
         "title": system.title,
         "spec": system.spec,
-        "scenario": describe(system.scenario_type),
+        "scenario": describe(system.attack.inputs_type),
         "rules": describe(system.rules_type),
         "tables": list(system.tables()),
-        "metrics": dict(system.metrics),
-        "distributions": dict(system.distributions),
-        **({"duel_side": describe(system.duel_side_type)} if system.duel_side_type is not None else {}),
-        **(
-            {"questions": {name: describe_question(q) for name, q in system.questions.items()}}
-            if system.questions
-            else {}
-        ),
+        "metrics": dict(system.attack.metrics),
+        "distributions": distributions,
+        **({"duel_side": describe(system.questions["duel"].inputs_type)} if system.asks("duel") else {}),
+        **({"questions": further} if further else {}),
     }
 
 
-def describe_question(question: System) -> dict[str, Any]:
+def describe_question(question: Question, spec: str = "") -> dict[str, Any]:
     """The description of one of a system's further questions."""
     return {
         "title": question.title,
-        "spec": question.spec,
-        "scenario": describe(question.scenario_type),
+        "spec": spec,
+        "scenario": describe(question.inputs_type),
         "metrics": dict(question.metrics),
         "distributions": dict(question.distributions),
         "sampled_only": question.sampled_only,

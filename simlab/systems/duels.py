@@ -7,6 +7,7 @@ tallies into the metrics, intervals and distributions of ``simlab duel``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,8 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies
 from simlab.engine.intervals import Estimates, mean_interval, wilson
 from simlab.engine.results import AttackResult
+from simlab.inputs.params import as_plain
+from simlab.systems.base import Deferred, DuelRequest, Question, sampling_options
 
 __all__ = [
     "DUEL_DISTRIBUTIONS",
@@ -36,6 +39,8 @@ __all__ = [
     "duel_estimates",
     "mean_interval",
     "duel_result",
+    "DuelEngine",
+    "duel_question",
 ]
 
 # Indices of a duel's ``counts`` tally.
@@ -123,8 +128,6 @@ def record_duel(
     counts[DUEL_DRAWS] += draws
 
 
-
-
 def numpy_duel_tallies(
     down: npt.NDArray[np.bool_],
     turns: npt.NDArray[np.int64],
@@ -172,4 +175,54 @@ def duel_result(
         distributions=sampled.distributions,
         details={"weapon": f"{names[0]} vs {names[1]}"},
         variant=variant,
+    )
+
+
+@dataclass(frozen=True)
+class DuelEngine:
+    """What a system supplies to answer its duels; calling it answers a :class:`DuelRequest`.
+
+    Attributes:
+        system: System id.
+        resolve: Validates a request into the resolved duel (with its ``rules``); raises
+            :class:`~simlab.errors.SimlabError`.
+        sample: Samples the resolved duel (takes the sampling options) into a :class:`SampledDuel`.
+        sides: Each side's inputs as the rules saw them, for the result.
+        names: The two sides' names.
+    """
+
+    system: str
+    resolve: Callable[[DuelRequest], Any]
+    sample: Callable[..., SampledDuel]
+    sides: Callable[[Any], tuple[dict[str, Any], dict[str, Any]]]
+    names: Callable[[Any], tuple[str, str]]
+
+    def __call__(self, request: DuelRequest) -> AttackResult:
+        """Sample the duels of ``request``."""
+        resolved = self.resolve(request)
+        sampled = self.sample(resolved, **sampling_options(request))
+        sides, names = self.sides(resolved), self.names(resolved)
+        return duel_result(self.system, sampled, sides, names, as_plain(resolved.rules), request.seed, request.variant)
+
+
+def duel_question(
+    system: str,
+    side_type: type,
+    row_inputs: Mapping[str, str],
+    *,
+    metrics: Mapping[str, str] = DUEL_METRICS,
+    distributions: Mapping[str, str] = DUEL_DISTRIBUTIONS,
+) -> Question:
+    """The duel question of ``system``: two sides of ``side_type``; answered by ``simlab.systems.SYSTEM.duel:duel``."""
+    return Question(
+        kind="duel",
+        title="A duel",
+        form="sides",
+        inputs_type=side_type,
+        row_inputs=row_inputs,
+        metrics=metrics,
+        answer=Deferred(f"simlab.systems.{system}.duel:duel"),
+        check=Deferred(f"simlab.systems.{system}.duel:check_duel"),
+        distributions=distributions,
+        sampled_only=True,
     )

@@ -16,9 +16,12 @@ from typing import Any
 from simlab.inputs.battles import Battle, Doctrine, Formation, load_battle, override
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
-from simlab.inputs.requests import battle_request
-from simlab.systems import BattleRequest, System
-from simlab.systems.battles import SAME_SECOND, reads_key
+from simlab.inputs.requests import Request, question_request
+from simlab.inputs.variants import Variant
+from simlab.systems import Question, System
+from simlab.systems.battle_keys import reads_key
+from simlab.systems.battles import SAME_SECOND
+from simlab.web.config import Site
 from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted, whole_number
 
 __all__ = ["BattleQuery", "battle_files", "parse_battle", "battle_items", "battle_form"]
@@ -62,25 +65,36 @@ class BattleQuery:
             raise UnknownNameError(f"{self.system} battle", self.battle, mine)
         return override(load_battle(mine[self.battle]), self.changes)
 
+    kind: str = "battle"
+    sampled = True
+
     def request(
-        self, files: Mapping[str, tuple[str, Path]], max_trials: int, progress: Callable[[int], None] | None = None
-    ) -> tuple[System, BattleRequest]:
-        """The system and request, checked as the command line checks them."""
-        return battle_request(
+        self, site: Site, progress: Callable[[int], None] | None = None, uploaded: Variant | None = None
+    ) -> tuple[Question, Request]:
+        """The question and request, checked as the command line checks them."""
+        return question_request(
             self.system,
-            self.load(files),
+            self.kind,
+            inputs={},
+            battle=self.load(site.battles),
             rules=self.rules,
             trials=self.trials,
             seed=self.seed,
             threads=1,
-            max_trials=max_trials,
+            max_trials=site.max_trials,
             names=WEB_NAMES,
+            variant=uploaded,
             progress=progress,
             block_size=BLOCK_SIZE,
         )
 
-    def command(self, files: Mapping[str, tuple[str, Path]]) -> str:
+    def items(self) -> list[tuple[str, Any]]:
+        """Its query string, as pairs (the inverse of :func:`parse_battle`)."""
+        return battle_items(self)
+
+    def command(self, site: Site | None = None) -> str:
         """The ``simlab battle`` command that asks the same question."""
+        files = site.battles if site is not None else {}
         path = files[self.battle][1] if self.battle in files else Path(f"{self.battle}.toml")
         parts = ["simlab", "battle", self.system, _quoted(str(path))]
         parts += [f"--set {_quoted(f'{k}={v}')}" for k, v in self.changes.items()]
@@ -90,7 +104,9 @@ class BattleQuery:
         return " ".join([*parts, f"--seed {self.seed}"])
 
 
-def parse_battle(system: str, items: Iterable[tuple[str, str]]) -> BattleQuery:
+def parse_battle(
+    system: str, items: Iterable[tuple[str, str]], sampled_only: bool = True, kind: str | None = None
+) -> BattleQuery:
     """The battle of a query string: ``battle``, dotted paths (``a.count``), ``rule.NAME``, ``trials``, ``seed``.
 
     Blank values leave the file's own value (a cleared field).
@@ -104,7 +120,7 @@ def parse_battle(system: str, items: Iterable[tuple[str, str]]) -> BattleQuery:
     trials: int | None = None
     seed = 0
     for key, value in items:
-        if value == "":
+        if value == "" or key == "kind":
             continue
         if key == "battle":
             battle = value
@@ -121,7 +137,7 @@ def parse_battle(system: str, items: Iterable[tuple[str, str]]) -> BattleQuery:
                 f"unknown key {key!r}: a battle takes battle, a.PATH, b.PATH, range_band, max_turns, "
                 "rule.NAME, trials and seed"
             )
-    return BattleQuery(system, battle, changes, rules, trials, seed)
+    return BattleQuery(system, battle, changes, rules, trials, seed, kind or "battle")
 
 
 def battle_items(query: BattleQuery) -> list[tuple[str, Any]]:
@@ -140,7 +156,7 @@ def battle_form(
 
     Every field is named by its dotted path and shows the battle's value.
     """
-    assert base.battle_figure_type is not None
+    asked = base.questions[query.kind]
     tables = base.tables()
 
     def given(value: Any) -> str | None:
@@ -168,7 +184,7 @@ def battle_form(
         groups[0][1].append(make_field(reading, "same_second", given(battle.data.get("same_second")), None))
     # Range and cover belong to the battle and the side (ENG-3): not a group's field here.
     shared = ("range_band", "range_m", "cover", "start_band", "range_policy")
-    figure_specs = [spec for spec in describe(base.battle_figure_type) if spec["name"] not in shared]
+    figure_specs = [spec for spec in describe(asked.inputs_type) if spec["name"] not in shared]
     for s, side in enumerate(battle.sides):
         label = "ab"[s]
         fields = [plain(f"{label}.name", side.name, "the side's name")]
@@ -190,7 +206,7 @@ def battle_form(
                 plain(f"{prefix}.name", group.name, "the group's name"),
             ]
             for spec in figure_specs:
-                rows = base.row_inputs.get(spec["name"])
+                rows = asked.row_inputs.get(spec["name"])
                 choices = [str(r["name"]) for r in tables[rows].as_records()] if rows else None
                 value = group.inputs.get(spec["name"])
                 members.append(make_field(spec, f"{prefix}.{spec['name']}", given(value), choices))

@@ -10,18 +10,34 @@ interval from the paired batch differences, far narrower than two independent in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import describe
+from simlab.output import plots
+from simlab.output.document import Chart
+from simlab.output.publish import png_bytes
+from simlab.systems import Question
+from simlab.web.answers import grid_answer, shown
+from simlab.web.config import Site
+from simlab.web.forms import field
 from simlab.web.query import AttackQuery, parse_attack, query_items
 from simlab.workflow.compare import DEFAULT_BATCHES, paired_differences
 
-__all__ = ["CompareQuery", "Column", "parse_compare", "compare_items", "compare_loadouts", "COMPARE_KEYS"]
+__all__ = [
+    "CompareQuery",
+    "Column",
+    "parse_compare",
+    "compare_items",
+    "compare_loadouts",
+    "compare_answer",
+    "compare_fields",
+    "COMPARE_KEYS",
+]
 
 #: The keys of a comparison besides those of one attack.
 COMPARE_KEYS = ("vary", "options")
@@ -93,7 +109,7 @@ def compare_items(query: CompareQuery) -> list[tuple[str, Any]]:
 
 
 def compare_loadouts(
-    query: CompareQuery, max_trials: int, variants: Mapping[str, Path], batches: int = DEFAULT_BATCHES
+    query: CompareQuery, site: Site, batches: int = DEFAULT_BATCHES
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Every loadout's answer and the differences from the first.
 
@@ -106,10 +122,11 @@ def compare_loadouts(
         SimlabError: When a loadout's inputs are not valid, or the trials exceed ``max_trials``.
     """
     columns = query.columns()
+    share = replace(site, max_trials=site.max_trials // len(columns))
     answers = []
     for column in columns:
-        system, request = column.attack.request(max_trials // len(columns), variants)
-        answers.append(system.attack(request).to_json())
+        question, request = column.attack.request(share)
+        answers.append(question.answer(request).to_json())
     first = answers[0]
     table = pd.DataFrame({"metric": list(first["metrics"])})
     for column, answer in zip(columns, answers, strict=True):
@@ -119,7 +136,7 @@ def compare_loadouts(
             table[f"Δ {column.label}"] = table[column.label] - table[columns[0].label]
         return table, answers
     per_batch = -(-int(first["trials"]) // batches)
-    frames = [_batches(column.attack, per_batch, batches, max_trials, variants) for column in columns]
+    frames = [_batches(column.attack, per_batch, batches, site) for column in columns]
     for column, frame in zip(columns[1:], frames[1:], strict=True):
         differences = paired_differences(frames[0], frame)
         table[f"Δ {column.label}"] = [differences[m][2] if m in differences else None for m in table["metric"]]
@@ -127,12 +144,76 @@ def compare_loadouts(
     return table, answers
 
 
-def _batches(
-    attack: AttackQuery, per_batch: int, batches: int, max_trials: int, variants: Mapping[str, Path]
-) -> pd.DataFrame:
+def _batches(attack: AttackQuery, per_batch: int, batches: int, site: Site) -> pd.DataFrame:
     """The metrics of each batch of one loadout's trials (the same trials of the same stream for every loadout)."""
     rows = []
     for batch in range(batches):
-        system, request = replace(attack, trials=per_batch).request(max_trials, variants)
-        rows.append(system.attack(replace(request, first_trial=batch * per_batch)).metrics)
+        question, request = replace(attack, trials=per_batch).request(site)
+        rows.append(question.answer(replace(request, first_trial=batch * per_batch)).metrics)
     return pd.DataFrame(rows)
+
+
+def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str, Any]:
+    """The loadouts side by side, their distributions overlaid, and the links."""
+    table, answers = compare_loadouts(query, site)
+    columns = [c.label for c in query.columns()]
+    frames = []
+    for label, answer in zip(columns, answers, strict=True):
+        for name, pmf in answer["distributions"].items():
+            frames += [
+                {
+                    "distribution": name,
+                    "outcome": int(k),
+                    "probability": p,
+                    "method": answer["method"],
+                    "loadout": label,
+                }
+                for k, p in pmf.items()
+            ]
+    charts = []
+    frame = pd.DataFrame(frames)
+    for name in dict.fromkeys(frame["distribution"]) if len(frame) else []:
+        figure = plots.distribution(frame, name=name, by="loadout")
+        width, height = (float(v) for v in figure.get_size_inches())
+        charts.append(Chart(f"distribution_{name}", f"Distribution of the {name}", png_bytes(figure), width, height))
+    rows = []
+    for record in table.to_dict("records"):
+        cells = [shown(record[c]) for c in columns]
+        deltas = []
+        for c in columns[1:]:
+            delta = record.get(f"Δ {c}")
+            half = record.get(f"± {c}")
+            if delta is not None and abs(delta) < 1e-12:  # a rounding error of equal answers
+                delta = 0.0
+            deltas.append("" if delta is None else shown(delta) + ("" if half is None else f" ± {shown(half)}"))
+        rows.append(
+            {
+                "metric": record["metric"],
+                "doc": asked.metrics.get(record["metric"], ""),
+                "cells": cells,
+                "deltas": deltas,
+            }
+        )
+    command = " \\\n  ".join(c.attack.command() for c in query.columns())
+    note = "Each loadout from the command line (simlab compare does the same for an experiment's grid):"
+    answer = grid_answer("compare", query.attack, compare_items(query), [], charts, command, note)
+    answer["comparison"] = {"columns": columns, "rows": rows, "paired": query.attack.method != "exact"}
+    return answer
+
+
+def compare_fields(asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
+    """The Compare view's own fields: the input that varies and its options."""
+    names = [spec["name"] for spec in describe(asked.inputs_type)]
+    return [
+        field(
+            {"name": "vary", "default": "", "doc": "the input whose options are compared"},
+            "vary",
+            given.get("vary"),
+            ["", *names],
+        ),
+        field(
+            {"name": "options", "default": "", "doc": "its options, separated by commas"},
+            "options",
+            given.get("options"),
+        ),
+    ]

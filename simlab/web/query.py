@@ -2,8 +2,9 @@
 
 The URL holds the whole state of a view, with the command line's keys: scenario inputs as
 ``KEY=VALUE`` (``weapon.COLUMN=`` overrides among them), rule parameters as ``rule.NAME=``,
-and ``method``, ``trials``, ``seed``, ``kind`` and ``variant`` (a file of ``experiments/variants/`` by
-name). A duel's sides are ``a.KEY=`` and ``b.KEY=``.
+and ``method``, ``trials``, ``seed`` and ``variant`` (a file of ``experiments/variants/`` by
+name); the kind of question is the address's (``/explosion/tyconian``; ``/attack/tyconian?kind=explosion``
+too). A duel's sides are ``a.KEY=`` and ``b.KEY=``.
 Empty values are left out (a form's blank field means "the default"), so a link and the form
 that made it ask the same question.
 """
@@ -16,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.inputs.requests import attack_request, duel_request
+from simlab.inputs.requests import Request, question_request
 from simlab.inputs.variants import Variant, load_variant
-from simlab.systems import AttackRequest, DuelRequest, System
+from simlab.systems import Question
 from simlab.text import whole_number as text_whole_number
+from simlab.web.config import Site
 
 __all__ = [
     "AttackQuery",
@@ -55,42 +57,46 @@ class AttackQuery:
     seed: int = 0
     variant: str | None = None
 
+    @property
+    def sampled(self) -> bool:
+        """Whether its answer is sampled."""
+        return self.method != "exact"
+
     def request(
-        self,
-        max_trials: int,
-        variants: Mapping[str, Path] | None = None,
-        progress: Callable[[int], None] | None = None,
-        uploaded: Variant | None = None,
-    ) -> tuple[System, AttackRequest]:
-        """The system and request, checked as the command line checks them.
+        self, site: Site, progress: Callable[[int], None] | None = None, uploaded: Variant | None = None
+    ) -> tuple[Question, Request]:
+        """The question and request, checked as the command line checks them.
 
         Args:
-            max_trials: The most trials the request may sample.
-            variants: The variant files by name (``variant=NAME`` picks one).
+            site: The application (its trial limit and variant files: ``variant=NAME`` picks one).
             progress: Called with the trials sampled so far (it may raise to stop the work).
             uploaded: A variant uploaded with the request (it takes the place of ``variant``).
 
         Raises:
             SimlabError: One line naming the input at fault.
         """
-        return attack_request(
+        variant = uploaded or (load_named_variant(self.variant, self.system, site.variants) if self.variant else None)
+        return question_request(
             self.system,
-            kind=self.kind,
+            self.kind,
             inputs=self.inputs,
             rules=self.rules,
             exact=self.method == "exact",
             trials=self.trials,
             seed=self.seed,
-            max_trials=max_trials,
+            max_trials=site.max_trials,
             threads=1,
             names=WEB_NAMES,
-            variant=uploaded
-            or (load_named_variant(self.variant, self.system, variants or {}) if self.variant else None),
+            variant=variant,
             progress=progress,
             block_size=BLOCK_SIZE,
         )
 
-    def command(self) -> str:
+    def items(self) -> list[tuple[str, Any]]:
+        """Its query string, as pairs (the inverse of :func:`parse_attack`)."""
+        return query_items(self)
+
+    def command(self, site: Site | None = None) -> str:
         """The ``simlab attack`` command that asks the same question."""
         parts = ["simlab", "attack", self.system]
         if self.kind != "attack":
@@ -119,27 +125,38 @@ class DuelQuery:
     trials: int | None = None
     seed: int = 0
 
-    def request(self, max_trials: int, progress: Callable[[int], None] | None = None) -> tuple[System, DuelRequest]:
-        """The system and request, checked as the command line checks them (``progress`` as for an attack).
+    kind: str = "duel"
+    sampled = True
+
+    def request(
+        self, site: Site, progress: Callable[[int], None] | None = None, uploaded: Variant | None = None
+    ) -> tuple[Question, Request]:
+        """The question and request, checked as the command line checks them (the arguments as for an attack).
 
         Raises:
             SimlabError: One line naming the input at fault.
         """
-        return duel_request(
+        sides = {f"{side}.{k}": v for side, given in (("a", self.a), ("b", self.b)) for k, v in given.items()}
+        return question_request(
             self.system,
-            a=self.a,
-            b=self.b,
+            self.kind,
+            inputs=sides,
             rules=self.rules,
             trials=self.trials,
             seed=self.seed,
             threads=1,
-            max_trials=max_trials,
+            max_trials=site.max_trials,
             names=WEB_NAMES,
+            variant=uploaded,
             progress=progress,
             block_size=BLOCK_SIZE,
         )
 
-    def command(self) -> str:
+    def items(self) -> list[tuple[str, Any]]:
+        """Its query string, as pairs (the inverse of :func:`parse_duel`)."""
+        return duel_items(self)
+
+    def command(self, site: Site | None = None) -> str:
         """The ``simlab duel`` command that asks the same question."""
         parts = ["simlab", "duel", self.system]
         parts += [f"--a {_quoted(f'{k}={v}')}" for k, v in self.a.items()]
@@ -206,13 +223,16 @@ def _control(values: Mapping[str, str]) -> tuple[str, int | None, int]:
     return method, _whole(values, "trials", None), 0 if seed is None else seed
 
 
-def parse_attack(system: str, items: Iterable[tuple[str, str]], sampled_only: bool = False) -> AttackQuery:
-    """The attack question of a query string's ``(key, value)`` pairs.
+def parse_attack(
+    system: str, items: Iterable[tuple[str, str]], sampled_only: bool = False, kind: str | None = None
+) -> AttackQuery:
+    """The question of one scenario of a query string's ``(key, value)`` pairs.
 
     Args:
         system: The system's id (from the path).
         items: The query's pairs, in order.
         sampled_only: The question has no exact engine: ``method`` defaults to sampling.
+        kind: The kind of question (from the path; None: the query's ``kind``, else ``attack``).
 
     Raises:
         SimlabError: For a key given twice, an unknown method, a number that is not one.
@@ -223,10 +243,13 @@ def parse_attack(system: str, items: Iterable[tuple[str, str]], sampled_only: bo
     method, trials, seed = _control(values)
     inputs = {k: v for k, v in values.items() if k not in _CONTROL and not k.startswith("rule.")}
     rules = {k.removeprefix("rule."): v for k, v in values.items() if k.startswith("rule.")}
-    return AttackQuery(system, values.get("kind", "attack"), inputs, rules, method, trials, seed, values.get("variant"))
+    asked = kind or values.get("kind", "attack")
+    return AttackQuery(system, asked, inputs, rules, method, trials, seed, values.get("variant"))
 
 
-def parse_duel(system: str, items: Iterable[tuple[str, str]]) -> DuelQuery:
+def parse_duel(
+    system: str, items: Iterable[tuple[str, str]], sampled_only: bool = True, kind: str | None = None
+) -> DuelQuery:
     """The duel of a query string's pairs: ``a.KEY``, ``b.KEY``, ``rule.NAME``, ``trials``, ``seed``.
 
     Raises:
@@ -237,7 +260,7 @@ def parse_duel(system: str, items: Iterable[tuple[str, str]]) -> DuelQuery:
     rules: dict[str, str] = {}
     for key, value in values.items():
         prefix, dot, rest = key.partition(".")
-        if key in ("trials", "seed"):
+        if key in ("trials", "seed", "kind"):
             continue
         if dot and prefix in sides:
             sides[prefix][rest] = value
@@ -246,7 +269,7 @@ def parse_duel(system: str, items: Iterable[tuple[str, str]]) -> DuelQuery:
         else:
             raise SimlabError(f"unknown key {key!r}: a duel takes a.KEY, b.KEY, rule.NAME, trials and seed")
     seed = _whole(values, "seed", 0)
-    return DuelQuery(system, sides["a"], sides["b"], rules, _whole(values, "trials", None), seed or 0)
+    return DuelQuery(system, sides["a"], sides["b"], rules, _whole(values, "trials", None), seed or 0, kind or "duel")
 
 
 def query_items(query: AttackQuery) -> list[tuple[str, Any]]:

@@ -17,7 +17,14 @@ from typing import Any
 import pandas as pd
 
 from simlab.inputs.errors import SimlabError
+from simlab.inputs.params import describe
 from simlab.output import plots
+from simlab.output.document import Chart
+from simlab.output.publish import png_bytes
+from simlab.systems import Question
+from simlab.web.answers import grid_answer, shown
+from simlab.web.config import Site
+from simlab.web.forms import field
 from simlab.web.query import AttackQuery, parse_attack, query_items
 
 __all__ = [
@@ -29,6 +36,9 @@ __all__ = [
     "sweep_experiment",
     "MAX_POINTS",
     "SWEEP_KEYS",
+    "sweep_point",
+    "sweep_answer",
+    "sweep_fields",
 ]
 
 #: The most points (answers) one sweep may ask for.
@@ -167,3 +177,58 @@ def sweep_experiment(query: SweepQuery) -> str:
     else:
         lines += [f'x = "{query.x}"', *([f'by = "{query.series}"'] if query.series else [])]
     return "\n".join(lines) + "\n"
+
+
+def sweep_point(point: AttackQuery, site: Site) -> dict[str, Any]:
+    """One point of a sweep: its method, metrics and intervals."""
+    question, request = point.request(site)
+    result = question.answer(request).to_json()
+    return {"method": result["method"], "metrics": result["metrics"], "ci95": result.get("ci95", {})}
+
+
+def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
+    """The chart and table of a sweep, its links, and the experiment file that runs it."""
+    answers = [sweep_point(point, site) for point in query.points()]
+    table = sweep_table(query, answers)
+    figure = sweep_chart(query, table)
+    width, height = (float(v) for v in figure.get_size_inches())
+    chart = Chart("sweep", f"{query.metric} against {query.x}", png_bytes(figure), width, height)
+    keys = [query.x, *([query.series] if query.series else [])]
+    metrics = [
+        {
+            "name": ", ".join(shown(row[k]) for k in keys),
+            "shown": shown(row["value"]),
+            "interval": f"{shown(row['ci_low'])} – {shown(row['ci_high'])}",
+            "doc": "",
+        }
+        for row in table.to_dict("records")
+    ]
+    note = "The same as an experiment: save it as sweep.toml and run simlab run sweep.toml"
+    return grid_answer("sweep", query.attack, sweep_items(query), metrics, [chart], sweep_experiment(query), note)
+
+
+def sweep_fields(asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
+    """The Sweep view's own fields: the x input and its values, the metric, the series and its values."""
+    names = [spec["name"] for spec in describe(asked.inputs_type)]
+    return [
+        field({"name": "x", "default": "", "choices": names, "doc": "the input along the x axis"}, "x", given.get("x")),
+        field(
+            {"name": "values", "default": "", "doc": "its values, separated by commas"}, "values", given.get("values")
+        ),
+        field(
+            {"name": "metric", "default": "", "choices": list(asked.metrics), "doc": "the metric shown"},
+            "metric",
+            given.get("metric"),
+        ),
+        field(
+            {"name": "series", "default": "", "doc": "an input with one line per value (optional)"},
+            "series",
+            given.get("series"),
+            ["", *names],
+        ),
+        field(
+            {"name": "series_values", "default": "", "doc": "its values, separated by commas"},
+            "series_values",
+            given.get("series_values"),
+        ),
+    ]

@@ -213,7 +213,7 @@ def _tyconian_question(
         return partial(compiled, subject, stream_key(seed))
 
     def prepare() -> Samplers:
-        checked: Any = get_system("tyconian").for_kind(kind).check(AttackRequest(scenario=scenario))
+        checked: Any = get_system("tyconian").questions[kind].check(AttackRequest(scenario=scenario))
         return _samplers(checked[2], block, None, python_twin, (2, draws))
 
     return prepare

@@ -143,7 +143,7 @@ def compare_experiment(
     """
     check_batches(batches)
     started = time.perf_counter()
-    system = experiment.answering
+    system = experiment.owner
     inputs_columns = list(experiment.inputs)
     per_batch = -(-experiment.trials // batches)
     rows: list[dict[str, Any]] = []

@@ -41,23 +41,15 @@ from typing import Any
 
 from simlab.engine.bounds import check_seed, check_trials
 from simlab.engine.results import METHODS, in_series
-from simlab.inputs.battles import Battle, BattleError, load_battle, override
+from simlab.inputs.battles import Battle, BattleError, load_battle
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.params import NAME_RULE, coerce, field_specs, valid_name
+from simlab.inputs.requests import build_request
 from simlab.inputs.variants import BASE, Variant, load_variant
 from simlab.output.chart_spec import CHART_KINDS, ChartSpec
-from simlab.systems import (
-    AttackRequest,
-    BattleRequest,
-    DuelRequest,
-    System,
-    get_system,
-    require_battles,
-    require_duels,
-)
-from simlab.systems.battles import refuse_unread_rules
+from simlab.systems import Question, System, get_system, question_of
 
 __all__ = [
     "RUN_METHODS",
@@ -67,9 +59,7 @@ __all__ = [
     "ExperimentError",
     "load_experiment",
     "find_experiments",
-    "request_for",
-    "duel_request_for",
-    "battle_request_for",
+    "cell_request",
     "answer",
 ]
 
@@ -150,9 +140,14 @@ class Experiment:
     battle: Battle | None = None
 
     @property
-    def answering(self) -> System:
-        """The system, or the system's question, that answers each cell (``kind``)."""
-        return get_system(self.system).for_kind(self.kind)
+    def owner(self) -> System:
+        """The system asked: its rules, tables and questions."""
+        return get_system(self.system)
+
+    @property
+    def question(self) -> Question:
+        """The question each cell asks (``kind``)."""
+        return question_of(self.system, self.kind)
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -289,31 +284,22 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         system = get_system(check.typed(data, "system", str, "text"))
     except UnknownNameError as exc:
         raise check.fail("", "system", str(exc)) from None
-    kind = data.get("kind", "attack")
-    if kind == "duel":
-        try:
-            require_duels(system)
-        except SimlabError as exc:
-            raise check.fail("", "kind", str(exc)) from None
+    kind = check.typed(data, "kind", str, "text") if "kind" in data else "attack"
+    try:
+        asked = question_of(system, kind)
+    except SimlabError as exc:
+        raise check.fail("", "kind", str(exc)) from None
     battle = None
-    if kind == "battle":
-        try:
-            require_battles(system)
-        except SimlabError as exc:
-            raise check.fail("", "kind", str(exc)) from None
+    if asked.form == "battle":
         battle = _battle(check, data, path, system.name)
     elif "battle" in data:
         raise check.fail("", "battle", 'a battle file belongs to kind = "battle"')
-    try:
-        asked = system.for_kind(kind)
-    except SimlabError as exc:
-        raise check.fail("", "kind", str(exc)) from None
-    sampled = kind in ("duel", "battle") or asked.sampled_only
+    sampled = asked.sampled_only
     method = data.get("method", "monte_carlo" if sampled else "exact")
     if method not in RUN_METHODS:
         raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
     if sampled and method != "monte_carlo":
-        what = {"duel": "duels are", "battle": "battles are"}.get(kind, f"{kind} questions are")
+        what = {"duel": "duels are", "battle": "battles are"}.get(kind, f"{kind} questions are")  # as users say it
         raise check.fail("", "method", f"{what} sampled: method must be monte_carlo")
     trials = check.typed(data, "trials", int, "an integer") if "trials" in data else DEFAULT_TRIALS
     try:
@@ -354,7 +340,7 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
             raise check.fail("grid", key, "is also in [fixed]; give it in one place")
         grid_values[key] = tuple(values)
     metrics = tuple(_strings(check, data, "metrics")) or None
-    known_metrics = {**asked.metrics, **asked.extra_metrics}
+    known_metrics = asked.metric_docs
     for metric in metrics or ():
         if metric not in known_metrics:
             raise check.unknown("", "metrics", "metric", known_metrics, metric)
@@ -471,7 +457,7 @@ def _chart(
     for key in CHART_KINDS[kind]:
         if key not in data and key in ("metric", "x", "rows", "cols", "prefix", "metrics"):
             raise check.fail(table, "kind", f"a {kind} chart needs {key}")
-    asked = get_system(experiment.system).for_kind("attack" if experiment.kind == "duel" else experiment.kind)
+    asked = experiment.question
     distributions = asked.distributions
     if kind == "distribution" and data.get("distribution", "damage") not in distributions:
         raise check.unknown(
@@ -491,32 +477,33 @@ def _chart(
     return ChartSpec(kind=kind, options={k: v for k, v in data.items() if k != "kind"})
 
 
-def _check_value(system: System, kind: str, key: str, value: Any, battle: Battle | None = None) -> None:
+def _check_value(system: System, asked: Question, key: str, value: Any, battle: Battle | None = None) -> None:
     """Check one input on its own: its name, its type, and the table row it names."""
-    if kind == "battle":
-        assert battle is not None and system.battle_check is not None
-        system.battle_check(BattleRequest(battle=override(battle, {key: value}), trials=1))
+    if asked.form == "battle":
+        assert battle is not None  # a battle question's experiment has its battle
+        asked.check(build_request(system, asked, {key: value}, battle=battle, trials=1))
         return
-    if kind == "duel":
+    what = "scenario input"
+    if asked.form == "sides":
         side, dot, key = key.partition(".")
         if not dot or side not in ("a", "b"):
             raise SimlabError(f"duel inputs are a.KEY or b.KEY (side a or b), not {side!r}")
-    system = system.for_kind(kind)
+        what = "duel side input"
     prefix, dot, column = key.partition(".")
     if dot:
-        if prefix not in system.row_inputs:
-            raise UnknownNameError("row input", prefix, system.row_inputs)
-        specs = field_specs(system.tables()[system.row_inputs[prefix]].row_type)
+        if prefix not in asked.row_inputs:
+            raise UnknownNameError("row input", prefix, asked.row_inputs)
+        specs = field_specs(system.tables()[asked.row_inputs[prefix]].row_type)
         if column not in specs:
             raise UnknownNameError(f"{prefix} column", column, specs)
         coerce(specs[column], value, "")
         return
-    specs = field_specs(system.duel_side_type if kind == "duel" and system.duel_side_type else system.scenario_type)
+    specs = field_specs(asked.inputs_type)
     if key not in specs:
-        raise UnknownNameError("duel side input" if kind == "duel" else "scenario input", key, specs)
+        raise UnknownNameError(what, key, specs)
     value = coerce(specs[key], value, "")
-    if key in system.row_inputs and value:
-        system.tables()[system.row_inputs[key]].row(value)
+    if key in asked.row_inputs and value:
+        system.tables()[asked.row_inputs[key]].row(value)
 
 
 def _check_cells(check: _Checker, system: System, experiment: Experiment) -> None:
@@ -526,7 +513,7 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
         for key, options in values.items():
             for value in options:
                 try:
-                    _check_value(system, experiment.kind, key, value, experiment.battle)
+                    _check_value(system, experiment.question, key, value, experiment.battle)
                 except UnknownNameError as exc:
                     if _allowed(system, experiment.kind, {**first, key: value}, experiment.battle):
                         continue  # a name that only exists with other inputs (weapon + ammo)
@@ -554,51 +541,20 @@ def _allowed(system: System, kind: str, inputs: Mapping[str, Any], battle: Battl
 def _check_request(
     system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None, battle: Battle | None = None
 ) -> None:
-    if kind == "battle":
-        assert battle is not None and system.battle_check is not None
-        system.battle_check(battle_request_for(battle, inputs, variant, trials=1))
-    elif kind == "duel":
-        assert system.duel_check is not None
-        system.duel_check(duel_request_for(system, inputs, variant))
-    else:
-        asked = system.for_kind(kind)
-        asked.check(request_for(asked, inputs, variant))
+    asked = question_of(system, kind)
+    asked.check(cell_request(system, asked, inputs, variant, battle, trials=1))
 
 
-def request_for(
-    system: System, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
-) -> AttackRequest:
-    """The attack request of one cell (under a variant): ``ROW.COLUMN`` keys become row overrides."""
-    scenario, rows = system.split_inputs(inputs)
-    request = AttackRequest(scenario=scenario, row_overrides=rows, source="experiment", **options)
-    return variant.apply(request) if variant is not None else request
-
-
-def duel_request_for(
-    system: System, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
-) -> DuelRequest:
-    """The duel request of one cell: ``a.KEY`` and ``b.KEY`` inputs (``a.weapon.COLUMN`` overrides)."""
-    sides: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
-    for key, value in inputs.items():
-        side, _, name = key.partition(".")
-        sides[side][name] = value
-    a, a_rows = system.split_inputs(sides["a"])
-    b, b_rows = system.split_inputs(sides["b"])
-    options.pop("method", None)
-    refuse_unread_rules(system, None, options.get("rules", {}))
-    request = DuelRequest(a=a, b=b, a_rows=a_rows, b_rows=b_rows, **options)
-    return variant.apply(request) if variant is not None else request
-
-
-def battle_request_for(
-    battle: Battle, inputs: Mapping[str, Any], variant: Variant | None = None, **options: Any
-) -> BattleRequest:
-    """The battle request of one cell: its inputs are dotted paths into the battle (``a.count``)."""
-    options.pop("method", None)
-    changed = override(battle, inputs)
-    refuse_unread_rules(get_system(changed.system), changed, options.get("rules", {}))
-    request = BattleRequest(battle=changed, **options)
-    return variant.apply(request) if variant is not None else request
+def cell_request(
+    system: System,
+    asked: Question,
+    inputs: Mapping[str, Any],
+    variant: Variant | None = None,
+    battle: Battle | None = None,
+    **options: Any,
+) -> Any:
+    """The request of one cell of an experiment (under a variant), its inputs named as in the file."""
+    return build_request(system, asked, inputs, battle=battle, variant=variant, source="experiment", **options)
 
 
 def answer(
@@ -609,15 +565,9 @@ def answer(
     battle: Battle | None = None,
     **options: Any,
 ) -> Any:
-    """The :class:`~simlab.engine.results.AttackResult` of one cell: an attack, a duel or a battle."""
-    if kind == "battle":
-        assert system.battle is not None and battle is not None
-        return system.battle(battle_request_for(battle, inputs, variant, **options))
-    if kind == "duel":
-        assert system.duel is not None
-        return system.duel(duel_request_for(system, inputs, variant, **options))
-    asked = system.for_kind(kind)
-    return asked.attack(request_for(asked, inputs, variant, **options))
+    """The :class:`~simlab.engine.results.AttackResult` of one cell, whatever its kind."""
+    asked = question_of(system, kind)
+    return asked.answer(cell_request(system, asked, inputs, variant, battle, **options))
 
 
 def find_experiments(directory: Path | str = "experiments") -> list[Path]:

@@ -24,7 +24,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import BASE, Variant
 from simlab.systems import System, get_system
-from simlab.workflow.experiments import ATTACKS, Experiment, answer, request_for
+from simlab.workflow.experiments import ATTACKS, Experiment, answer, cell_request
 
 __all__ = ["ExperimentRun", "run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
 
@@ -79,12 +79,13 @@ def _exact_cell(
     system: System, kind: str, inputs: dict[str, Any], variant: Variant | None
 ) -> tuple[AttackResult, Marginals]:
     """A cell's exact answer and its metrics under each of the system's marginal changes."""
-    result = answer(system, kind, inputs, variant, method="exact")
-    request = request_for(system, inputs, variant, method="exact")
+    asked = system.questions[kind]
+    request = cell_request(system, asked, inputs, variant, method="exact")
+    result = asked.answer(request)
     changed: Marginals = {}
-    for change, apply in system.marginals.items():
+    for change, apply in asked.marginals.items():
         try:
-            changed[change] = system.attack(apply(request)).metrics
+            changed[change] = asked.answer(apply(request)).metrics
         except SimlabError:
             continue  # the change leaves the rules (a DX beyond the tables...): no marginal value
     return result, changed
@@ -144,7 +145,7 @@ def _exact_chunk(
     system_name: str, kind: str, cells: list[tuple[dict[str, Any], Variant | None]]
 ) -> list[tuple[AttackResult, Marginals]]:
     """A task of a cluster: the exact answers of a few cells (the system is looked up on the worker)."""
-    system = get_system(system_name).for_kind(kind)
+    system = get_system(system_name)
     return [_exact_cell(system, kind, inputs, variant) for inputs, variant in cells]
 
 
@@ -233,7 +234,7 @@ def run_experiment(
         The run's tidy tables.
     """
     started = time.perf_counter()
-    system = experiment.answering
+    system = experiment.owner
     inputs_columns = list(experiment.inputs)
     rows: list[dict[str, Any]] = []
     dist_rows: list[dict[str, Any]] = []

@@ -30,18 +30,22 @@ Implements ``docs/rules/hitech_tft.md`` (TFT-1 to TFT-10). Choices where the spe
 
 from __future__ import annotations
 
+from typing import Any
+
+from simlab.engine.intervals import Estimates
 from simlab.engine.results import AttackResult
 from simlab.systems.base import (
     AttackRequest,
     Deferred,
+    ExactAnswer,
+    Question,
     System,
-    attack_result,
+    answer_attack,
     build_inputs,
     plus_one,
-    sampling_options,
     with_row,
 )
-from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
+from simlab.systems.battles import battle_question
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.outcomes import EXTRA_METRICS, METRICS, Outcome, joint_metrics, metric_names
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
@@ -94,32 +98,28 @@ def attack(request: AttackRequest) -> AttackResult:
     Returns:
         The :class:`AttackResult`; sampled results carry 95 % intervals.
     """
-    scenario, rules, resolved = resolve_request(request)
-    ci95: dict[str, tuple[float, float]] = {}
-    if request.method == "exact":
-        outcome = exact_outcome(resolved)
-    else:
-        sampled = _sample_outcome(resolved, **sampling_options(request))
-        outcome, ci95 = sampled.outcome, sampled.ci95
-    metrics, distributions = metrics_of(resolved, outcome)
+    checked = resolve_request(request)
+    _, rules, resolved = checked
+
+    def exact() -> ExactAnswer:
+        return (*metrics_of(resolved, exact_outcome(resolved)), ())
+
+    def sample(**options: Any) -> Estimates:
+        sampled = _sample_outcome(resolved, **options)
+        found = Estimates(options["trials"])
+        found.metrics, found.distributions = metrics_of(resolved, sampled.outcome)
+        found.ci95 = sampled.ci95
+        return found
+
+    details = {
+        "weapon": resolved.weapon.name,
+        "adj_dx": resolved.adj_dx,
+        "adj_dx_terms": resolved.adj_dx_terms,
+        "incapacitated_at": resolved.st - 1,
+        **_battle_dress(resolved, rules),
+    }
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
-    return attack_result(
-        NAME,
-        request,
-        scenario,
-        rules,
-        rows,
-        metrics=metrics,
-        ci95=ci95,
-        distributions=distributions,
-        details={
-            "weapon": resolved.weapon.name,
-            "adj_dx": resolved.adj_dx,
-            "adj_dx_terms": resolved.adj_dx_terms,
-            "incapacitated_at": resolved.st - 1,
-            **_battle_dress(resolved, rules),
-        },
-    )
+    return answer_attack(NAME, request, checked, rows, exact, sample, details)
 
 
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
@@ -128,25 +128,28 @@ def plus_one_armour(request: AttackRequest) -> AttackRequest:
     return with_row(request, "armor", {"protection": resolved.armour.protection + 1})
 
 
+_ROWS = {"weapon": "weapons", "armor": "armor"}
+
 SYSTEM = System(
     name=NAME,
     title="Revised HiTech TFT",
     spec="docs/rules/hitech_tft.md",
-    scenario_type=Scenario,
     rules_type=Rules,
-    row_inputs={"weapon": "weapons", "armor": "armor"},
     tables=lambda: {"weapons": weapons(), "armor": armours()},
-    metrics=METRICS,
-    attack=attack,
-    check=resolve_request,
-    extra_metrics={**EXTRA_METRICS, **BATTLE_METRICS, **BATTLE_SERIES},
-    battle=Deferred("simlab.systems.hitech_tft.battle:battle"),
-    battle_check=Deferred("simlab.systems.hitech_tft.battle:check_battle"),
-    battle_figure_type=Scenario,
-    marginals={"+1 DX": plus_one("dx", resolve_request), "+1 armour": plus_one_armour},
-    distributions={
-        "hits": "hits scored (TFT-3.3)",
-        "damage": "damage taken after armour (TFT-4)",
-        **BATTLE_DISTRIBUTIONS,
+    questions={
+        "attack": Question(
+            kind="attack",
+            title="One attack",
+            form="scenario",
+            inputs_type=Scenario,
+            row_inputs=_ROWS,
+            metrics=METRICS,
+            answer=attack,
+            check=resolve_request,
+            extra_metrics=EXTRA_METRICS,
+            distributions={"hits": "hits scored (TFT-3.3)", "damage": "damage taken after armour (TFT-4)"},
+            marginals={"+1 DX": plus_one("dx", resolve_request), "+1 armour": plus_one_armour},
+        ),
+        "battle": battle_question(NAME, Scenario, _ROWS),
     },
 )

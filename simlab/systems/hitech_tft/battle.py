@@ -42,26 +42,19 @@ import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
-from simlab.engine.results import AttackResult
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build, spec_field
-from simlab.systems.base import BattleRequest, sampling_options
-from simlab.systems.battles import (
-    BattleShape,
-    battle_estimates,
-    battle_result,
-    break_threshold,
-    check_trials_in_window,
+from simlab.systems.base import BattleRequest
+from simlab.systems.battle_answer import (
+    BattleEngine,
     draw_window,
     first_turn_distributions,
     first_turn_targets,
-    group_templates,
-    new_battle_tallies,
-    refuse_unread,
-    rule_values,
-    with_exact_first_turn,
 )
+from simlab.systems.battle_figures import group_templates, rule_values
+from simlab.systems.battle_keys import refuse_unread
+from simlab.systems.battles import BattleShape, break_threshold, new_battle_tallies
 from simlab.systems.hitech_tft import battle_kernel as k
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, clip_spent, resolve
@@ -275,18 +268,16 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
     return first_turn_distributions(resolved.battle, fates)
 
 
-def battle(request: BattleRequest, system: str = "hitech_tft") -> AttackResult:
-    """Sample a HiTech TFT battle (ENG-4.3) into ENG-5's metrics, with the exact first turn where tractable."""
-    resolved = resolve_battle(request)
-    check_trials_in_window(request, int(resolved.arrays[0]))
-    tallies = sample_battle(resolved, **sampling_options(request))
-    exact = first_turn_exact(resolved)
-    estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)
-    where = {"range_m": request.battle.range_m if request.battle.range_m is not None else 20.0}
-    details = {"first_turn_exact": exact is not None}
-    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
-
-
+#: Answers a HiTech TFT battle (ENG-4.3): ENG-5's metrics, with the exact first turn where tractable.
+battle = BattleEngine(
+    system="hitech_tft",
+    resolve=resolve_battle,
+    sample=sample_battle,
+    window=lambda resolved: int(resolved.arrays[0]),
+    where=lambda found: {"range_m": found.range_m if found.range_m is not None else 20.0},
+    first_turn=first_turn_exact,
+    details=lambda found, exact: {"first_turn_exact": exact},
+)
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
 

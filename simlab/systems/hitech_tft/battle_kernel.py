@@ -18,12 +18,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import die_from_draw, mix64
-from simlab.systems.battles import (
-    DRAW,
-    INCAPACITATED,
-    KILLED,
-    STANDING,
-)
+from simlab.systems.battles import DRAW, INCAPACITATED, KILLED, STANDING
 from simlab.systems.hitech_tft.kernels import N_DISTANCES, _armoured_dice, _attack_outcome, _roll_3d6
 from simlab.systems.kernel_helpers import assign_targets, battle_outcome_compiled, record_battle_compiled
 

@@ -259,7 +259,10 @@ def resolve(
         autofire=autofire,
         step=rules.autofire_step,
         thresholds=(
-            rules.triple_damage_max, rules.double_damage_max, rules.automatic_hit_max, rules.automatic_miss_min,
+            rules.triple_damage_max,
+            rules.double_damage_max,
+            rules.automatic_hit_max,
+            rules.automatic_miss_min,
             rules.weapon_lost_min,
         ),
         cap=_hit_cap(weapon, scenario.mode),

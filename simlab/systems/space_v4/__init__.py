@@ -8,22 +8,22 @@ where the spec is silent are written in the docstrings of :mod:`.resolve` (one a
 
 from __future__ import annotations
 
+from functools import partial
+
 from simlab.engine.results import AttackResult
-from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
     Deferred,
-    DuelRequest,
+    ExactAnswer,
+    Question,
     System,
+    answer_attack,
     attack_resolver,
-    attack_result,
-    duel_resolver,
     plus_one,
-    sampling_options,
 )
-from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
-from simlab.systems.duels import duel_result
-from simlab.systems.space_v4.duel import DuelSide, resolve_duel, side_json
+from simlab.systems.battles import battle_question
+from simlab.systems.duels import duel_question
+from simlab.systems.space_v4.duel import DuelSide
 from simlab.systems.space_v4.exact import exact_attack
 from simlab.systems.space_v4.fractions import damage_fractions
 from simlab.systems.space_v4.outcomes import DUEL_METRICS, MARGIN_SERIES
@@ -31,12 +31,11 @@ from simlab.systems.space_v4.resolve import ResolvedAttack, p_shot_down, resolve
 from simlab.systems.space_v4.rules import Rules, Scenario
 from simlab.systems.space_v4.ships import ships
 
-__all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
+__all__ = ["SYSTEM", "attack", "resolve_request", "Rules", "Scenario"]
 
 NAME = "space_v4"
 #: Sampling and battles load the compiled kernels: imported when first asked for.
 _sample_attack = Deferred("simlab.systems.space_v4.sample:sample_attack")
-_sample_duel = Deferred("simlab.systems.space_v4.sample:sample_duel")
 
 #: Metrics of one attack (SPC-8): name → description.
 METRICS = {
@@ -79,39 +78,16 @@ def _subject(resolved: ResolvedAttack) -> str:
 
 def attack(request: AttackRequest) -> AttackResult:
     """Answer one Space Combat V4 attack question, exactly or by sampling (SPC-8)."""
-    _, rules, resolved = resolve_request(request)
-    if request.method == "exact":
-        exact = exact_attack(resolved)
-        metrics, ci95, distributions = exact.metrics(), {}, {"applied_hits": exact.applied.to_dict()}
-    else:
-        found = _sample_attack(resolved, **sampling_options(request))
-        metrics, ci95, distributions = found.metrics, found.ci95, found.distributions
-    return attack_result(
-        NAME,
-        request,
-        resolved.scenario,
-        rules,
-        {"attacker": resolved.attacker, "defender": resolved.defender},
-        metrics=metrics,
-        ci95=ci95,
-        distributions=distributions,
-        details=_details(resolved),
-    )
+    checked = resolve_request(request)
+    resolved = checked[2]
 
+    def exact() -> ExactAnswer:
+        found = exact_attack(resolved)
+        return found.metrics(), {"applied_hits": found.applied.to_dict()}, ()
 
-#: Validates a duel request into the resolved duel.
-resolve_duel_request = duel_resolver(Rules, resolve_duel)
-
-
-def duel(request: DuelRequest) -> AttackResult:
-    """Sample duels of two ships (SPC-7)."""
-    resolved = resolve_duel_request(request)
-    found = _sample_duel(resolved, **sampling_options(request))
-    sides = (
-        side_json(resolved.a, resolved.ships[0], resolved.start_band),
-        side_json(resolved.b, resolved.ships[1], resolved.start_band),
-    )
-    return duel_result(NAME, found, sides, resolved.names, as_plain(resolved.rules), request.seed, request.variant)
+    rows = {"attacker": resolved.attacker, "defender": resolved.defender}
+    sample = partial(_sample_attack, resolved)
+    return answer_attack(NAME, request, (resolved.scenario, *checked[1:]), rows, exact, sample, _details(resolved))
 
 
 def _filled(request: AttackRequest) -> tuple[Scenario]:
@@ -119,35 +95,39 @@ def _filled(request: AttackRequest) -> tuple[Scenario]:
     return (resolve_request(request)[2].scenario,)
 
 
+_ROWS = {"attacker": "ships", "defender": "ships", "ship": "ships"}
+
 SYSTEM = System(
     name=NAME,
     title="Traveller Space Combat V4",
     spec="docs/rules/space_v4.md",
-    scenario_type=Scenario,
     rules_type=Rules,
-    row_inputs={"attacker": "ships", "defender": "ships", "ship": "ships"},
     tables=lambda: {"ships": ships(), "fractions": damage_fractions()},
-    metrics=METRICS,
-    attack=attack,
-    check=resolve_request,
-    extra_metrics={
-        MARGIN_SERIES: "expected applied hits of one roll that succeeds by margin k (series)",
-        **DUEL_METRICS,
-        **BATTLE_METRICS,
-        **BATTLE_SERIES,
-    },
-    duel=duel,
-    duel_check=resolve_duel_request,
-    duel_side_type=DuelSide,
-    battle=Deferred("simlab.systems.space_v4.battle:battle"),
-    battle_check=Deferred("simlab.systems.space_v4.battle:check_battle"),
-    battle_figure_type=DuelSide,
-    marginals={"+1 computer": plus_one("attacker_computer", _filled), "+1 G": plus_one("attacker_g", _filled)},
-    distributions={
-        "applied_hits": "applied hits of the attack (SPC-4.2)",
-        "turns": "turns the duel lasted (SPC-7)",
-        "turns_a_wins": "turns of the duels A won",
-        "turns_b_wins": "turns of the duels B won",
-        **BATTLE_DISTRIBUTIONS,
+    questions={
+        "attack": Question(
+            kind="attack",
+            title="One attack",
+            form="scenario",
+            inputs_type=Scenario,
+            row_inputs=_ROWS,
+            metrics=METRICS,
+            answer=attack,
+            check=resolve_request,
+            extra_metrics={MARGIN_SERIES: "expected applied hits of one roll that succeeds by margin k (series)"},
+            distributions={"applied_hits": "applied hits of the attack (SPC-4.2)"},
+            marginals={"+1 computer": plus_one("attacker_computer", _filled), "+1 G": plus_one("attacker_g", _filled)},
+        ),
+        "duel": duel_question(
+            NAME,
+            DuelSide,
+            _ROWS,
+            metrics=DUEL_METRICS,
+            distributions={
+                "turns": "turns the duel lasted (SPC-7)",
+                "turns_a_wins": "turns of the duels A won",
+                "turns_b_wins": "turns of the duels B won",
+            },
+        ),
+        "battle": battle_question(NAME, DuelSide, _ROWS),
     },
 )

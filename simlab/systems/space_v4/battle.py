@@ -33,27 +33,19 @@ import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
-from simlab.engine.results import AttackResult
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.mechanics.target_number import p_at_least
-from simlab.systems.base import BattleRequest, sampling_options
-from simlab.systems.battles import (
-    BattleShape,
-    battle_estimates,
-    battle_outcome,
-    battle_result,
-    break_threshold,
-    check_trials_in_window,
+from simlab.systems.base import BattleRequest
+from simlab.systems.battle_answer import (
+    BattleEngine,
     draw_window,
     first_turn_targets,
-    group_templates,
-    new_battle_tallies,
-    refuse_unread,
-    rule_values,
-    with_exact_first_turn,
 )
+from simlab.systems.battle_figures import group_templates, rule_values
+from simlab.systems.battle_keys import refuse_unread
+from simlab.systems.battles import BattleShape, battle_outcome, break_threshold, new_battle_tallies
 from simlab.systems.kernel_helpers import standing_target
 from simlab.systems.space_v4 import battle_kernel as k
 from simlab.systems.space_v4 import kernels as sk
@@ -371,18 +363,16 @@ def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
     return sample_cell(partial(battle_tallies, resolved), **options)
 
 
-def battle(request: BattleRequest, system: str = "space_v4") -> AttackResult:
-    """Sample a battle of fleets (ENG-4.4) into ENG-5's metrics."""
-    resolved = resolve_battle(request)
-    check_trials_in_window(request, int(resolved.arrays[0]))
-    tallies = sample_battle(resolved, **sampling_options(request))
-    exact = first_turn_exact(resolved)
-    estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)
-    where = {"range_band": request.battle.range_band or "typical"}
-    details = {"first_turn_exact": exact is not None}
-    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
-
-
+#: Answers a battle of fleets (ENG-4.4): ENG-5's metrics, with the exact first turn where tractable.
+battle = BattleEngine(
+    system="space_v4",
+    resolve=resolve_battle,
+    sample=sample_battle,
+    window=lambda resolved: int(resolved.arrays[0]),
+    where=lambda found: {"range_band": found.range_band or "typical"},
+    first_turn=first_turn_exact,
+    details=lambda found, exact: {"first_turn_exact": exact},
+)
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
 

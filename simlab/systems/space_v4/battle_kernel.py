@@ -15,12 +15,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import mix64
-from simlab.systems.battles import (
-    DRAW,
-    INCAPACITATED,
-    KILLED,
-    STANDING,
-)
+from simlab.systems.battles import DRAW, INCAPACITATED, KILLED, STANDING
 from simlab.systems.kernel_helpers import (
     assign_targets,
     battle_outcome_compiled,

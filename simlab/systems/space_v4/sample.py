@@ -28,7 +28,6 @@ __all__ = [
 ]
 
 
-
 def attack_ints(attack: ResolvedAttack) -> np.ndarray:
     """The one-attack kernel's parameters, indexed by ``k.ROLLS`` ... ``k.GUNNER_DM``."""
     rules = attack.rules

@@ -33,34 +33,34 @@ Implements ``docs/rules/striker.md`` (STR-1 to STR-12). Choices where the spec i
 
 from __future__ import annotations
 
+from typing import Any
+
+from simlab.engine.intervals import Estimates
 from simlab.engine.results import AttackResult
-from simlab.inputs.params import as_plain
 from simlab.systems.base import (
     AttackRequest,
     Deferred,
-    DuelRequest,
+    ExactAnswer,
+    Question,
     System,
+    answer_attack,
     attack_resolver,
-    attack_result,
-    duel_resolver,
     plus_one,
-    sampling_options,
     with_row,
 )
-from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
-from simlab.systems.duels import DUEL_DISTRIBUTIONS, duel_result
-from simlab.systems.striker.duel import DUEL_METRICS, BattleFigure, DuelSide, resolve_duel, side_json
+from simlab.systems.battles import battle_question
+from simlab.systems.duels import duel_question
+from simlab.systems.striker.duel import DUEL_METRICS, BattleFigure, DuelSide
 from simlab.systems.striker.exact import exact_outcome
 from simlab.systems.striker.outcomes import EXTRA_METRICS, METRICS, metrics_of
 from simlab.systems.striker.resolve import CATEGORIES, resolve
 from simlab.systems.striker.rules import Rules, Scenario, armours, blowthroughs, melee_weapons, weapons
 
-__all__ = ["SYSTEM", "attack", "duel", "resolve_request", "Rules", "Scenario"]
+__all__ = ["SYSTEM", "attack", "resolve_request", "Rules", "Scenario"]
 
 NAME = "striker"
 #: Sampling and battles load the compiled kernels: imported when first asked for.
 _sample_attack = Deferred("simlab.systems.striker.sample:sample_attack")
-_sample_duel = Deferred("simlab.systems.striker.sample:sample_duel")
 
 
 #: Validates a request into scenario, rules and the resolved attack.
@@ -69,52 +69,28 @@ resolve_request = attack_resolver(Scenario, Rules, resolve)
 
 def attack(request: AttackRequest) -> AttackResult:
     """Answer one Striker attack question, exactly or by sampling (STR-12)."""
-    scenario, rules, resolved = resolve_request(request)
-    ci95: dict[str, tuple[float, float]] = {}
-    if request.method == "exact":
-        outcome = exact_outcome(resolved)
-    else:
-        sampled = _sample_attack(resolved, **sampling_options(request))
-        outcome, ci95 = sampled.outcome, sampled.ci95
-    metrics, distributions = metrics_of(outcome, resolved.suppressive)
+    checked = resolve_request(request)
+    resolved = checked[2]
+
+    def exact() -> ExactAnswer:
+        return (*metrics_of(exact_outcome(resolved), resolved.suppressive), ())
+
+    def sample(**options: Any) -> Estimates:
+        sampled = _sample_attack(resolved, **options)
+        found = Estimates(options["trials"])
+        found.metrics, found.distributions = metrics_of(sampled.outcome, resolved.suppressive)
+        found.ci95 = sampled.ci95
+        return found
+
+    details = {
+        "weapon": resolved.name,
+        "to_hit_dm": resolved.to_hit_dm,
+        "to_hit_terms": resolved.to_hit_terms,
+        "rounds": resolved.rounds,
+        "labels": {"outcome": dict(enumerate(CATEGORIES))},
+    }
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
-    return attack_result(
-        NAME,
-        request,
-        scenario,
-        rules,
-        rows,
-        metrics=metrics,
-        ci95=ci95,
-        distributions=distributions,
-        details={
-            "weapon": resolved.name,
-            "to_hit_dm": resolved.to_hit_dm,
-            "to_hit_terms": resolved.to_hit_terms,
-            "rounds": resolved.rounds,
-            "labels": {"outcome": dict(enumerate(CATEGORIES))},
-        },
-    )
-
-
-#: Validates a duel request into the resolved duel.
-resolve_duel_request = duel_resolver(Rules, resolve_duel)
-
-
-def duel(request: DuelRequest) -> AttackResult:
-    """Sample duels of two figures (STR-11.2)."""
-    resolved = resolve_duel_request(request)
-    sampled = _sample_duel(resolved, **sampling_options(request))
-    sides = (side_json(resolved.a, resolved.attacks[0]), side_json(resolved.b, resolved.attacks[1]))
-    return duel_result(
-        NAME,
-        sampled,
-        sides,
-        (resolved.attacks[0].name, resolved.attacks[1].name),
-        as_plain(resolved.rules),
-        request.seed,
-        request.variant,
-    )
+    return answer_attack(NAME, request, checked, rows, exact, sample, details)
 
 
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
@@ -125,34 +101,36 @@ def plus_one_armour(request: AttackRequest) -> AttackRequest:
     return with_row(request, "armor", changed)
 
 
+_ROWS = {"weapon": "weapons", "armor": "armor", "melee_weapon": "melee_weapons", "defender_weapon": "melee_weapons"}
+
 SYSTEM = System(
     name=NAME,
     title="Striker-derived combat",
     spec="docs/rules/striker.md",
-    scenario_type=Scenario,
     rules_type=Rules,
-    row_inputs={
-        "weapon": "weapons",
-        "armor": "armor",
-        "melee_weapon": "melee_weapons",
-        "defender_weapon": "melee_weapons",
-    },
     tables=lambda: {
         "weapons": weapons(),
         "armor": armours(),
         "blowthrough": blowthroughs(),
         "melee_weapons": melee_weapons(),
     },
-    metrics=METRICS,
-    attack=attack,
-    check=resolve_request,
-    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS, **BATTLE_METRICS, **BATTLE_SERIES},
-    duel=duel,
-    duel_check=resolve_duel_request,
-    duel_side_type=DuelSide,
-    battle=Deferred("simlab.systems.striker.battle:battle"),
-    battle_check=Deferred("simlab.systems.striker.battle:check_battle"),
-    battle_figure_type=BattleFigure,
+    questions={
+        "attack": Question(
+            kind="attack",
+            title="One attack",
+            form="scenario",
+            inputs_type=Scenario,
+            row_inputs=_ROWS,
+            metrics=METRICS,
+            answer=attack,
+            check=resolve_request,
+            extra_metrics=EXTRA_METRICS,
+            distributions={"hits": "hits scored (STR-3)", "outcome": "worst result of the attack (STR-4.3, STR-6)"},
+            marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
+        ),
+        "duel": duel_question(NAME, DuelSide, _ROWS, metrics=DUEL_METRICS),
+        "battle": battle_question(NAME, BattleFigure, _ROWS),
+    },
     fight_unread_rules={
         **dict.fromkeys(
             ("serious_save_target", "save_end_dm", "stabilise_target", "treatment_target"),
@@ -162,11 +140,4 @@ SYSTEM = System(
         "snap-shoot nor run",
     },
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
-    marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
-    distributions={
-        "hits": "hits scored (STR-3)",
-        "outcome": "worst result of the attack (STR-4.3, STR-6)",
-        **DUEL_DISTRIBUTIONS,
-        **BATTLE_DISTRIBUTIONS,
-    },
 )

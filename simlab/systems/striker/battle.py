@@ -36,27 +36,20 @@ import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
-from simlab.engine.results import AttackResult
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.inputs.tables import Table
-from simlab.systems.base import BattleRequest, sampling_options
-from simlab.systems.battles import (
-    BattleShape,
-    battle_estimates,
-    battle_result,
-    break_threshold,
-    check_trials_in_window,
+from simlab.systems.base import BattleRequest
+from simlab.systems.battle_answer import (
+    BattleEngine,
     draw_window,
     first_turn_distributions,
     first_turn_targets,
-    group_templates,
-    new_battle_tallies,
-    refuse_unread,
-    rule_values,
-    with_exact_first_turn,
 )
+from simlab.systems.battle_figures import group_templates, rule_values
+from simlab.systems.battle_keys import refuse_unread
+from simlab.systems.battles import BattleShape, break_threshold, new_battle_tallies
 from simlab.systems.striker import battle_kernel as k
 from simlab.systems.striker.duel import BattleFigure, _attack_of
 from simlab.systems.striker.exact import exact_outcome
@@ -287,18 +280,16 @@ def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | 
     return first_turn_distributions(resolved.battle, fates)
 
 
-def battle(request: BattleRequest, system: str = "striker") -> AttackResult:
-    """Sample a Striker battle (ENG-4.1) into ENG-5's metrics, with the exact first turn where tractable."""
-    resolved = resolve_battle(request)
-    check_trials_in_window(request, resolved.window)
-    tallies = sample_battle(resolved, **sampling_options(request))
-    exact = first_turn_exact(resolved)
-    estimates = with_exact_first_turn(battle_estimates(tallies, request.trials, resolved.shape), exact)
-    where = {"range_band": request.battle.range_band or "short"}
-    details = {"first_turn_exact": exact is not None}
-    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
-
-
+#: Answers a Striker battle (ENG-4.1): ENG-5's metrics, with the exact first turn where tractable.
+battle = BattleEngine(
+    system="striker",
+    resolve=resolve_battle,
+    sample=sample_battle,
+    window=lambda resolved: int(resolved.window),
+    where=lambda found: {"range_band": found.range_band or "short"},
+    first_turn=first_turn_exact,
+    details=lambda found, exact: {"first_turn_exact": exact},
+)
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
 

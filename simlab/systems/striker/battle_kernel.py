@@ -17,12 +17,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import draw_2d6, mix64, two_d6_from_draw
-from simlab.systems.battles import (
-    DRAW,
-    INCAPACITATED,
-    KILLED,
-    STANDING,
-)
+from simlab.systems.battles import DRAW, INCAPACITATED, KILLED, STANDING
 from simlab.systems.kernel_helpers import (
     assign_targets,
     battle_outcome_compiled,

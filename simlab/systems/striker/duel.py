@@ -28,11 +28,12 @@ from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, spec_field
 from simlab.inputs.tables import Table
-from simlab.systems.duels import DUEL_METRICS
+from simlab.systems.base import Deferred, duel_resolver
+from simlab.systems.duels import DUEL_METRICS, DuelEngine
 from simlab.systems.striker.resolve import ResolvedAttack, end_dm, resolve
 from simlab.systems.striker.rules import COVERS, MODES, RANGE_BANDS, SIGHTS, Rules, Scenario
 
-__all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "DUEL_METRICS"]
+__all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "check_duel", "duel", "DUEL_METRICS"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,6 @@ class DuelSide:
     suppressive: bool = spec_field(
         False, doc="fires suppressively (half_clip or full_clip): -2 and more on the other's shot this turn (STR-3.3)"
     )
-
 
 
 @dataclass(frozen=True)
@@ -160,3 +160,15 @@ def resolve_duel(
 def side_json(side: DuelSide, attack: ResolvedAttack) -> dict[str, Any]:
     """A side's effective inputs for the JSON output."""
     return {**as_plain(side), "to_hit_dm": attack.to_hit_dm, "rounds_per_attack": attack.rounds}
+
+
+#: Validates a duel request into the resolved duel.
+check_duel = duel_resolver(Rules, resolve_duel)
+#: Answers a duel of two figures (STR-11.2).
+duel = DuelEngine(
+    system="striker",
+    resolve=check_duel,
+    sample=Deferred("simlab.systems.striker.sample:sample_duel"),
+    sides=lambda d: (side_json(d.a, d.attacks[0]), side_json(d.b, d.attacks[1])),
+    names=lambda d: (d.attacks[0].name, d.attacks[1].name),
+)

@@ -32,22 +32,13 @@ TYC-9 as further questions (:mod:`.questions`: ``explosion``, ``indirect_fire``,
 
 from __future__ import annotations
 
+from functools import partial
+
 from simlab.engine.results import AttackResult
-from simlab.inputs.params import as_plain
-from simlab.systems.base import (
-    AttackRequest,
-    Deferred,
-    DuelRequest,
-    System,
-    attack_resolver,
-    duel_resolver,
-    plus_one,
-    sampling_options,
-    with_row,
-)
-from simlab.systems.battles import BATTLE_DISTRIBUTIONS, BATTLE_METRICS, BATTLE_SERIES
-from simlab.systems.duels import DUEL_DISTRIBUTIONS, DUEL_METRICS, duel_result
-from simlab.systems.tyconian.duel import DuelSide, resolve_duel, side_json
+from simlab.systems.base import AttackRequest, Deferred, Question, System, attack_resolver, plus_one, with_row
+from simlab.systems.battles import battle_question
+from simlab.systems.duels import DUEL_METRICS, duel_question
+from simlab.systems.tyconian.duel import DuelSide
 from simlab.systems.tyconian.exact import exact_attack
 from simlab.systems.tyconian.fire import shot_chances
 from simlab.systems.tyconian.questions import QUESTIONS, WOUND_DISTRIBUTIONS, answer, tables
@@ -60,7 +51,6 @@ __all__ = ["SYSTEM", "attack", "resolve_request", "Rules", "Scenario", "METRICS"
 NAME = "tyconian"
 #: Sampling and battles load the compiled kernels: imported when first asked for.
 _sample_attack = Deferred("simlab.systems.tyconian.sample:sample_attack")
-_sample_duel = Deferred("simlab.systems.tyconian.sample:sample_duel")
 #: Metrics of every attack (TYC-10).
 METRICS = {
     "p_hit": "probability of at least one hit",
@@ -107,7 +97,8 @@ def _exact(resolved: ResolvedAttack) -> tuple[dict[str, float], dict[str, dict[i
 
 def attack(request: AttackRequest) -> AttackResult:
     """Answer one Tyconian attack question, exactly or by sampling (TYC-10)."""
-    scenario, rules, resolved = resolve_request(request)
+    checked = resolve_request(request)
+    resolved = checked[2]
     rows = {"weapon": resolved.weapon, "armor": resolved.armour}
     details: dict[str, object] = {
         "weapon": resolved.weapon.name,
@@ -122,21 +113,7 @@ def attack(request: AttackRequest) -> AttackResult:
             "dice": resolved.auto.dice,
             "p_die": resolved.auto.p_die,
         }
-    return answer(
-        request, scenario, rules, rows, lambda: _exact(resolved), lambda **o: _sample_attack(resolved, **o), details
-    )
-
-
-#: Validates a duel request into the resolved duel.
-resolve_duel_request = duel_resolver(Rules, resolve_duel)
-
-
-def duel(request: DuelRequest) -> AttackResult:
-    """Sample duels of two figures, second by second by fire plan (TYC-2 to TYC-6)."""
-    resolved = resolve_duel_request(request)
-    sampled = _sample_duel(resolved, **sampling_options(request))
-    sides = (side_json(resolved.a, resolved.names[0]), side_json(resolved.b, resolved.names[1]))
-    return duel_result(NAME, sampled, sides, resolved.names, as_plain(resolved.rules), request.seed, request.variant)
+    return answer(request, checked, rows, lambda: _exact(resolved), partial(_sample_attack, resolved), details)
 
 
 def plus_one_armour(request: AttackRequest) -> AttackRequest:
@@ -161,33 +138,36 @@ FIGHT_UNREAD_RULES = {
     "burst_hits": "a reading of one attack's burst (TYC-3.7): duels and battles score one hit a burst",
 }
 
+_ROWS = {"weapon": "weapons", "armor": "armor"}
+
 SYSTEM = System(
     name=NAME,
     title="Tyconian Traveller combat",
     spec="docs/rules/tyconian.md",
-    scenario_type=Scenario,
     rules_type=Rules,
-    row_inputs={"weapon": "weapons", "armor": "armor"},
     tables=tables,
-    metrics=METRICS,
-    attack=attack,
-    check=resolve_request,
-    extra_metrics={**EXTRA_METRICS, **DUEL_METRICS, **BATTLE_METRICS, **BATTLE_SERIES},
-    marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
-    distribution_labels={"wounds_": WOUND_LEVELS},
-    duel=duel,
-    duel_check=resolve_duel_request,
-    duel_side_type=DuelSide,
-    battle=Deferred("simlab.systems.tyconian.battle:battle"),
-    battle_check=Deferred("simlab.systems.tyconian.battle:check_battle"),
-    battle_figure_type=DuelSide,
-    fight_unread_rules=FIGHT_UNREAD_RULES,
-    questions=QUESTIONS,
-    distributions={
-        "hits": "hits on the target (TYC-3, TYC-4)",
-        "damage": "damage of all hits and blunt trauma (TYC-5)",
-        **WOUND_DISTRIBUTIONS,
-        **DUEL_DISTRIBUTIONS,
-        **BATTLE_DISTRIBUTIONS,
+    questions={
+        "attack": Question(
+            kind="attack",
+            title="One attack",
+            form="scenario",
+            inputs_type=Scenario,
+            row_inputs=_ROWS,
+            metrics=METRICS,
+            answer=attack,
+            check=resolve_request,
+            extra_metrics=EXTRA_METRICS,
+            distributions={
+                "hits": "hits on the target (TYC-3, TYC-4)",
+                "damage": "damage of all hits and blunt trauma (TYC-5)",
+                **WOUND_DISTRIBUTIONS,
+            },
+            marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
+        ),
+        "duel": duel_question(NAME, DuelSide, _ROWS),
+        "battle": battle_question(NAME, DuelSide, _ROWS, extra_metrics={"mean_seconds": DUEL_METRICS["mean_seconds"]}),
+        **QUESTIONS,
     },
+    fight_unread_rules=FIGHT_UNREAD_RULES,
+    distribution_labels={"wounds_": WOUND_LEVELS},
 )

@@ -36,24 +36,14 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import mean_interval
-from simlab.engine.results import AttackResult
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
-from simlab.systems.base import BattleRequest, sampling_options
-from simlab.systems.battles import (
-    SAME_SECOND,
-    BattleShape,
-    battle_estimates,
-    battle_result,
-    break_threshold,
-    check_trials_in_window,
-    draw_window,
-    group_templates,
-    new_battle_tallies,
-    refuse_unread,
-    rule_values,
-)
+from simlab.systems.base import BattleRequest
+from simlab.systems.battle_answer import BattleEngine, Estimates, draw_window
+from simlab.systems.battle_figures import group_templates, rule_values
+from simlab.systems.battle_keys import refuse_unread
+from simlab.systems.battles import SAME_SECOND, BattleShape, break_threshold, new_battle_tallies
 from simlab.systems.tyconian import battle_kernel as k
 from simlab.systems.tyconian.duel import SIDE_FIELDS, DuelSide, _side
 from simlab.systems.tyconian.resolve import resolve
@@ -205,24 +195,27 @@ def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
     return sample_cell(partial(battle_tallies, resolved), **options)
 
 
-def battle(request: BattleRequest, system: str = "tyconian") -> AttackResult:
-    """Sample a Tyconian battle (ENG-4.2) into ENG-5's metrics, with its length in seconds."""
-    resolved = resolve_battle(request)
-    check_trials_in_window(request, int(resolved.arrays[0]))
-    tallies = sample_battle(resolved, **sampling_options(request))
-    metrics, ci, distributions = battle_estimates(tallies[:5], request.trials, resolved.shape)
-    seconds = tallies[5]
+def _seconds(tallies: Tallies, trials: int, estimates: Estimates) -> None:
+    """The battle's length in seconds, from the histogram after ENG-5's tallies (ENG-4.2)."""
+    metrics, ci, distributions = estimates
+    seconds = tallies[0]
     ticks = np.arange(len(seconds), dtype=np.int64)
     total, square = int(ticks @ seconds), int((ticks * ticks) @ seconds)
-    metrics["mean_seconds"] = total / request.trials
-    ci["mean_seconds"] = mean_interval(total, square, request.trials)
-    distributions["seconds"] = {int(t): int(c) / request.trials for t, c in enumerate(seconds) if c}
-    where = {"range_m": request.battle.range_m if request.battle.range_m is not None else 20.0}
-    details = {"same_second": request.battle.data.get("same_second", "initiative")}
-    estimates = (metrics, ci, distributions)
-    return battle_result(system, request, resolved.figures, resolved.rules, estimates, where, details)
+    metrics["mean_seconds"] = total / trials
+    ci["mean_seconds"] = mean_interval(total, square, trials)
+    distributions["seconds"] = {int(t): int(c) / trials for t, c in enumerate(seconds) if c}
 
 
+#: Answers a Tyconian battle (ENG-4.2): ENG-5's metrics, with its length in seconds.
+battle = BattleEngine(
+    system="tyconian",
+    resolve=resolve_battle,
+    sample=sample_battle,
+    window=lambda resolved: int(resolved.arrays[0]),
+    where=lambda found: {"range_m": found.range_m if found.range_m is not None else 20.0},
+    details=lambda found, exact: {"same_second": found.data.get("same_second", "initiative")},
+    more=_seconds,
+)
 #: Validates a battle request without sampling it.
 check_battle = resolve_battle
 

@@ -18,11 +18,7 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import die_from_draw, draw_die, mix64
-from simlab.systems.battles import (
-    DRAW,
-    INCAPACITATED,
-    STANDING,
-)
+from simlab.systems.battles import DRAW, INCAPACITATED, STANDING
 from simlab.systems.kernel_helpers import (
     assign_targets,
     battle_outcome_compiled,

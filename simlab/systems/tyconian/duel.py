@@ -39,7 +39,8 @@ from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import SKILL, as_plain, build, spec_field
 from simlab.inputs.tables import Table
-from simlab.systems.duels import DUEL_METRICS
+from simlab.systems.base import Deferred, duel_resolver
+from simlab.systems.duels import DUEL_METRICS, DuelEngine
 from simlab.systems.tyconian.fire import SKILL_MULTIPLIER, can_jam, range_band
 from simlab.systems.tyconian.full_auto import table_row
 from simlab.systems.tyconian.plans import MAX_SHOTS, plan_seconds, points_by_second, shot_costs
@@ -57,7 +58,7 @@ from simlab.systems.tyconian.rules import (
 )
 from simlab.systems.tyconian.wounds import LIMBS
 
-__all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "DUEL_METRICS", "SIDE_FIELDS"]
+__all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "check_duel", "duel", "DUEL_METRICS", "SIDE_FIELDS"]
 
 
 #: Per-side parameters of the kernel, by index.
@@ -266,3 +267,15 @@ def resolve_duel(
 def side_json(side: DuelSide, name: str) -> dict[str, Any]:
     """A side's effective inputs for the JSON output."""
     return {**as_plain(side), "weapon_name": name}
+
+
+#: Validates a duel request into the resolved duel.
+check_duel = duel_resolver(Rules, resolve_duel)
+#: Answers a duel of two figures, second by second by fire plan (TYC-2 to TYC-6).
+duel = DuelEngine(
+    system="tyconian",
+    resolve=check_duel,
+    sample=Deferred("simlab.systems.tyconian.sample:sample_duel"),
+    sides=lambda d: (side_json(d.a, d.names[0]), side_json(d.b, d.names[1])),
+    names=lambda d: d.names,
+)

@@ -14,7 +14,7 @@ from typing import Any
 
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import ScenarioError
-from simlab.systems.base import AttackRequest, Deferred, System, attack_resolver, attack_result, sampling_options
+from simlab.systems.base import AttackRequest, Deferred, ExactAnswer, Question, answer_attack, attack_resolver
 from simlab.systems.tyconian.questions.blast import (
     ARTILLERY,
     LOBBED,
@@ -84,43 +84,14 @@ def tables() -> dict[str, Any]:
 
 def answer(
     request: AttackRequest,
-    scenario: Any,
-    rules: Rules,
+    checked: tuple[Any, Rules, Any],
     rows: Mapping[str, Any],
-    exact: Callable[[], tuple[dict[str, float], dict[str, dict[int, float]], list[str]]],
+    exact: Callable[[], ExactAnswer],
     sample: Callable[..., Any],
     details: Mapping[str, Any],
 ) -> AttackResult:
-    """The result of one question: ``exact()`` or ``sample(**sampling options)``, with its inputs and rows.
-
-    Args:
-        request: The request (method, trials, seed, variant).
-        scenario: The typed scenario.
-        rules: The typed rules.
-        rows: Resolved table rows by row input, for the effective scenario.
-        exact: Returns (metrics, distributions, metrics that have no exact value).
-        sample: Returns an object with ``metrics``, ``ci95`` and ``distributions``.
-        details: Further facts of the question for the JSON output.
-    """
-    ci95: dict[str, tuple[float, float]] = {}
-    not_exact: list[str] = []
-    if request.method == "exact":
-        metrics, distributions, not_exact = exact()
-    else:
-        sampled = sample(**sampling_options(request))
-        metrics, ci95, distributions = sampled.metrics, sampled.ci95, sampled.distributions
-    return attack_result(
-        NAME,
-        request,
-        scenario,
-        rules,
-        rows,
-        metrics=metrics,
-        ci95=ci95,
-        distributions=distributions,
-        details={"labels": _WOUND_LABELS, **details},
-        not_exact=not_exact,
-    )
+    """The result of one Tyconian question (:func:`~simlab.systems.base.answer_attack`), with the wound labels."""
+    return answer_attack(NAME, request, checked, rows, exact, sample, {"labels": _WOUND_LABELS, **details})
 
 
 def question(
@@ -129,29 +100,25 @@ def question(
     scenario_type: type,
     row_inputs: Mapping[str, str],
     metrics: Mapping[str, str],
-    attack: Callable[[AttackRequest], AttackResult],
+    answer: Callable[[AttackRequest], AttackResult],
     check: Callable[[AttackRequest], object],
     *,
     extra_metrics: Mapping[str, str] | None = None,
     sampled_only: bool = False,
     distributions: Mapping[str, str] = _DAMAGE_AND_WOUNDS,
-) -> System:
-    """One Tyconian question, described as a system of its own."""
-    return System(
-        name=NAME,
+) -> Question:
+    """One Tyconian question of one scenario, answered by ``simlab attack --kind KIND``."""
+    return Question(
+        kind=kind,
         title=title,
-        spec="docs/rules/tyconian.md",
-        scenario_type=scenario_type,
-        rules_type=Rules,
+        form="scenario",
+        inputs_type=scenario_type,
         row_inputs=row_inputs,
-        tables=tables,
         metrics=metrics,
-        attack=attack,
+        answer=answer,
         check=check,
         extra_metrics=extra_metrics or {},
-        distribution_labels={"wounds_": WOUND_LEVELS},
         distributions=distributions,
-        kind=kind,
         sampled_only=sampled_only,
     )
 
@@ -180,10 +147,11 @@ def _dice(blast: ResolvedBlast) -> float:
 
 def _explosion(request: AttackRequest) -> AttackResult:
     """An explosion at a distance from one figure (TYC-7.1)."""
-    scenario, rules, blast = _check_explosion(request)
+    checked = _check_explosion(request)
+    scenario, _, blast = checked
     dice = _dice(blast)
 
-    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+    def exact() -> ExactAnswer:
         metrics = {
             "dice": dice,
             "mean_locations": float(math.ceil(dice)),
@@ -202,7 +170,7 @@ def _explosion(request: AttackRequest) -> AttackResult:
         "explosive": blast.explosive.name,
         "radius_m": blast.explosive.radius_m,
     }
-    return answer(request, scenario, rules, _blast_rows(blast), exact, sample, details)
+    return answer(request, checked, _blast_rows(blast), exact, sample, details)
 
 
 EXPLOSION = question(
@@ -233,9 +201,10 @@ INDIRECT_EXTRA = {
 
 def _indirect(request: AttackRequest) -> AttackResult:
     """A salvo of indirect fire, or grenades lobbed one after another, at one figure (TYC-7.3, TYC-7.4)."""
-    scenario, rules, blast = _check_indirect(request)
+    checked = _check_indirect(request)
+    scenario, _, blast = checked
 
-    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+    def exact() -> ExactAnswer:
         metrics: dict[str, float] = {}
         if blast.mode == LOBBED:
             metrics["mean_on_target"] = sum(p_on_target(blast, throw) for throw in range(blast.rounds))
@@ -250,7 +219,7 @@ def _indirect(request: AttackRequest) -> AttackResult:
         "chance_percent": 5 * blast.chance if blast.mode == ARTILLERY else None,
         "deviation_step_m": blast.step_m,
     }
-    return answer(request, scenario, rules, _blast_rows(blast), exact, lambda **o: sample_blast(blast, **o), details)
+    return answer(request, checked, _blast_rows(blast), exact, lambda **o: sample_blast(blast, **o), details)
 
 
 INDIRECT_FIRE = question(
@@ -277,9 +246,10 @@ FLAME_METRICS = {
 
 def _flame(request: AttackRequest) -> AttackResult:
     """A flamethrower's spray at one figure (TYC-7.2)."""
-    scenario, rules, flame = _check_flame(request)
+    checked = _check_flame(request)
+    scenario, _, flame = checked
 
-    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+    def exact() -> ExactAnswer:
         return (
             {"mean_location_hits": mean_location_hits(flame)},
             {},
@@ -296,7 +266,7 @@ def _flame(request: AttackRequest) -> AttackResult:
             dict(zip(("die", "bonus", "one_in", "dice"), map(int, row), strict=True)) for row in flame.seconds
         ],
     }
-    return answer(request, scenario, rules, {"armor": None}, exact, lambda **o: sample_flame(flame, **o), details)
+    return answer(request, checked, {"armor": None}, exact, lambda **o: sample_flame(flame, **o), details)
 
 
 FLAME = question(
@@ -328,9 +298,10 @@ MELEE_EXTRA = {
 
 def _melee(request: AttackRequest) -> AttackResult:
     """One melee attack: a strike, an armed blow, a diving blow or a grapple (TYC-8)."""
-    scenario, rules, melee = _check_melee(request)
+    checked = _check_melee(request)
+    scenario, _, melee = checked
 
-    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+    def exact() -> ExactAnswer:
         metrics, distributions = exact_melee(melee)
         return metrics, distributions, []
 
@@ -338,7 +309,7 @@ def _melee(request: AttackRequest) -> AttackResult:
     subject = weapon if scenario.attack == "thrown" else f"{scenario.attack.replace('_', ' ')} ({weapon})"
     details = {"subject": subject}
     rows = {"armor": melee.armour, "melee_weapon": melee.weapon}
-    return answer(request, scenario, rules, rows, exact, lambda **o: sample_melee(melee, **o), details)
+    return answer(request, checked, rows, exact, lambda **o: sample_melee(melee, **o), details)
 
 
 MELEE = question(
@@ -371,14 +342,15 @@ HEALING_SERIES = {
 
 def _healing(request: AttackRequest) -> AttackResult:
     """The days after a fight: survival and recovery by day for a wound pattern and care (TYC-9)."""
-    scenario, rules, healing = _check_healing(request)
+    checked = _check_healing(request)
+    scenario, _, healing = checked
 
-    def exact() -> tuple[dict[str, float], dict[str, dict[int, float]], list[str]]:
+    def exact() -> ExactAnswer:
         raise ScenarioError("healing is sampled only: leave out --exact (method monte_carlo)")
 
     pattern = {name: int(v) for name, v in zip(LOCATIONS, healing.wounds, strict=True) if v}
     details = {"subject": f"{scenario.wounds}, care {scenario.care}", "wounds": pattern, "series": HEALING_SERIES}
-    return answer(request, scenario, rules, {}, exact, lambda **o: sample_healing(healing, **o), details)
+    return answer(request, checked, {}, exact, lambda **o: sample_healing(healing, **o), details)
 
 
 HEALING = question(
@@ -395,7 +367,7 @@ HEALING = question(
 )
 
 #: The questions, by kind.
-QUESTIONS: dict[str, System] = {
+QUESTIONS: dict[str, Question] = {
     "explosion": EXPLOSION,
     "indirect_fire": INDIRECT_FIRE,
     "flame": FLAME,

@@ -47,9 +47,7 @@ def _new_tallies(blast: ResolvedBlast) -> Tallies:
 
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-blast_tallies, python_blast_tallies = block_functions(
-    k.blast_block, _arguments, _new_tallies, lambda: _twin_examples()
-)
+blast_tallies, python_blast_tallies = block_functions(k.blast_block, _arguments, _new_tallies, lambda: _twin_examples())
 
 
 def blast_block_function(blast: ResolvedBlast, key: StreamKey) -> partial[Tallies]:

@@ -30,7 +30,6 @@ from simlab.systems.tyconian.questions.flame_layout import (
 __all__ = ["flame_block"]
 
 
-
 @njit(cache=True, nogil=True, error_model="numpy")
 def flame_block(
     offset: np.uint64,

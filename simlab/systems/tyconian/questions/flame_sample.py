@@ -47,9 +47,7 @@ def _new_tallies(flame: ResolvedFlame) -> Tallies:
 
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-flame_tallies, python_flame_tallies = block_functions(
-    flame_block, _arguments, _new_tallies, lambda: _twin_examples()
-)
+flame_tallies, python_flame_tallies = block_functions(flame_block, _arguments, _new_tallies, lambda: _twin_examples())
 
 
 def sample_flame(flame: ResolvedFlame, **options: Any) -> Estimates:

@@ -63,7 +63,6 @@ from simlab.systems.tyconian.questions.melee_layout import (
 __all__ = ["melee_block"]
 
 
-
 @njit(inline="always")
 def _skill_roll(
     w: np.uint64, gamma: np.uint64, skill: np.int64, die: np.int64, crit_max: np.int64, fail_min: np.int64

@@ -37,9 +37,7 @@ def _arguments(melee: ResolvedMelee) -> tuple[Any, ...]:
 
 
 #: The compiled block function of the kernel, and the same run by the interpreter (the plain reference).
-melee_tallies, python_melee_tallies = block_functions(
-    melee_block, _arguments, _new_tallies, lambda: _twin_examples()
-)
+melee_tallies, python_melee_tallies = block_functions(melee_block, _arguments, _new_tallies, lambda: _twin_examples())
 
 
 def sample_melee(melee: ResolvedMelee, **options: Any) -> Estimates:

@@ -1,0 +1,216 @@
+"""What a view shows of one answer: its metrics with intervals, its charts (PNG), its CSV and JSON.
+
+One answer is the JSON of ``simlab attack``, ``duel`` or ``battle`` (``--json``), whatever the
+kind of question; everything here reads that JSON only.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+import pandas as pd
+from fastapi.responses import Response
+
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.limits import DEFAULT_TRIALS
+from simlab.output import plots
+from simlab.output.document import Chart
+from simlab.output.publish import png_bytes
+
+__all__ = [
+    "LINKS",
+    "OUTCOMES",
+    "SURVIVAL",
+    "answer_context",
+    "shown",
+    "metrics_frame",
+    "chart_response",
+    "distribution_chart",
+    "csv_response",
+    "json_response",
+    "grid_answer",
+]
+
+#: The links an answer offers: the page itself, its JSON and its CSV.
+LINKS = {"page": "", "json": "/api", "csv": "/csv"}
+#: The name of the outcome-breakdown chart among an answer's charts.
+OUTCOMES = "outcomes"
+#: The name of a battle's survival curves among its charts.
+SURVIVAL = "survival"
+_CACHED = {"Cache-Control": "private, max-age=3600"}
+
+
+def answer_context(
+    result: dict[str, Any],
+    docs: Mapping[str, str],
+    view: str,
+    system: str,
+    encoded: str,
+    command: str,
+    outcomes: Sequence[str] = (),
+) -> dict[str, Any]:
+    """What ``answer.html.j2`` shows of one result's JSON: metrics with intervals, charts, links, command.
+
+    Args:
+        result: The answer's JSON.
+        docs: Each metric's description.
+        view: The address's first part (the kind of question: ``attack``, ``duel``, ``explosion``).
+        system: The system's id.
+        encoded: The query string of the question.
+        command: The command line that asks it.
+        outcomes: The system's exclusive outcomes (drawn stacked when the answer has them all).
+    """
+    intervals = result.get("ci95", {})
+    metrics = []
+    for name, value in result["metrics"].items():
+        low_high = intervals.get(name)
+        metrics.append(
+            {
+                "name": name,
+                "shown": shown(value),
+                "interval": f"{shown(low_high[0])} – {shown(low_high[1])}" if low_high else "",
+                "doc": docs.get(name, ""),
+            }
+        )
+    # The charts are images of their own (/chart/...): the numbers come at once, each chart as it is drawn.
+    chart_urls = [
+        {
+            "url": f"/chart/{view}/{system}?{encoded}&{urlencode({'distribution': name})}",
+            "name": name,
+            "caption": f"Distribution of the {name}",
+        }
+        for name, pmf in result["distributions"].items()
+        if pmf
+    ]
+    if outcomes and all(m in result["metrics"] for m in outcomes):  # the system's breakdown of exclusive outcomes
+        chart_urls.insert(
+            0,
+            {
+                "url": f"/chart/{view}/{system}?{encoded}&distribution={OUTCOMES}",
+                "name": OUTCOMES,
+                "caption": "How the attack ends: its exclusive outcomes",
+            },
+        )
+    return {
+        "answer": {
+            "method": result["method"],
+            "trials": result["trials"],
+            "seed": result["seed"],
+            "metrics": metrics,
+            "charts": [],
+            "chart_urls": chart_urls,
+        },
+        "links": {kind: f"{prefix}/{view}/{system}?{encoded}" for kind, prefix in LINKS.items()},
+        "command": command,
+    }
+
+
+def shown(value: Any) -> str:
+    """A value as a page shows it: six significant digits, NaN blank."""
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.6g}"
+    return str(value)
+
+
+def metrics_frame(result: dict[str, Any]) -> pd.DataFrame:
+    """The metrics of a result, with their intervals where sampled, one row each."""
+    intervals = result.get("ci95", {})
+    return pd.DataFrame(
+        [
+            {
+                "metric": name,
+                "value": value,
+                "ci_low": intervals.get(name, [None, None])[0],
+                "ci_high": intervals.get(name, [None, None])[1],
+            }
+            for name, value in result["metrics"].items()
+        ]
+    )
+
+
+def chart_response(result: dict[str, Any], name: str, outcomes: Sequence[str] = ()) -> Response:
+    """One chart of an answer as a PNG: a distribution, the outcome breakdown or a battle's survival curves.
+
+    The same answer draws the same image.
+
+    Raises:
+        SimlabError: For a chart the answer does not have, with those it has.
+    """
+    if name == OUTCOMES and outcomes:
+        rows = [
+            {"answer": "this attack", "metric": m, "value": result["metrics"][m], "method": result["method"]}
+            for m in outcomes
+        ]
+        figure = plots.stacked(pd.DataFrame(rows), metrics=outcomes, rows="answer", title="How the attack ends")
+        return Response(png_bytes(figure), media_type="image/png", headers=_CACHED)
+    if name == SURVIVAL and any(m.startswith("standing_") for m in result["metrics"]):
+        frame = metrics_frame(result).assign(method=result["method"])
+        figure = plots.survival(frame, title=f"Figures standing: {result['scenario']['battle']}")
+        return Response(png_bytes(figure), media_type="image/png", headers=_CACHED)
+    pmf = result["distributions"].get(name)
+    if not pmf:
+        raise SimlabError(f"unknown distribution {name!r} (valid: {', '.join(result['distributions'])})")
+    chart = distribution_chart(name, pmf, result["method"])
+    return Response(chart.png, media_type="image/png", headers=_CACHED)
+
+
+def distribution_chart(name: str, pmf: dict[str, float], method: str) -> Chart:
+    """One distribution of the answer, drawn as the reports draw distributions."""
+    frame = pd.DataFrame(
+        {"distribution": name, "outcome": [int(k) for k in pmf], "probability": list(pmf.values()), "method": method}
+    )
+    figure = plots.distribution(frame, name=name)
+    width, height = (float(v) for v in figure.get_size_inches())
+    return Chart(f"distribution_{name}", f"Distribution of the {name}", png_bytes(figure), width, height)
+
+
+def csv_response(result: dict[str, Any]) -> Response:
+    """The metrics of a result (with their intervals when sampled) as CSV."""
+    buffer = io.StringIO()
+    metrics_frame(result).to_csv(buffer, index=False, lineterminator="\n")
+    return Response(buffer.getvalue(), media_type="text/csv")
+
+
+def json_response(payload: Any) -> Response:
+    """The JSON text the command line prints (NaN included where it prints NaN)."""
+    return Response(json.dumps(payload, indent=2), media_type="application/json")
+
+
+def grid_answer(
+    view: str,
+    attack: Any,
+    items: list[tuple[str, Any]],
+    metrics: list[dict[str, Any]],
+    charts: list[Chart],
+    command: str,
+    note: str,
+) -> dict[str, Any]:
+    """What ``answer.html.j2`` shows of a view of several answers (Sweep, Compare): points, charts, links, command.
+
+    Args:
+        view: The view (``sweep``, ``compare``).
+        attack: The :class:`~simlab.web.query.AttackQuery` the view varies.
+        items: The view's query string, as pairs.
+        metrics: The rows shown.
+        charts: The charts drawn.
+        command: What runs the same from the command line.
+        note: The sentence above the command.
+    """
+    encoded = urlencode(items)
+    return {
+        "answer": {
+            "method": attack.method,
+            "trials": attack.trials or DEFAULT_TRIALS,
+            "seed": attack.seed,
+            "metrics": metrics,
+            "charts": charts,
+        },
+        "links": {kind: f"{prefix}/{view}/{attack.system}?{encoded}" for kind, prefix in LINKS.items()},
+        "command": command,
+        "command_note": note,
+    }

@@ -1,0 +1,152 @@
+"""The forms of the web page, generated from the registry: every field from a dataclass's ``spec_field``.
+
+A field is named by the very key of the command line and of the URL (``weapon``, ``rule.NAME``,
+``a.skill``, ``b.groups.0.count``), so a form, its address and its command ask the same question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from simlab.inputs.params import describe
+from simlab.systems import Question, System
+from simlab.web.battle import BattleQuery, battle_form
+from simlab.web.config import Site
+from simlab.web.query import AttackQuery, DuelQuery
+
+__all__ = ["scenario_groups", "duel_groups", "battle_groups", "sampling_fields", "field", "field_named", "Groups"]
+
+#: A form's fields, in titled groups.
+Groups = list[tuple[str, list[dict[str, Any]]]]
+
+
+def scenario_groups(base: System, asked: Question, query: AttackQuery, site: Site) -> Groups:
+    """The form of a question of one scenario: its inputs, its rows' columns, the rules (and a variant), the method."""
+    tables = base.tables()
+    scenario = []
+    for spec in describe(asked.inputs_type):
+        rows = asked.row_inputs.get(spec["name"])
+        choices = [str(r["name"]) for r in tables[rows].as_records()] if rows else None
+        scenario.append(field(spec, spec["name"], query.inputs.get(spec["name"]), choices))
+    rules = _rules(base, query.rules)
+    mine = [name for name, system in site.variant_systems.items() if system == base.name]
+    if mine:
+        doc = "a house-rule variant of experiments/variants/ (blank: the base rules)"
+        rules.insert(0, field({"name": "variant", "default": "", "doc": doc}, "variant", query.variant, ["", *mine]))
+    sampling = [
+        field(
+            {
+                "name": "method",
+                "default": query.method,
+                "doc": "exact values, or sampled with 95 % intervals",
+                "choices": ["monte_carlo"] if asked.sampled_only else ["exact", "monte_carlo"],
+            },
+            "method",
+            query.method,
+        ),
+        *sampling_fields(query.trials, query.seed, "trials to sample"),
+    ]
+    fields = {spec["name"] for spec in describe(asked.inputs_type)}
+    edits = [
+        (f"edit {name}", _row_fields(name, tables[table].as_records(), query.inputs))
+        for name, table in asked.row_inputs.items()
+        if name in fields
+    ]
+    return [("scenario", scenario), *edits, ("rules", rules), ("method", sampling)]
+
+
+def duel_groups(base: System, asked: Question, query: DuelQuery) -> Groups:
+    """The duel form: each side's inputs (``a.KEY``, ``b.KEY``), the rules, trials and seed."""
+    tables = base.tables()
+    groups = []
+    for side, given in (("a", query.a), ("b", query.b)):
+        fields = []
+        for spec in describe(asked.inputs_type):
+            rows = asked.row_inputs.get(spec["name"])
+            choices = [str(r["name"]) for r in tables[rows].as_records()] if rows else None
+            fields.append(field(spec, f"{side}.{spec['name']}", given.get(spec["name"]), choices))
+        groups.append((f"side {side.upper()}", fields))
+    sampling = sampling_fields(query.trials, query.seed, "duels to sample")
+    return [*groups, ("rules", _rules(base, query.rules)), ("sampling", sampling)]
+
+
+def battle_groups(base: System, battle: Any, query: BattleQuery) -> Groups:
+    """The battle form: the battle's own values by dotted path, then the rules, trials and seed."""
+    groups = battle_form(base, battle, query, field)
+    sampling = sampling_fields(query.trials, query.seed, "battles to sample")
+    return [*groups, ("rules", _rules(base, query.rules)), ("sampling", sampling)]
+
+
+def _rules(base: System, given: Mapping[str, str]) -> list[dict[str, Any]]:
+    """One field per rule parameter of the system (``rule.NAME``)."""
+    return [field(spec, f"rule.{spec['name']}", given.get(spec["name"])) for spec in describe(base.rules_type)]
+
+
+def _row_fields(name: str, records: list[dict[str, Any]], inputs: Mapping[str, str]) -> list[dict[str, Any]]:
+    """``ROW.COLUMN`` overrides of the chosen row (or a row of one's own): one text box per column."""
+    chosen = next((r for r in records if str(r["name"]) == inputs.get(name)), None)
+    fields = []
+    for column in [c for c in (records[0] if records else {}) if c != "name"]:
+        value = "" if chosen is None or chosen[column] is None else str(chosen[column])
+        doc = f"{name} column {column}" + (f" (the {chosen['name']} has {value})" if chosen is not None else "")
+        fields.append(
+            field({"name": column, "default": value, "doc": doc}, f"{name}.{column}", inputs.get(f"{name}.{column}"))
+        )
+    return fields
+
+
+def sampling_fields(trials: int | None, seed: int, what: str) -> list[dict[str, Any]]:
+    """The trials and seed of a sampled answer."""
+    return [
+        field(
+            {"name": "trials", "type": "int", "default": None, "minimum": 1, "doc": what},
+            "trials",
+            None if trials is None else str(trials),
+        ),
+        field(
+            {"name": "seed", "type": "int", "default": 0, "minimum": 0, "doc": "root seed of the random streams"},
+            "seed",
+            str(seed),
+        ),
+    ]
+
+
+def field(spec: dict[str, Any], key: str, given: str | None, rows: list[str] | None = None) -> dict[str, Any]:
+    """One form control: a select for choices and table rows, a checkbox for a boolean, a number box..."""
+    default = spec.get("default")
+    value: Any = given if given is not None else ("" if default is None else default)
+    control: dict[str, Any] = {
+        "key": key,
+        "name": spec["name"],
+        "doc": spec.get("doc", ""),
+        "value": value,
+        "placeholder": "" if default in (None, "") else str(default),
+        "minimum": spec.get("minimum"),
+        "maximum": spec.get("maximum"),
+        "blank": "",
+    }
+    kind = str(spec.get("type", "str")).rstrip("?")
+    if rows is not None:
+        control.update(control="select", choices=rows, blank="(choose)")
+    elif spec.get("choices"):
+        control.update(control="select", choices=[str(c) for c in spec["choices"]], value=str(value))
+    elif kind == "bool" and default is not True:
+        control.update(control="checkbox", value=str(value).lower() in ("true", "1", "yes", "on"))
+    elif kind == "bool":
+        control.update(control="select", choices=["true", "false"], value=str(value).lower())
+    elif kind in ("int", "float"):
+        control.update(control="number", step="1" if kind == "int" else "any", value="" if given is None else given)
+    else:
+        control.update(control="text", value="" if given is None else given)
+    return control
+
+
+def field_named(message: str, asked: Question, base: System) -> str | None:
+    """The form field a one-line message is about (the first input it names), for the inline mark."""
+    names = [s["name"] for s in describe(asked.inputs_type)]
+    names += [f"rule.{s['name']}" for s in describe(base.rules_type)]
+    for name in names:
+        if name.removeprefix("rule.") in message:
+            return name
+    return None

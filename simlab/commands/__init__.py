@@ -1,0 +1,29 @@
+"""The commands of ``simlab``, by name: each is a click command in a module of this package.
+
+A command's module is imported when the command runs (or its ``--help`` is asked for), so
+``simlab --help`` and a quick question load only what they use. Adding a command (``simlab
+solve``) is its module and one line here: its name, where it is, and its line in ``simlab --help``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["COMMANDS"]
+
+#: Command name → (``module:command``, its line in ``simlab --help``), in the order ``--help`` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "attack": ("simlab.commands.ask:attack", "One attack (or other question) of a system."),
+    "baseline": ("simlab.commands.experiments:baseline", "Store experiments' results as their baselines."),
+    "battle": (
+        "simlab.commands.ask:battle",
+        "Battles of several figures or ships a side, fought to the end (N against M).",
+    ),
+    "bench": ("simlab.commands.bench:bench", "Measure the samplers, references and exact engines."),
+    "compare": ("simlab.commands.experiments:compare", "Variants against the base rules, cell by cell."),
+    "docs": ("simlab.commands.catalogue:docs", "Regenerate docs/systems/ from the registry."),
+    "duel": ("simlab.commands.ask:duel", "Duels of two figures or ships of a system."),
+    "regress": ("simlab.commands.experiments:regress", "Check experiments against their baselines."),
+    "run": ("simlab.commands.experiments:run", "Run experiments into results/<name>/ (the main job)."),
+    "serve": ("simlab.commands.serve:serve", "A local web page to ask, see and share answers."),
+    "systems": ("simlab.commands.catalogue:systems", "The rule systems, their inputs and rule parameters."),
+    "tables": ("simlab.commands.catalogue:tables", "The data tables of a system."),
+}

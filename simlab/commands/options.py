@@ -1,0 +1,161 @@
+"""What several commands share: whole-number options, limits, the scheduler, progress, experiments and variants."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
+from simlab.text import whole_number
+
+__all__ = [
+    "WHOLE",
+    "max_trials_option",
+    "scheduler_option",
+    "jobs_option",
+    "limit_options",
+    "print_json",
+    "Progress",
+    "progress_bar",
+    "variant_of",
+    "load_experiments",
+]
+
+
+class WholeNumber(click.ParamType):
+    """An integer option in ASCII digits (``int()`` also reads ``٣``; a thousand digits are no count)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        number = whole_number(str(value))
+        if number is None:
+            self.fail(f"{str(value)[:40]!r} is not a whole number", param, ctx)
+        return number
+
+
+WHOLE = WholeNumber()
+
+
+def max_trials_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-trials``: a job that would sample more is refused before it starts."""
+    return click.option(
+        "--max-trials",
+        type=WHOLE,
+        default=DEFAULT_MAX_TRIALS,
+        show_default=True,
+        help="Refuse a job that would sample more trials than this.",
+    )(command)
+
+
+def scheduler_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--scheduler`` (or ``SIMLAB_SCHEDULER``): sampling on a Dask cluster, bit-identical to the threads.
+
+    With a scheduler the experiments of a job run one after another here, their blocks of
+    trials spread over the cluster's workers.
+    """
+
+    @functools.wraps(command)
+    def with_scheduler(*args: Any, scheduler_address: str | None, **kwargs: Any) -> Any:
+        from simlab.engine.cluster import scheduler
+
+        with scheduler(scheduler_address):
+            if scheduler_address and "jobs" in kwargs:
+                kwargs["jobs"] = 1  # the cluster's workers share the work, not local processes
+            return command(*args, **kwargs)
+
+    return click.option(
+        "--scheduler",
+        "scheduler_address",
+        envvar="SIMLAB_SCHEDULER",
+        default=None,
+        metavar="ADDRESS",
+        help="Sample on a Dask cluster: tcp://HOST:PORT, or local:N worker processes [env SIMLAB_SCHEDULER].",
+    )(with_scheduler)
+
+
+def jobs_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--jobs``: experiments run side by side in worker processes."""
+    return click.option(
+        "--jobs",
+        type=WHOLE,
+        default=None,
+        help="Experiments run side by side, each in a worker process [default: one per CPU]; 1: one after another.",
+    )(command)
+
+
+def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-trials`` and ``--max-cells``: the bounds of an experiment job."""
+    command = max_trials_option(command)
+    return click.option(
+        "--max-cells",
+        type=WHOLE,
+        default=DEFAULT_MAX_CELLS,
+        show_default=True,
+        help="Refuse an experiment with more grid cells (times rule sets) than this.",
+    )(command)
+
+
+def print_json(payload: Any) -> None:
+    """Print one JSON object, indented."""
+    click.echo(json.dumps(payload, indent=2))
+
+
+class Progress:
+    """Sampling progress as a tqdm bar on a terminal's stderr (the engine reports trials done so far)."""
+
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, desc="sampling", unit=" trials", unit_scale=True, file=sys.stderr, leave=False)
+
+    def __call__(self, done: int) -> None:
+        """Move the bar to ``done`` trials."""
+        self.bar.update(done - self.bar.n)
+        if done >= (self.bar.total or 0):
+            self.bar.close()
+
+
+@contextlib.contextmanager
+def progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A tqdm progress bar on a terminal's stderr; nothing elsewhere."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=length, desc=label, unit="cell", file=sys.stderr, leave=False) as bar:
+        yield bar.update
+
+
+def variant_of(path: Path | None, system: str) -> Any:
+    """The house-rule variant of ``--variant`` (None without one)."""
+    if path is None:
+        return None
+    from simlab.inputs.variants import load_variant  # reading a variant loads its system
+
+    return load_variant(path, system)
+
+
+def load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
+    """Every experiment named (default: experiments/*.toml), all checked (against ``limits`` too) before any runs."""
+    from simlab.workflow.experiments import find_experiments, load_experiment
+
+    experiments = [load_experiment(path, limits) for path in (list(files) or find_experiments("experiments"))]
+    names: dict[str, Path] = {}
+    for experiment in experiments:
+        if experiment.name in names:
+            other = names[experiment.name]
+            raise SimlabError(f"{experiment.path}: name {experiment.name!r} is also the name of {other}")
+        names[experiment.name] = experiment.path
+    return experiments

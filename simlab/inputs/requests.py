@@ -35,6 +35,7 @@ __all__ = [
     "question_request",
     "build_request",
     "split_sides",
+    "BUILDERS",
 ]
 
 #: Any request of a question.
@@ -58,6 +59,58 @@ def split_sides(inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, An
             raise SimlabError(f"duel inputs are a.KEY or b.KEY (side a or b), not {key!r}")
         sides[side][name] = value
     return sides["a"], sides["b"]
+
+
+def _scenario(
+    system: System,
+    question: Question,
+    inputs: Mapping[str, Any],
+    battle: Battle | None,
+    rules: dict[str, Any],
+    options: dict[str, Any],
+) -> Request:
+    """One scenario: its inputs and ``ROW.COLUMN`` overrides."""
+    scenario, rows = question.split_inputs(inputs)
+    return AttackRequest(scenario=scenario, row_overrides=rows, rules=rules, **options)
+
+
+def _sides(
+    system: System,
+    question: Question,
+    inputs: Mapping[str, Any],
+    battle: Battle | None,
+    rules: dict[str, Any],
+    options: dict[str, Any],
+) -> Request:
+    """Two sides: ``a.KEY`` and ``b.KEY`` (``a.weapon.COLUMN`` overrides)."""
+    a, b = split_sides(inputs)
+    a_inputs, a_rows = question.split_inputs(a)
+    b_inputs, b_rows = question.split_inputs(b)
+    refuse_unread_rules(system, None, rules)  # before the variant: its rules are for every question
+    return DuelRequest(a=a_inputs, b=b_inputs, a_rows=a_rows, b_rows=b_rows, rules=rules, **options)
+
+
+def _battle(
+    system: System,
+    question: Question,
+    inputs: Mapping[str, Any],
+    battle: Battle | None,
+    rules: dict[str, Any],
+    options: dict[str, Any],
+) -> Request:
+    """A battle, its values changed by dotted path (``a.count``)."""
+    if battle is None:
+        raise SimlabError(f"a {question.kind} needs its battle file")
+    if battle.system != system.name:
+        raise battle.error("system", f"the battle is for {battle.system!r}, not {system.name!r}")
+    changed = override(battle, inputs)
+    refuse_unread_rules(system, changed, rules)  # before the variant: its rules are for every question
+    return BattleRequest(battle=changed, rules=rules, **options)
+
+
+#: The request of each form of question from its inputs; the options only one scenario takes.
+BUILDERS: dict[str, Callable[..., Request]] = {"scenario": _scenario, "sides": _sides, "battle": _battle}
+_SCENARIO_ONLY = ("method", "source")
 
 
 def build_request(
@@ -86,29 +139,9 @@ def build_request(
     Raises:
         SimlabError: One line naming the input at fault and what is valid.
     """
-    given = dict(rules or {})
-    request: Request
-    if question.form == "scenario":
-        scenario, rows = question.split_inputs(inputs)
-        request = AttackRequest(scenario=scenario, row_overrides=rows, rules=given, **options)
-    elif question.form == "sides":
-        options.pop("method", None)
-        options.pop("source", None)
-        a, b = split_sides(inputs)
-        a_inputs, a_rows = question.split_inputs(a)
-        b_inputs, b_rows = question.split_inputs(b)
-        refuse_unread_rules(system, None, given)  # before the variant: its rules are for every question
-        request = DuelRequest(a=a_inputs, b=b_inputs, a_rows=a_rows, b_rows=b_rows, rules=given, **options)
-    else:
-        options.pop("method", None)
-        options.pop("source", None)
-        if battle is None:
-            raise SimlabError(f"a {question.kind} needs its battle file")
-        if battle.system != system.name:
-            raise battle.error("system", f"the battle is for {battle.system!r}, not {system.name!r}")
-        changed = override(battle, inputs)
-        refuse_unread_rules(system, changed, given)  # before the variant: its rules are for every question
-        request = BattleRequest(battle=changed, rules=given, **options)
+    if question.form != "scenario":
+        options = {k: v for k, v in options.items() if k not in _SCENARIO_ONLY}
+    request = BUILDERS[question.form](system, question, inputs, battle, dict(rules or {}), options)
     return variant.apply(request) if variant is not None else request
 
 

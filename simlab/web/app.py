@@ -9,7 +9,8 @@ Routes (KIND is any kind of question the system asks: ``attack``, ``duel``, ``ba
 * ``/api/KIND/SYSTEM``: exactly the JSON of ``simlab attack --json`` (``duel``, ``battle``) for the
   same inputs; bad input is a 400 with ``{"error": "<the command line's one-line message>"}``.
   ``/csv/KIND/SYSTEM`` its metrics as CSV, ``/chart/KIND/SYSTEM?distribution=NAME`` one chart.
-* ``/sweep/SYSTEM``, ``/compare/SYSTEM`` (``/api/...``, ``/csv/...``): views of several answers.
+* ``/sweep/SYSTEM``, ``/compare/SYSTEM`` (``/api/...``, ``/csv/...``): the views of several answers
+  (:data:`~simlab.web.views.VIEWS`).
 * ``/results``: the reports under the results directory, each opened at
   ``/results/<name>/report.html``.
 
@@ -42,12 +43,11 @@ from simlab.output.rendering import render
 from simlab.systems import System, all_systems
 from simlab.web.answers import chart_response, csv_response, json_response
 from simlab.web.battle import battle_files
-from simlab.web.compare import compare_loadouts, parse_compare
 from simlab.web.config import Site, variant_systems
-from simlab.web.pages import LABELS, compare_page, grid_question, question_page, sweep_page
+from simlab.web.pages import LABELS, grid_question, question_page
 from simlab.web.query import variant_files
 from simlab.web.questions import parse_query
-from simlab.web.sweep import parse_sweep, sweep_point, sweep_table
+from simlab.web.views import VIEWS, View
 from simlab.web.work import DEFAULT_SAMPLED_SLOTS, BusyError, WorkRunner, is_sampled
 
 __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
@@ -132,64 +132,35 @@ def create_app(
 
     # --- views of several answers: before the routes of one question, whose first part is a kind ---
 
-    @app.get("/sweep/{system}", response_class=HTMLResponse)
-    async def sweep_view(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
-        work = functools.partial(sweep_page, site, system, request)
-        return await runner.run(request, work, sampled=grid_sampled(system, items))
+    def serve_view(name: str, view: View) -> None:
+        """The page, JSON and CSV of one view, at ``/NAME/SYSTEM``, ``/api/NAME/SYSTEM`` and ``/csv/NAME/SYSTEM``."""
 
-    @app.get("/api/sweep/{system}")
-    async def api_sweep(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
+        async def view_page(system: str, request: Request) -> Response:
+            work = functools.partial(view.page, site, system, request)
+            return await runner.run(request, work, sampled=grid_sampled(system, request.query_params.multi_items()))
 
-        def work(progress: Callable[[int], None]) -> Response:
-            _, question = grid_question(system, items)
-            query = parse_sweep(system, items, question.sampled_only)
-            points = [{"inputs": dict(p.inputs), **sweep_point(p, site)} for p in query.points()]
-            return json_response({"x": query.x, "metric": query.metric, "series": query.series, "points": points})
+        async def view_api(system: str, request: Request) -> Response:
+            items = request.query_params.multi_items()
 
-        return await runner.run(request, work, sampled=grid_sampled(system, items))
+            def work(progress: Callable[[int], None]) -> Response:
+                return json_response(view.payload(site, system, items))
 
-    @app.get("/csv/sweep/{system}")
-    async def csv_sweep(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
+            return await runner.run(request, work, sampled=grid_sampled(system, items))
 
-        def work(progress: Callable[[int], None]) -> Response:
-            _, question = grid_question(system, items)
-            query = parse_sweep(system, items, question.sampled_only)
-            table = sweep_table(query, [sweep_point(point, site) for point in query.points()])
-            return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
+        async def view_csv(system: str, request: Request) -> Response:
+            items = request.query_params.multi_items()
 
-        return await runner.run(request, work, sampled=grid_sampled(system, items))
+            def work(progress: Callable[[int], None]) -> Response:
+                return Response(view.csv(site, system, items), media_type="text/csv")
 
-    @app.get("/compare/{system}", response_class=HTMLResponse)
-    async def compare_view(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
-        work = functools.partial(compare_page, site, system, request)
-        return await runner.run(request, work, sampled=grid_sampled(system, items))
+            return await runner.run(request, work, sampled=grid_sampled(system, items))
 
-    @app.get("/api/compare/{system}")
-    async def api_compare(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
+        app.add_api_route(f"/{name}/{{system}}", view_page, methods=["GET"], response_class=HTMLResponse)
+        app.add_api_route(f"/api/{name}/{{system}}", view_api, methods=["GET"])
+        app.add_api_route(f"/csv/{name}/{{system}}", view_csv, methods=["GET"])
 
-        def work(progress: Callable[[int], None]) -> Response:
-            _, question = grid_question(system, items)
-            query = parse_compare(system, items, question.sampled_only)
-            table, _ = compare_loadouts(query, site)
-            return json_response({"columns": [c.label for c in query.columns()], "table": table.to_dict("records")})
-
-        return await runner.run(request, work, sampled=grid_sampled(system, items))
-
-    @app.get("/csv/compare/{system}")
-    async def csv_compare(system: str, request: Request) -> Response:
-        items = request.query_params.multi_items()
-
-        def work(progress: Callable[[int], None]) -> Response:
-            _, question = grid_question(system, items)
-            table, _ = compare_loadouts(parse_compare(system, items, question.sampled_only), site)
-            return Response(table.to_csv(index=False, lineterminator="\n"), media_type="text/csv")
-
-        return await runner.run(request, work, sampled=grid_sampled(system, items))
+    for name, view in VIEWS.items():
+        serve_view(name, view)
 
     # --- one question of any kind ---
 

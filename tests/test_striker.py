@@ -12,53 +12,19 @@ from scipy import stats
 
 import simlab
 import simlab.mechanics.target_number
-from simlab.engine.rng import stream_key
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.systems.striker import kernels
-from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.exact import exact_outcome, hit_categories
-from simlab.systems.striker.reference import (
-    numpy_attack_block,
-    numpy_duel_block,
-    python_attack_block,
-    python_duel_block,
-)
+from simlab.systems.striker.reference import TWIN_ATTACKS
 from simlab.systems.striker.resolve import CATEGORIES, end_dm, resolve
 from simlab.systems.striker.rules import Rules, Scenario
-from simlab.systems.striker.sample import _attack_tallies, _duel_tallies, sample_attack
+from simlab.systems.striker.sample import sample_attack
 
 ALPHA = 0.001
 
 
-def registry() -> list[dict]:
-    """Every mode (suppressive and melee too), every blowthrough class, HE and non-HE, END 7, 10, 12."""
-    ends = itertools.cycle([7, 10, 12])
-    armours = itertools.cycle(["cloth", "none", "reflec", "combat armour", "mesh", "flak jacket"])
-    cases = [
-        {"weapon": "laser rifle", "armor": "cloth"},  # laser
-        {"weapon": "rifle", "armor": "mesh"},  # 11mm, semi
-        {"weapon": "shotgun", "mode": "burst5"},  # 18mm
-        {"weapon": "autoshotgun", "mode": "burst5", "armor": "flak jacket"},
-        {"weapon": "plasma gun", "armor": "combat armour"},
-        {"weapon": "fusion gun", "armor": "battle dress"},
-        {"weapon": "HE snub pistol", "armor": "cloth"},  # HE
-        {"weapon": "submachinegun", "mode": "burst5", "range_band": "long"},
-        {"weapon": "assault rifle", "mode": "half_clip", "target_light_wounds": 2},
-        {"weapon": "gauss rifle", "mode": "full_clip", "armor": "combat armour", "range_band": "extreme"},
-        {"weapon": "light machinegun", "mode": "full_clip", "suppressive": True, "tactics": 2},
-        {"weapon": "rifle", "mode": "burst5", "suppressive": True, "armor": "none"},
-        {"weapon": "laser carbine", "armor": "reflec", "medic_skill": None},
-        {"weapon": "revolver", "first_aid_kit": False, "sick_bay": True, "medic_skill": 2, "doctor_skill": 3},
-        {"melee_weapon": "broadsword", "defender_weapon": "dagger", "skill": 2},
-        {"melee_weapon": "knife", "armor": "cloth", "defender_skill": 1},
-    ]
-    cases = [{**c, "end": next(ends)} for c in cases]
-    cases.append({"weapon.pen": 25, "weapon.blowthrough": "25mm", "weapon.kind": "auto", "weapon.autofire_bonus": 2,
-                  "weapon.magazine": 20, "mode": "half_clip", "armor": next(armours), "end": 12})  # fmt: skip
-    return cases
-
-
-CASES = registry()
+#: Every mode (suppressive and melee too), every blowthrough class, HE and non-HE, END 7, 10, 12.
+CASES = TWIN_ATTACKS
 IDS = [",".join(f"{k}={v}" for k, v in c.items()).replace(" ", "_") for c in CASES]
 
 
@@ -180,16 +146,6 @@ def test_exact_engine_against_brute_force(inputs):
     assert exact.joint.sum() == pytest.approx(1.0, abs=1e-12)
 
 
-@pytest.mark.parametrize("inputs", CASES, ids=IDS)
-def test_kernel_equals_python_and_numpy_references(inputs):
-    attack = resolved(inputs)
-    key = stream_key(9, 3)
-    compiled = _attack_tallies(attack, key, 50, 1550)
-    for reference in (python_attack_block(attack, key, 50, 1550), numpy_attack_block(attack, key, 50, 1550)):
-        for mine, theirs in zip(compiled, reference, strict=True):
-            np.testing.assert_array_equal(mine, theirs)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("inputs", CASES, ids=IDS)
 def test_sampler_matches_exact_distribution(inputs):
@@ -289,21 +245,6 @@ def test_str_2_1_natural_thresholds_are_rules(capsys):
     assert sure.joint[0].sum() == pytest.approx(0.0)  # no roll misses
     code, _, err = run_cli(capsys, "attack", "striker", *hopeless, "--rule", "natural_hit_min=1", "--exact")
     assert code == 2 and "natural_hit_min" in err and "2 to 13" in err and err.count("\n") == 1
-
-
-@pytest.mark.parametrize("rules", [{}, {"natural_miss_max": 3, "natural_hit_min": 10, "suppressive_wound_min": 11}])
-def test_duel_kernel_equals_references(rules):
-    duel = resolve_duel(
-        {"weapon": "submachinegun", "mode": "half_clip", "magazines": 2, "suppressive": bool(rules)},
-        {"weapon": "laser rifle", "armor": "cloth", "end": 11, "evading": True},
-        Rules(max_turns=40, **rules),
-        ({}, {}),
-    )
-    key = stream_key(2, 1)
-    compiled = _duel_tallies(duel, key, 10, 1010)
-    for reference in (python_duel_block(duel, key, 10, 1010), numpy_duel_block(duel, key, 10, 1010)):
-        for mine, theirs in zip(compiled, reference, strict=True):
-            np.testing.assert_array_equal(mine, theirs)
 
 
 def test_duel_errors(capsys):

@@ -9,37 +9,18 @@ from conftest import chi_square_p, run_cli
 from scipy import stats
 
 import simlab
-from simlab.engine.rng import stream_key
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.systems.tyconian import layout
 from simlab.systems.tyconian.exact import exact_attack
-from simlab.systems.tyconian.reference import numpy_block, python_block
+from simlab.systems.tyconian.reference import AD_HOC, TWIN_ATTACKS
 from simlab.systems.tyconian.resolve import resolve
 from simlab.systems.tyconian.rules import Rules, Scenario
-from simlab.systems.tyconian.sample import _attack_tallies, kernel_inputs, sample_attack
+from simlab.systems.tyconian.sample import sample_attack
 
 ALPHA = 0.001
-AD_HOC = {"weapon.rof": 7, "weapon.short_range_m": 40, "weapon.damage": 2.5, "weapon.magazine": 70,
-          "weapon.burst_recoil": 1}  # fmt: skip
-
-#: Every range band, every penetration class, full auto at every listed ROF (3, 5, 10) and an unlisted one (7).
-CASES = [
-    ({"weapon": "autopistol", "range_m": 4}, {}),  # close
-    ({"weapon": "battle rifle", "range_m": 50, "armor": "flak vest"}, {}),  # short, normal
-    ({"weapon": "laser rifle", "range_m": 150, "armor": "combat armour"}, {}),  # medium, high
-    ({"weapon": "shotgun", "range_m": 50, "armor": "cloth"}, {}),  # long, low
-    ({"weapon": "stunner", "range_m": 70, "armor": "helmet"}, {}),  # very long, nil
-    ({"weapon": "bolt rifle", "range_m": 1000, "skill": 20}, {}),  # extreme
-    ({"weapon": "heavy pistol", "shots": 4, "firer_str": 8, "braced": True}, {}),  # recoil, several hits
-    ({"weapon": "revolver", "aim": 2, "aim_location": 3, "target_location": "head", "range_m": 8}, {}),
-    ({"weapon": "assault rifle", "mode": "burst", "shots": 3, "range_m": 30}, {}),
-    ({"weapon": "submachinegun", "mode": "burst", "shots": 2, "range_m": 8}, {"burst_hits": "per_round"}),
-    ({"weapon": "assault rifle", "mode": "full_auto", "range_m": 80, "armor": "flak vest"}, {}),  # ROF 3
-    ({"weapon": "submachinegun", "mode": "full_auto", "range_m": 9}, {}),  # ROF 5, close
-    ({"weapon": "light machinegun", "mode": "full_auto", "range_m": 200, "loaded": 60}, {}),  # ROF 10, long
-    ({**AD_HOC, "mode": "full_auto", "range_m": 60, "armor": "combat armour"}, {}),  # ROF 7
-    ({"weapon": "battle rifle", "range_m": 40, "cover_av": 2, "target_end": 6}, {"rounding": "down"}),
-]
+#: Every range band, every penetration class, full auto at every listed ROF (3, 5, 10) and an unlisted one (7):
+#: the attacks the kernel is checked on against its twins.
+CASES = TWIN_ATTACKS
 IDS = [
     ",".join(f"{k}={v}" for k, v in c.items()).replace(" ", "_") + ("," + ",".join(r) if r else "") for c, r in CASES
 ]
@@ -56,17 +37,6 @@ def test_every_band_and_class_is_covered():
     assert {a.band for a in attacks} == {"close", "short", "medium", "long", "very_long", "extreme"}
     assert {a.weapon.penetration for a in attacks} == {"normal", "high", "low", "nil"}
     assert {a.weapon.automatic_rof for a in attacks if a.auto is not None} == {3, 5, 7, 10}
-
-
-@pytest.mark.parametrize(("inputs", "rules"), CASES, ids=IDS)
-def test_kernel_equals_python_and_numpy_twins(inputs, rules):
-    attack = resolved(inputs, rules)
-    key = stream_key(7, 2)
-    compiled = _attack_tallies(attack, kernel_inputs(attack), key, 5, 805)
-    twins = [python_block(attack, key, 5, 805)] + ([numpy_block(attack, key, 5, 805)] if attack.auto else [])
-    for twin in twins:
-        for mine, theirs in zip(compiled, twin, strict=True):
-            np.testing.assert_array_equal(mine, theirs)
 
 
 @pytest.mark.slow
@@ -159,36 +129,6 @@ def test_sampled_same_for_any_thread_count():
 def test_scenario_error_type():
     with pytest.raises(ScenarioError):
         resolved({"weapon": "revolver", "mode": "full_auto"}, {})
-
-
-DUELS = [
-    ({"weapon": "battle rifle"}, {"weapon": "assault rifle", "mode": "burst"}, {}),
-    ({"weapon": "light machinegun", "mode": "full_auto", "range_m": 40},
-     {"weapon": "bolt rifle", "aim": 2, "armor": "combat armour", "range_m": 40}, {"rounding": "down"}),
-    ({"weapon": "revolver", "dex": 6, "magazines": 2}, {"weapon": "autopistol", "cover_av": 2, "end": 6}, {}),
-    ({"weapon": "submachinegun", "mode": "full_auto", "range_m": 8, "magazines": 1, "strength": 6},
-     {"weapon": "shotgun", "armor": "flak vest", "range_m": 8}, {"max_turns": 6}),
-    ({"weapon": "autopistol", "two_weapons": True, "tactics": "success", "armor": "combat armour", "end": 14},
-     {"weapon": "heavy pistol", "two_weapons": True, "two_weapon_fire": "same_second", "tactics": "critical",
-      "armor": "flak vest", "end": 7}, {}),
-    ({"weapon": "heavy pistol", "armor": "combat armour", "dex": 13},
-     {"weapon": "light machinegun", "mode": "full_auto", "armor": "combat armour"},
-     {"knockdown_damage": "shot", "consciousness_roll": "once", "armor_wear": "none"}),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(("a", "b", "rules"), DUELS)
-def test_duel_kernel_equals_python_and_numpy_twins(a, b, rules):
-    from simlab.systems.tyconian.duel import resolve_duel
-    from simlab.systems.tyconian.reference import numpy_duel_block, python_duel_block
-    from simlab.systems.tyconian.sample import _duel_tallies
-
-    duel = resolve_duel(a, b, Rules(**rules), ({}, {}))
-    key = stream_key(8, 1)
-    compiled = _duel_tallies(duel, key, 11, 611)
-    for twin in (python_duel_block(duel, key, 11, 611), numpy_duel_block(duel, key, 11, 611)):
-        for mine, theirs in zip(compiled, twin, strict=True):
-            np.testing.assert_array_equal(mine, theirs)
 
 
 def test_duel_threads_and_symmetry(capsys):

@@ -20,7 +20,7 @@ from numba.core.registry import CPUDispatcher
 
 from simlab.engine.rng import StreamKey
 
-__all__ = ["interpreted", "run_interpreted", "block_functions", "Twins", "TWINS"]
+__all__ = ["interpreted", "run_interpreted", "block_functions", "register_twins", "Twins", "TWINS"]
 
 
 _TWINS: dict[Any, Callable[..., Any]] = {}
@@ -91,18 +91,20 @@ def _rebuild_block_function(
 
 @dataclass(frozen=True)
 class Twins:
-    """A kernel's compiled block function, its interpreted twin, and the subjects they are checked on.
+    """A kernel's compiled block function, its twins, and the subjects they are checked on.
 
     Attributes:
         name: ``module:kernel``.
         compiled: The compiled block function ``(subject, key, start, stop) -> tallies``.
-        plain: Its twin: the same source run by the interpreter.
-        examples: Builds resolved subjects (every branch worth checking) to run both on.
+        references: The twins of a subject, each ``(subject, key, start, stop) -> tallies``: the
+            kernel's own source run by the interpreter, or references written apart from it in
+            plain Python and numpy (some only for some subjects).
+        examples: Builds resolved subjects (every branch worth checking) to run them all on.
     """
 
     name: str
     compiled: Callable[..., Any]
-    plain: Callable[..., Any]
+    references: Callable[[Any], Sequence[Callable[..., Any]]]
     examples: Callable[[], Sequence[Any]]
 
 
@@ -125,6 +127,22 @@ def block_functions(
     """
     compiled = _BlockFunction(kernel, arguments, new_tallies, plain=False)
     plain = _BlockFunction(kernel, arguments, new_tallies, plain=True)
-    name = f"{kernel.py_func.__module__}:{kernel.__name__}"
-    TWINS[name] = Twins(name, compiled, plain, examples)
+    register_twins(f"{kernel.py_func.__module__}:{kernel.__name__}", compiled, lambda subject: (plain,), examples)
     return compiled, plain
+
+
+def register_twins(
+    name: str,
+    compiled: Callable[..., Any],
+    references: Callable[[Any], Sequence[Callable[..., Any]]],
+    examples: Callable[[], Sequence[Any]],
+) -> None:
+    """Register a kernel's block function with its twins and the subjects worth checking them on.
+
+    Args:
+        name: ``module:kernel`` of the compiled kernel.
+        compiled: Its block function ``(subject, key, start, stop) -> tallies``.
+        references: The twins of a subject, each taking the same arguments and giving the same tallies.
+        examples: Builds the resolved subjects to run them on.
+    """
+    TWINS[name] = Twins(name, compiled, references, examples)

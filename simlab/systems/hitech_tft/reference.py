@@ -9,15 +9,19 @@ draws included.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies
+from simlab.engine.interpreted import register_twins
 from simlab.engine.rng import DRAWS_PER_TRIAL_LIMIT, StreamKey, TrialDraws, die_np
 from simlab.mechanics.roll_under import NO_ATTACK
 from simlab.systems.hitech_tft import kernels
 from simlab.systems.hitech_tft.outcomes import BLAST_DISTANCES
-from simlab.systems.hitech_tft.resolve import ResolvedAttack
+from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
+from simlab.systems.hitech_tft.sample import _blast, _direct_fire
 
 __all__ = ["damage_of_faces", "python_block", "numpy_block"]
 
@@ -142,3 +146,53 @@ def numpy_block(attack: ResolvedAttack, key: StreamKey, start: int, stop: int) -
     counts[kernels.DICE] = n_dice.sum()
     counts[kernels.DICE_SQ] = (n_dice * n_dice).sum()
     return joint.astype(np.int64), counts
+
+
+#: The attacks the kernels and these references are checked on: every mode, melee, quickdraw,
+#: HE splash, blasts and their readings, criticals on and off.
+TWIN_CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    ({"weapon": "lt pistol", "mode": "single", "armor": "flak jacket", "range_m": 8}, {}),
+    ({"weapon": "assault rifle", "mode": "four", "armor": "none", "range_m": 4}, {"criticals": False}),
+    ({"weapon": "submachinegun", "mode": "single", "armor": "combat TL12", "range_m": 20}, {}),
+    ({"weapon": "ACR slug", "mode": "half", "armor": "combat TL14", "range_m": 33}, {"criticals": False}),
+    ({"weapon": "ACR APDS", "mode": "four", "armor": "nylon", "range_m": 60}, {}),
+    ({"weapon": "gauss rifle", "mode": "full", "armor": "flak jacket", "range_m": 8}, {"criticals": False}),
+    ({"weapon": "autoshotgun pellets", "mode": "half", "armor": "none", "range_m": 4}, {}),
+    ({"weapon": "laser pistol", "mode": "single", "armor": "combat TL12", "range_m": 20}, {"criticals": False}),
+    ({"weapon": "FG-15", "mode": "single", "armor": "combat TL14", "range_m": 33}, {}),
+    ({"weapon": "heavy MG", "mode": "single", "armor": "nylon", "range_m": 60}, {"criticals": False}),
+    ({"weapon": "grenade TL8", "mode": "single", "armor": "flak jacket", "range_m": 8}, {}),
+    ({"weapon": "assault rifle", "mode": "four", "armor": "flak jacket", "range_m": 20}, {}),
+    ({"weapon": "broadsword", "armor": "flak jacket"}, {}),
+    ({"weapon": "dagger", "armor": "combat TL11", "dx": 14}, {}),
+    ({"weapon": "mace", "armor": "none", "st": 6}, {}),
+    ({"weapon": "hvy pistol", "quickdraw": True, "armor": "nylon"}, {}),
+    ({"weapon": "submachinegun", "mode": "full", "quickdraw": True, "dx": 15}, {}),
+    ({"weapon": "ACR HE", "mode": "half", "armor": "flak jacket"}, {"he_splash_armor": True}),
+    ({"weapon": "grenade TL12", "range_m": 12}, {"blast_divisors": (1, 2, 8)}),
+    ({"weapon": "grenade TL8", "armor": "flak jacket"}, {"grenade_he_doubling": True}),
+    ({"weapon": "assault rifle", "mode": "full", "dx": 16}, {"autofire_step": 2}),
+    ({"weapon": "heavy MG", "mode": "burst", "dx": 8, "armor": "combat TL13"}, {}),
+]
+
+
+def _twin_examples(blast: bool) -> list[ResolvedAttack]:
+    """The attacks of :data:`TWIN_CASES` with a blast (``blast``) or without."""
+    from simlab.systems.hitech_tft.rules import Rules, Scenario  # the rules module loads the tables
+
+    attacks = [resolve(Scenario(**inputs), Rules(**rules)) for inputs, rules in TWIN_CASES]
+    return [attack for attack in attacks if (attack.blast is not None) == blast]
+
+
+register_twins(
+    "simlab.systems.hitech_tft.kernels:direct_fire_block",
+    _direct_fire,
+    lambda attack: (python_block, numpy_block),
+    lambda: _twin_examples(blast=False),
+)
+register_twins(
+    "simlab.systems.hitech_tft.kernels:blast_block",
+    _blast,
+    lambda attack: (python_block,),
+    lambda: _twin_examples(blast=True),
+)

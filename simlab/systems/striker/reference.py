@@ -9,9 +9,12 @@ tallies identical to :mod:`simlab.systems.striker.kernels`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from simlab.engine.blocks import Tallies
+from simlab.engine.interpreted import register_twins
 from simlab.engine.rng import StreamKey, TrialDraws, VectorDraws
 from simlab.mechanics.target_number import hits_scored
 from simlab.systems import duels
@@ -29,7 +32,7 @@ from simlab.systems.striker.resolve import (
     UNHURT,
     ResolvedAttack,
 )
-from simlab.systems.striker.sample import kernel_inputs
+from simlab.systems.striker.sample import _attack_tallies, _duel_tallies, kernel_inputs
 
 __all__ = ["python_attack_block", "numpy_attack_block", "python_duel_block", "numpy_duel_block"]
 
@@ -254,3 +257,67 @@ def numpy_duel_block(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) 
     return duels.numpy_duel_tallies(
         down, turns, 10 * tens, 10, rules.max_turns, 6 * rules.max_turns + 1, int(draws.made.sum())
     )
+
+
+#: The attacks the kernel and these references are checked on: every mode (suppressive and melee
+#: too), every blowthrough class, HE and not, END 7, 10 and 12, a weapon of one's own.
+TWIN_ATTACKS: list[dict[str, Any]] = [
+    {"weapon": "laser rifle", "armor": "cloth", "end": 7},
+    {"weapon": "rifle", "armor": "mesh", "end": 10},
+    {"weapon": "shotgun", "mode": "burst5", "end": 12},
+    {"weapon": "autoshotgun", "mode": "burst5", "armor": "flak jacket", "end": 7},
+    {"weapon": "plasma gun", "armor": "combat armour", "end": 10},
+    {"weapon": "fusion gun", "armor": "battle dress", "end": 12},
+    {"weapon": "HE snub pistol", "armor": "cloth", "end": 7},
+    {"weapon": "submachinegun", "mode": "burst5", "range_band": "long", "end": 10},
+    {"weapon": "assault rifle", "mode": "half_clip", "target_light_wounds": 2, "end": 12},
+    {"weapon": "gauss rifle", "mode": "full_clip", "armor": "combat armour", "range_band": "extreme", "end": 7},
+    {"weapon": "light machinegun", "mode": "full_clip", "suppressive": True, "tactics": 2, "end": 10},
+    {"weapon": "rifle", "mode": "burst5", "suppressive": True, "armor": "none", "end": 12},
+    {"weapon": "laser carbine", "armor": "reflec", "medic_skill": None, "end": 7},
+    {"weapon": "revolver", "first_aid_kit": False, "sick_bay": True, "medic_skill": 2, "doctor_skill": 3, "end": 10},
+    {"melee_weapon": "broadsword", "defender_weapon": "dagger", "skill": 2, "end": 12},
+    {"melee_weapon": "knife", "armor": "cloth", "defender_skill": 1, "end": 7},
+    {"weapon.pen": 25, "weapon.blowthrough": "25mm", "weapon.kind": "auto", "weapon.autofire_bonus": 2,
+     "weapon.magazine": 20, "mode": "half_clip", "armor": "cloth", "end": 12},
+]  # fmt: skip
+#: The duels they are checked on: the spec's naturals and a reading of them, suppression, evasion.
+TWIN_DUELS: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = [
+    ({"weapon": "submachinegun", "mode": "half_clip", "magazines": 2, "suppressive": False},
+     {"weapon": "laser rifle", "armor": "cloth", "end": 11, "evading": True}, {"max_turns": 40}),
+    ({"weapon": "submachinegun", "mode": "half_clip", "magazines": 2, "suppressive": True},
+     {"weapon": "laser rifle", "armor": "cloth", "end": 11, "evading": True},
+     {"max_turns": 40, "natural_miss_max": 3, "natural_hit_min": 10, "suppressive_wound_min": 11}),
+]  # fmt: skip
+
+
+def _twin_attacks() -> list[ResolvedAttack]:
+    from simlab.systems.base import AttackRequest
+    from simlab.systems.striker import SYSTEM, resolve_request  # the package, whose modules these are
+
+    found = []
+    for inputs in TWIN_ATTACKS:
+        scenario, rows = SYSTEM.attack.split_inputs(inputs)
+        found.append(resolve_request(AttackRequest(scenario=scenario, row_overrides=rows))[2])
+    return found
+
+
+def _twin_duels() -> list[ResolvedDuel]:
+    from simlab.systems.striker.duel import resolve_duel
+    from simlab.systems.striker.rules import Rules
+
+    return [resolve_duel(a, b, Rules(**rules), ({}, {})) for a, b, rules in TWIN_DUELS]
+
+
+register_twins(
+    "simlab.systems.striker.kernels:attack_block",
+    _attack_tallies,
+    lambda attack: (python_attack_block, numpy_attack_block),
+    _twin_attacks,
+)
+register_twins(
+    "simlab.systems.striker.kernels:duel_block",
+    _duel_tallies,
+    lambda duel: (python_duel_block, numpy_duel_block),
+    _twin_duels,
+)

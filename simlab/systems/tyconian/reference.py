@@ -7,10 +7,13 @@ trials with numpy (each trial keeps its own count of draws). Both give the kerne
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies
+from simlab.engine.interpreted import register_twins
 from simlab.engine.rng import StreamKey, TrialDraws, VectorDraws
 from simlab.systems import duels
 from simlab.systems.tyconian import kernels, layout
@@ -19,7 +22,7 @@ from simlab.systems.tyconian.exact import wound_index
 from simlab.systems.tyconian.plans import MAX_SHOTS
 from simlab.systems.tyconian.resolve import ResolvedAttack
 from simlab.systems.tyconian.rules import Rules
-from simlab.systems.tyconian.sample import kernel_inputs, new_tallies
+from simlab.systems.tyconian.sample import _attack_tallies, _duel_tallies, kernel_inputs, new_tallies
 from simlab.systems.tyconian.wounds import wound_code
 
 __all__ = ["python_block", "numpy_block", "python_duel_block", "numpy_duel_block"]
@@ -583,3 +586,73 @@ def _numpy_hits(
     )
     np.add.at(pending, (rows, np.full(len(rows), other), location), damage)
     return damage
+
+
+#: A weapon of one's own: full automatic fire of ROF 7 (no row of the table has it).
+AD_HOC = {"weapon.rof": 7, "weapon.short_range_m": 40, "weapon.damage": 2.5, "weapon.magazine": 70,
+           "weapon.burst_recoil": 1}  # fmt: skip
+#: The attacks the kernel and these references are checked on: every range band and class of
+#: penetration, recoil, aimed shots, bursts (both readings), full automatic fire of ROF 3, 5, 7 and 10.
+TWIN_ATTACKS: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    ({"weapon": "autopistol", "range_m": 4}, {}),
+    ({"weapon": "battle rifle", "range_m": 50, "armor": "flak vest"}, {}),
+    ({"weapon": "laser rifle", "range_m": 150, "armor": "combat armour"}, {}),
+    ({"weapon": "shotgun", "range_m": 50, "armor": "cloth"}, {}),
+    ({"weapon": "stunner", "range_m": 70, "armor": "helmet"}, {}),
+    ({"weapon": "bolt rifle", "range_m": 1000, "skill": 20}, {}),
+    ({"weapon": "heavy pistol", "shots": 4, "firer_str": 8, "braced": True}, {}),
+    ({"weapon": "revolver", "aim": 2, "aim_location": 3, "target_location": "head", "range_m": 8}, {}),
+    ({"weapon": "assault rifle", "mode": "burst", "shots": 3, "range_m": 30}, {}),
+    ({"weapon": "submachinegun", "mode": "burst", "shots": 2, "range_m": 8}, {"burst_hits": "per_round"}),
+    ({"weapon": "assault rifle", "mode": "full_auto", "range_m": 80, "armor": "flak vest"}, {}),
+    ({"weapon": "submachinegun", "mode": "full_auto", "range_m": 9}, {}),
+    ({"weapon": "light machinegun", "mode": "full_auto", "range_m": 200, "loaded": 60}, {}),
+    ({**AD_HOC, "mode": "full_auto", "range_m": 60, "armor": "combat armour"}, {}),
+    ({"weapon": "battle rifle", "range_m": 40, "cover_av": 2, "target_end": 6}, {"rounding": "down"}),
+]
+#: The duels they are checked on: bursts, full automatic fire, aim, magazines, two weapons, readings.
+TWIN_DUELS: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = [
+    ({"weapon": "battle rifle"}, {"weapon": "assault rifle", "mode": "burst"}, {}),
+    ({"weapon": "light machinegun", "mode": "full_auto", "range_m": 40},
+     {"weapon": "bolt rifle", "aim": 2, "armor": "combat armour", "range_m": 40}, {"rounding": "down"}),
+    ({"weapon": "revolver", "dex": 6, "magazines": 2}, {"weapon": "autopistol", "cover_av": 2, "end": 6}, {}),
+    ({"weapon": "submachinegun", "mode": "full_auto", "range_m": 8, "magazines": 1, "strength": 6},
+     {"weapon": "shotgun", "armor": "flak vest", "range_m": 8}, {"max_turns": 6}),
+    ({"weapon": "autopistol", "two_weapons": True, "tactics": "success", "armor": "combat armour", "end": 14},
+     {"weapon": "heavy pistol", "two_weapons": True, "two_weapon_fire": "same_second", "tactics": "critical",
+      "armor": "flak vest", "end": 7}, {}),
+    ({"weapon": "heavy pistol", "armor": "combat armour", "dex": 13},
+     {"weapon": "light machinegun", "mode": "full_auto", "armor": "combat armour"},
+     {"knockdown_damage": "shot", "consciousness_roll": "once", "armor_wear": "none"}),
+]  # fmt: skip
+
+
+def _twin_attacks() -> list[ResolvedAttack]:
+    from simlab.systems.base import AttackRequest
+    from simlab.systems.tyconian import SYSTEM, resolve_request  # the package, whose modules these are
+
+    found = []
+    for inputs, rules in TWIN_ATTACKS:
+        scenario, rows = SYSTEM.attack.split_inputs(inputs)
+        found.append(resolve_request(AttackRequest(scenario=scenario, rules=rules, row_overrides=rows))[2])
+    return found
+
+
+def _twin_duels() -> list[ResolvedDuel]:
+    from simlab.systems.tyconian.duel import resolve_duel
+
+    return [resolve_duel(a, b, Rules(**rules), ({}, {})) for a, b, rules in TWIN_DUELS]
+
+
+register_twins(
+    "simlab.systems.tyconian.kernels:attack_block",
+    lambda attack, key, start, stop: _attack_tallies(attack, kernel_inputs(attack), key, start, stop),
+    lambda attack: (python_block, numpy_block) if attack.auto is not None else (python_block,),
+    _twin_attacks,
+)
+register_twins(
+    "simlab.systems.tyconian.kernels:duel_block",
+    _duel_tallies,
+    lambda duel: (python_duel_block, numpy_duel_block),
+    _twin_duels,
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from simlab.cli import main
 from simlab.inputs.errors import ScenarioError
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario, weapons
+from simlab.workflow.warm import compile_kernels
 
 
 @dataclass(frozen=True)
@@ -140,3 +142,12 @@ def chi_square_p(observed_counts, expected_probs):
     if len(obs_bins) < 2:
         return 1.0
     return stats.chisquare(obs_bins, exp_bins).pvalue
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before the workers start, compile every kernel once, shared out among the CPUs (numba's cache).
+
+    Otherwise every worker compiles every kernel it meets, all at the same time.
+    """
+    if not hasattr(session.config, "workerinput"):  # the run itself, not one of its workers
+        compile_kernels(processes=min(4, os.cpu_count() or 1))

@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
+from simlab.output import charts, plots
 from simlab.output import pivots as reports
-from simlab.output import plots
 from simlab.output.chart_spec import ChartSpec
 from simlab.output.document import shading_css
 from simlab.workflow.experiments import load_experiment
@@ -75,7 +75,7 @@ def test_every_chart_kind_draws_labelled_axes(modes_run):
     labelled(plots.distribution(modes_run.distributions, "damage", by="mode", where={"weapon": "gauss rifle"}))
     labelled(plots.attacks_to_incapacitate(modes_run.incapacitation, by="mode"))
     for spec in modes_run.experiment.charts:
-        labelled(plots.draw(spec, modes_run))
+        labelled(charts.draw(spec, modes_run))
 
 
 def test_sampled_points_carry_error_bars(modes_run):
@@ -88,10 +88,10 @@ def test_sampled_points_carry_error_bars(modes_run):
 
 def test_default_charts_follow_the_grid():
     hit = load_experiment("experiments/tft_hit_probability.toml")
-    kinds = {spec.kind for spec in plots.choose_charts(hit, ["p_hit"])}
+    kinds = {spec.kind for spec in charts.choose_charts(hit, ["p_hit"])}
     assert "curve" in kinds
     armour = load_experiment("experiments/tft_weapons_armour.toml")
-    chosen = plots.choose_charts(armour, ["mean_damage", "p_incapacitated", "mean_damage_at_0"])
+    chosen = charts.choose_charts(armour, ["mean_damage", "p_incapacitated", "mean_damage_at_0"])
     assert [s.kind for s in chosen].count("heatmap") == 2
     assert all(len(s.get("by", [])) <= 2 for s in chosen)
 
@@ -99,8 +99,8 @@ def test_default_charts_follow_the_grid():
 def test_chart_file_names_are_unique():
     taken: set[str] = set()
     spec = ChartSpec("curve", {"metric": "p_hit", "x": "dx"})
-    assert plots.chart_file_name(spec, taken) == "curve_p_hit_dx"
-    assert plots.chart_file_name(spec, taken) == "curve_p_hit_dx_2"
+    assert charts.chart_file_name(spec, taken) == "curve_p_hit_dx"
+    assert charts.chart_file_name(spec, taken) == "curve_p_hit_dx_2"
 
 
 def test_charts_of_a_run_with_variants_show_the_base_rules_unless_they_name_variant():
@@ -108,12 +108,12 @@ def test_charts_of_a_run_with_variants_show_the_base_rules_unless_they_name_vari
     options = {"metric": "mean_missiles_destroyed", "rows": "pd_turrets", "cols": "count"}
 
     def cells(**where: object) -> list[str]:
-        figure = plots.draw(ChartSpec("heatmap", {**options, "where": {"pd_dedicated": True, **where}}), run)
+        figure = charts.draw(ChartSpec("heatmap", {**options, "where": {"pd_dedicated": True, **where}}), run)
         return [text.get_text() for text in figure.axes[0].texts]
 
     assert cells() == cells(variant="base") != cells(variant="space_pd_computer_literal")
     per_variant = ChartSpec("heatmap", {**options, "panels": "variant"})
-    assert len(plots.draw(per_variant, run).axes) == 3  # a panel for each rule set and the colour bar
+    assert len(charts.draw(per_variant, run).axes) == 3  # a panel for each rule set and the colour bar
 
 
 def test_table_shading_is_the_styler_gradient_and_leaves_empty_cells_plain():

@@ -281,12 +281,12 @@ def test_duel_experiments_run_and_validate(tmp_path):
 
 
 def test_stacked_outcome_chart_and_default_choice():
-    from simlab.output import plots
+    from simlab.output import charts
     from simlab.workflow.experiments import load_experiment
 
     experiment = load_experiment("experiments/striker_weapons_armour.toml")
     metrics = [f"p_{c}" for c in CATEGORIES] + ["p_a_wins"]
-    kinds = [c.kind for c in plots.choose_charts(experiment, metrics)]
+    kinds = [c.kind for c in charts.choose_charts(experiment, metrics)]
     assert "stacked" in kinds
 
 

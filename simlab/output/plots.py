@@ -2,8 +2,8 @@
 
 Exact values are drawn as lines; sampled values as points with their 95 % intervals. Every
 chart has labelled axes with units, a legend where lines need one, and sizes and fonts
-that stay readable in print. :func:`choose_charts` picks sensible charts for an experiment
-that names none, and :func:`draw` draws a :class:`~simlab.workflow.experiments.ChartSpec`.
+that stay readable in print. Which charts a run gets, and drawing one from its
+specification, is :mod:`simlab.output.charts`.
 """
 
 from __future__ import annotations
@@ -23,12 +23,10 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
-from simlab.inputs.variants import BASE
-from simlab.output.chart_spec import ChartSpec
 from simlab.output.pivots import preferred_method, select
 
 if TYPE_CHECKING:
-    from simlab.workflow.experiments import Experiment
+    pass
 
 __all__ = [
     "curve",
@@ -36,14 +34,14 @@ __all__ = [
     "distribution",
     "attacks_to_incapacitate",
     "series",
-    "choose_charts",
-    "draw",
-    "chart_file_name",
-    "comparison_charts",
     "stacked",
     "distribution_heatmap",
     "survival",
     "AXIS_LABELS",
+    "label_of",
+    "chart_title",
+    "by_columns",
+    "fixed_layout",
 ]
 
 #: Axis labels (with units) of common inputs and metrics.
@@ -105,7 +103,8 @@ MAX_ANNOTATED_CELLS = 400
 _MARKERS = "osD^vP*Xh<>"
 
 
-def _label(name: str) -> str:
+def label_of(name: str) -> str:
+    """The axis label of an input or metric (with its unit), else its name in words."""
     return AXIS_LABELS.get(name, name.replace("_", " "))
 
 
@@ -135,7 +134,7 @@ def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
     return frame[list(by)].astype(str).agg(", ".join, axis=1)
 
 
-def _title(title: str | None, default: str, where: Mapping[str, Any] | None, width: int = 75) -> str:
+def chart_title(title: str | None, default: str, where: Mapping[str, Any] | None, width: int = 75) -> str:
     """The chart's title (wrapped): the given one, or ``default`` with the fixed inputs."""
     if not title:
         fixed = [f"{k} = {v}" for k, v in (where or {}).items() if not isinstance(v, (list, tuple))]
@@ -143,7 +142,8 @@ def _title(title: str | None, default: str, where: Mapping[str, Any] | None, wid
     return textwrap.fill(title, width)
 
 
-def _by(by: str | Sequence[str] | None) -> list[str]:
+def by_columns(by: str | Sequence[str] | None) -> list[str]:
+    """The columns of a ``by`` option: none, one or several."""
     if by is None:
         return []
     return [by] if isinstance(by, str) else list(by)
@@ -165,7 +165,7 @@ def curve(
     frame = select(table, where, metric=metric)
     if pd.api.types.is_numeric_dtype(frame[x]):
         frame = frame.sort_values(x, kind="stable")  # else the grid's order (care: none, medic, doctor...)
-    keys = _by(by)
+    keys = by_columns(by)
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
@@ -193,14 +193,14 @@ def curve(
                 mfc="white" if len(exact) else colour,
                 label=None if len(exact) else (label or metric),
             )
-    axes.set_xlabel(_label(x) + _methods_note(frame))
-    axes.set_ylabel(_label(metric))
+    axes.set_xlabel(label_of(x) + _methods_note(frame))
+    axes.set_ylabel(label_of(metric))
     if metric.startswith("p_"):
         axes.set_ylim(-0.02, 1.02)
     axes.grid(alpha=0.3)
     if keys:
         axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    axes.set_title(_title(title, f"{_label(metric)} against {_label(x)}", where), fontsize=9)
+    axes.set_title(chart_title(title, f"{label_of(metric)} against {label_of(x)}", where), fontsize=9)
     return fixed_layout(figure)
 
 
@@ -278,15 +278,16 @@ def heatmap(
                     dark = abs(shown) < 0.6 * high if diverging else shown > middle
                     colour = "black" if dark else "white"
                     axes.text(j, i, f"{shown:.2g}", ha="center", va="center", fontsize=7, color=colour)
-        axes.set_xlabel(_label(cols))
+        axes.set_xlabel(label_of(cols))
         if panel is not None:
-            axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
+            axes.set_title(f"{label_of(panels or '')} = {panel}", fontsize=9)
     for axes in grid[::across]:
-        axes.set_ylabel(_label(rows))
-    heading = figure.suptitle(_title(title, f"{_label(metric)}: {_label(rows)} × {_label(cols)}", where), fontsize=10)
+        axes.set_ylabel(label_of(rows))
+    default = f"{label_of(metric)}: {label_of(rows)} × {label_of(cols)}"
+    heading = figure.suptitle(chart_title(title, default, where), fontsize=10)
     bar = _lay_out_panels(figure, grid, across, down, heading, colorbar=(low, high) if image is not None else None)
     if image is not None:
-        label = _label(metric) if value == "value" else f"{value} of {_label(metric)}"
+        label = label_of(metric) if value == "value" else f"{value} of {label_of(metric)}"
         figure.colorbar(image, cax=figure.add_axes(bar, label="<colorbar>"), label=label)
     return figure
 
@@ -354,7 +355,7 @@ def distribution(
     """Distribution ``name`` (damage or hits of one attack), one line per value of ``by``."""
     frame = select(distributions, where, distribution=name)
     frame = select(frame, method=preferred_method(frame))
-    keys = _by(by)
+    keys = by_columns(by)
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
@@ -372,12 +373,12 @@ def distribution(
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     elif len(frame):
         axes.set_xlim(frame["outcome"].min() - 0.5, _quantile_end(frame, labels, 0.999) + 0.5)
-    axes.set_xlabel(_label(name) + ("" if bars else "\n(outcomes past the 99.9th percentile not shown)"))
+    axes.set_xlabel(label_of(name) + ("" if bars else "\n(outcomes past the 99.9th percentile not shown)"))
     axes.set_ylabel("probability")
     axes.grid(alpha=0.3)
     if keys:
         axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    axes.set_title(_title(title, f"Distribution of the {_label(name)}", where), fontsize=9)
+    axes.set_title(chart_title(title, f"Distribution of the {label_of(name)}", where), fontsize=9)
     return fixed_layout(figure)
 
 
@@ -402,7 +403,7 @@ def attacks_to_incapacitate(
     frame = select(curves, where)
     if attacks is not None:
         frame = frame[frame["attacks"] <= attacks]
-    keys = _by(by)
+    keys = by_columns(by)
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
@@ -423,7 +424,7 @@ def attacks_to_incapacitate(
     axes.grid(alpha=0.3)
     if keys:
         axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    axes.set_title(_title(title, "Attacks to incapacitate", where), fontsize=9)
+    axes.set_title(chart_title(title, "Attacks to incapacitate", where), fontsize=9)
     return fixed_layout(figure)
 
 
@@ -452,15 +453,15 @@ def series(
     frame = select(table, where)
     frame = frame[frame["metric"].str.match(pattern)]
     frame = frame.assign(k=frame["metric"].str.extract(pattern, expand=False).astype(int))
-    keys = _by(by)
+    keys = by_columns(by)
     figure = curve(frame.assign(metric="series"), "series", "k", keys or None, title=title)
     axes = figure.axes[0]
     axis, by_what = _series_axis(prefix)
     axes.set_xlabel(axis + _methods_note(frame))
-    axes.set_ylabel(_label(prefix.rstrip("_").removesuffix("_at")))
+    axes.set_ylabel(label_of(prefix.rstrip("_").removesuffix("_at")))
     axes.set_ylim(auto=True)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_title(_title(title, f"{_label(prefix.rstrip('_'))} by {by_what}", where), fontsize=9)
+    axes.set_title(chart_title(title, f"{label_of(prefix.rstrip('_'))} by {by_what}", where), fontsize=9)
     return fixed_layout(figure)
 
 
@@ -478,7 +479,7 @@ def survival(
     frame = select(table, where)
     found = frame["metric"].str.extract(pattern)
     frame = frame.assign(side=found[0], k=pd.to_numeric(found[1])).dropna(subset=["side"])
-    keys = _by(by)
+    keys = by_columns(by)
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
@@ -499,7 +500,7 @@ def survival(
     axes.grid(alpha=0.3)
     axes.legend(title=", ".join(keys) or None, fontsize=8, title_fontsize=8, loc="upper left",
                 bbox_to_anchor=(1.01, 1.0))  # fmt: skip
-    axes.set_title(_title(title, "figures standing, side a (solid) and side b (dashed)", where), fontsize=9)
+    axes.set_title(chart_title(title, "figures standing, side a (solid) and side b (dashed)", where), fontsize=9)
     return fixed_layout(figure)
 
 
@@ -533,7 +534,7 @@ def stacked(
         values = values.reindex(index=row_order, columns=list(metrics)).fillna(0.0)
         left = np.zeros(len(row_order))
         for metric, colour in zip(metrics, colours, strict=True):
-            axes.barh(range(len(row_order)), values[metric], left=left, color=colour, label=_label(metric))
+            axes.barh(range(len(row_order)), values[metric], left=left, color=colour, label=label_of(metric))
             left += values[metric].to_numpy()
         if axes is grid[0]:  # the panels share their rows: ticks and order are set once for all
             axes.set_yticks(range(len(row_order)), [str(r) for r in row_order])
@@ -542,13 +543,13 @@ def stacked(
         axes.set_xlim(0, 1)
         axes.set_xlabel("probability")
         if panel is not None:
-            axes.set_title(f"{_label(panels or '')} = {panel}", fontsize=9)
+            axes.set_title(f"{label_of(panels or '')} = {panel}", fontsize=9)
     for axes in grid[::across]:
-        axes.set_ylabel(_label(rows))
+        axes.set_ylabel(label_of(rows))
     handles, labels = grid[0].get_legend_handles_labels()
     per_row = max(1, int(float(figure.get_size_inches()[0]) / 1.9))  # as many labels a row as fit the width
     figure.legend(handles, labels, loc="outside lower center", ncols=min(len(metrics), 6, per_row), fontsize=8)
-    figure.suptitle(_title(title, f"Outcome of one attack by {_label(rows)}", where), fontsize=10)
+    figure.suptitle(chart_title(title, f"Outcome of one attack by {label_of(rows)}", where), fontsize=10)
     return figure
 
 
@@ -581,111 +582,11 @@ def distribution_heatmap(
     for (i, j), p in np.ndenumerate(values.to_numpy(dtype=float)):
         if p >= 0.0005:
             axes.text(j, i, f"{p:.3f}", ha="center", va="center", fontsize=6.5, color="white" if p > 0.5 else "black")
-    axes.set_xlabel(_label(f"{prefix}outcome"))
-    axes.set_ylabel(_label(f"{prefix}rows"))
+    axes.set_xlabel(label_of(f"{prefix}outcome"))
+    axes.set_ylabel(label_of(f"{prefix}rows"))
     figure.colorbar(image, ax=axes, label="probability", shrink=0.8)
-    axes.set_title(_title(title, f"{prefix.rstrip('_')} by outcome", where), fontsize=9)
+    axes.set_title(chart_title(title, f"{prefix.rstrip('_')} by outcome", where), fontsize=9)
     return figure
-
-
-def _numeric(values: Sequence[Any]) -> bool:
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-
-
-def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartSpec]:
-    """Sensible charts for an experiment that names none.
-
-    * a curve of ``p_hit`` against ``dx`` (or ``skill``) when the grid varies it;
-    * range fall-off curves of ``mean_damage`` when the grid varies ``range_m``;
-    * weapon × armour heatmaps of ``mean_damage`` and ``p_incapacitated`` (a panel per range);
-    * ``PREFIXk`` series (blast damage by distance) when the metrics have them;
-    * for small grids, the damage distributions and attacks-to-incapacitate curves.
-    """
-    grid = experiment.dimensions
-    varying = [k for k, v in grid.items() if len(v) > 1]
-    few = [k for k in varying if len(grid[k]) <= 8]  # inputs that can be told apart as lines
-    charts: list[ChartSpec] = []
-
-    def others(*used: str) -> list[str]:
-        return [k for k in varying if k not in used]
-
-    def where_first(*keep: str) -> dict[str, Any]:
-        return {k: grid[k][0] for k in varying if k not in keep}
-
-    for x in ("dx", "skill"):
-        if x in varying and _numeric(grid[x]) and "p_hit" in metrics:
-            by = [k for k in few if k != x]
-            charts.append(
-                ChartSpec("curve", {"metric": "p_hit", "x": x, "by": by[:2], "where": where_first(x, *by[:2])})
-            )
-    if "range_m" in varying and _numeric(grid["range_m"]):
-        metric = "mean_damage" if "mean_damage" in metrics else "p_hit"
-        by = [k for k in few if k != "range_m"][:1]
-        charts.append(
-            ChartSpec("curve", {"metric": metric, "x": "range_m", "by": by, "where": where_first("range_m", *by)})
-        )
-    if "weapon" in varying and "armor" in varying:
-        panels = [k for k in others("weapon", "armor") if len(grid[k]) <= 6][:1]
-        for metric in ("mean_damage", "p_incapacitated"):
-            if metric in metrics:
-                options: dict[str, Any] = {"metric": metric, "rows": "weapon", "cols": "armor"}
-                if panels:
-                    options["panels"] = panels[0]
-                options["where"] = where_first("weapon", "armor", *panels)
-                charts.append(ChartSpec("heatmap", options))
-    prefixes = sorted({m[: m.rindex("_") + 1] for m in metrics if re.search(r"_at_\d+$", m) and "damage" in m})
-    for prefix in prefixes:
-        charts.append(ChartSpec("series", {"prefix": prefix, "by": few[:2], "where": where_first(*few[:2])}))
-    outcomes = [m for m in experiment.owner.outcome_metrics if m in metrics]
-    if outcomes and few:
-        rows = next((k for k in ("weapon", "a.weapon") if k in varying), few[0])
-        panels = [k for k in few if k != rows][:1]
-        options = {"metrics": outcomes, "rows": rows, "where": where_first(rows, *panels)}
-        charts.append(ChartSpec("stacked", {**options, **({"panels": panels[0]} if panels else {})}))
-    if "a.weapon" in varying and "b.weapon" in varying and "p_a_wins" in metrics:
-        where = where_first("a.weapon", "b.weapon")
-        charts.append(
-            ChartSpec("heatmap", {"metric": "p_a_wins", "rows": "a.weapon", "cols": "b.weapon", "where": where})
-        )
-    if experiment.kind == "battle":
-        charts += _battle_charts(grid, varying, few, where_first)
-    if experiment.n_cells <= 12 and experiment.kind == "attack":
-        charts.append(ChartSpec("distribution", {"distribution": "outcome" if outcomes else "damage", "by": varying}))
-        if not outcomes:  # systems with damage points: attacks until the target goes down
-            charts.append(ChartSpec("attacks_to_incapacitate", {"by": varying}))
-    return charts
-
-
-def _battle_charts(
-    grid: Mapping[str, Sequence[Any]], varying: list[str], few: list[str], where_first: Any
-) -> list[ChartSpec]:
-    """A battle's charts: survival curves, the win probability over two inputs, the casualties."""
-    charts = []
-    lines = few[:1]
-    charts.append(ChartSpec("survival", {"by": lines, "where": where_first(*lines)}))
-    if len(varying) >= 2:
-        rows, cols = varying[:2]
-        charts.append(ChartSpec("heatmap", {"metric": "p_a_wins", "rows": rows, "cols": cols,
-                                            "where": where_first(rows, cols)}))  # fmt: skip
-    elif varying:
-        charts.append(ChartSpec("curve", {"metric": "p_a_wins", "x": varying[0], "where": {}}))
-    for name in ("standing_a", "standing_b"):
-        charts.append(ChartSpec("distribution", {"distribution": name, "by": lines, "where": where_first(*lines)}))
-    return charts
-
-
-def _chart_options(spec: ChartSpec, run: Any) -> dict[str, Any]:
-    """A chart's options; with variants in the run, the base rules only unless the chart names ``variant``.
-
-    Without this, the rows of every rule set would meet in one line or one cell of the chart.
-    """
-    options = {k: v for k, v in spec.options.items() if k != "name"}
-    named = {options.get(k) for k in ("x", "rows", "cols", "panels")} | set(_by(options.get("by")))
-    where = dict(options.get("where") or {})
-    if run.experiment.variants and "variant" not in named and "variant" not in where:
-        where["variant"] = BASE
-        options["where"] = where
-    return options
 
 
 def fixed_layout(figure: Figure) -> Figure:
@@ -714,69 +615,3 @@ def fixed_layout(figure: Figure) -> Figure:
         bottom=min(bottom / height, 0.4), top=max(1 - top / height, 0.6),
     )  # fmt: skip
     return figure
-
-
-def draw(spec: ChartSpec, run: Any) -> Figure:
-    """Draw one chart of an :class:`~simlab.workflow.runner.ExperimentRun`."""
-    options = _chart_options(spec, run)
-    if spec.kind == "curve":
-        return curve(run.table, **options)
-    if spec.kind == "heatmap":
-        return heatmap(run.table, **options)
-    if spec.kind == "distribution":
-        return distribution(run.distributions, name=options.pop("distribution", "damage"), **options)
-    if spec.kind == "attacks_to_incapacitate":
-        return attacks_to_incapacitate(run.incapacitation, **options)
-    if spec.kind == "series":
-        return series(run.table, **options)
-    if spec.kind == "stacked":
-        return stacked(run.table, **options)
-    if spec.kind == "survival":
-        return survival(run.table, **options)
-    if spec.kind == "distribution_heatmap":
-        prefix = options["prefix"]
-        names = run.experiment.owner.distribution_labels.get(prefix)
-        return distribution_heatmap(run.distributions, labels=names, **options)
-    raise ValueError(f"unknown chart kind {spec.kind!r}")
-
-
-def chart_file_name(spec: ChartSpec, taken: set[str]) -> str:
-    """A file name (without extension) for a chart, unique among ``taken``."""
-    if spec.get("name"):
-        base = str(spec.get("name"))
-    else:
-        parts = [spec.kind] + [str(spec.get(k)) for k in ("metric", "prefix", "distribution", "x") if spec.get(k)]
-        base = "_".join(parts)
-    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", base).strip("_") or "chart"
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base}_{n}", n + 1
-    taken.add(name)
-    return name
-
-
-def comparison_charts(comparison: Any) -> list[tuple[ChartSpec, Figure]]:
-    """Heatmaps of the differences a variant makes (a :class:`~simlab.workflow.compare.Comparison`)."""
-    experiment = comparison.experiment
-    table = comparison.table
-    grid = experiment.grid
-    varying = [k for k, v in grid.items() if len(v) > 1]
-    if "weapon" in varying and "armor" in varying:
-        rows, cols = "weapon", "armor"
-    else:
-        rows, cols = ([*varying, "variant", "variant"])[:2] if varying else ("variant", "method")
-    rest = [k for k in varying if k not in (rows, cols)]
-    panels = next((k for k in rest if len(grid[k]) <= 6), None)
-    fixed = {k: grid[k][0] for k in rest if k != panels}
-    metrics = list(dict.fromkeys(table["metric"]))
-    shown = [m for m in ("mean_damage", "p_incapacitated") if m in metrics] or metrics[:1]
-    charts = []
-    for variant in comparison.variants:
-        where = {**fixed, **({"variant": variant.name} if "variant" not in (rows, cols) else {})}
-        for metric in shown:
-            shown_where = {k: v for k, v in where.items() if k != "variant"}
-            title = _title(None, f"Change of {_label(metric)} under {variant.name}", shown_where)
-            figure = heatmap(table, metric, rows, cols, panels, where, title, value="delta", diverging=True)
-            options = {"metric": metric, "rows": rows, "cols": cols, "panels": panels, "where": where, "title": title}
-            charts.append((ChartSpec("heatmap", {**options, "name": f"delta_{metric}_{variant.name}"}), figure))
-    return charts

@@ -16,9 +16,9 @@ import matplotlib as mpl
 import pandas as pd
 from matplotlib.figure import Figure
 
-from simlab.output import plots
 from simlab.output.atomic import staged_directory
 from simlab.output.chart_spec import ChartSpec
+from simlab.output.charts import chart_file_name, choose_charts, comparison_charts, draw
 from simlab.output.document import Chart, Report, build_comparison_report, build_report, to_html, to_markdown
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, sv
     # SVG text stays text (smaller, selectable, and far quicker to write than glyph paths).
     with mpl.rc_context({"svg.hashsalt": "simlab", "font.size": 9, "svg.fonttype": "none"}):
         for spec, figure in figures:
-            name = plots.chart_file_name(spec, taken)
+            name = chart_file_name(spec, taken)
             png = png_bytes(figure)
             (directory / f"{name}.png").write_bytes(png)
             if svg:
@@ -70,8 +70,8 @@ def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, sv
 def draw_charts(run: ExperimentRun, directory: Path, svg: bool = False) -> list[Chart]:
     """Draw the experiment's charts (or the default choice) as PNG (and SVG) into ``directory``."""
     experiment = run.experiment
-    specs = experiment.charts or tuple(plots.choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
-    return save_charts(((spec, plots.draw(spec, run)) for spec in specs), directory, svg)
+    specs = experiment.charts or tuple(choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
+    return save_charts(((spec, draw(spec, run)) for spec in specs), directory, svg)
 
 
 def write_bundle(
@@ -115,7 +115,7 @@ def write_comparison(comparison: Comparison, out: Path, provenance: Mapping[str,
     """Write ``OUT/compare_<name>/`` for a comparison of variants."""
 
     def charts(directory: Path) -> list[Chart]:
-        return save_charts(plots.comparison_charts(comparison), directory, svg)
+        return save_charts(comparison_charts(comparison), directory, svg)
 
     return write_bundle(
         out / f"compare_{comparison.experiment.name}",

@@ -30,7 +30,7 @@ REGISTERED = {
     "simlab.systems.striker.kernels:attack_block",
     "simlab.systems.striker.kernels:duel_block",
     "simlab.systems.tyconian.kernels:attack_block",
-    "simlab.systems.tyconian.kernels:duel_block",
+    "simlab.systems.tyconian.duel_kernel:duel_block",
     "simlab.systems.hitech_tft.battle_kernel:battle_block",
     "simlab.systems.striker.battle_kernel:battle_block",
     "simlab.systems.tyconian.battle_kernel:battle_block",

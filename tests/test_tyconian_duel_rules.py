@@ -14,8 +14,8 @@ import simlab
 from simlab.engine.rng import stream_key
 from simlab.systems.duels import duel_estimates
 from simlab.systems.tyconian.duel import BONUS_TURN, PLAIN_TURN, TACTICS_TURN, resolve_duel
+from simlab.systems.tyconian.duel_reference import numpy_duel_block, python_duel_block
 from simlab.systems.tyconian.plans import points_by_second
-from simlab.systems.tyconian.reference import numpy_duel_block, python_duel_block
 from simlab.systems.tyconian.rules import Rules, action_points, hit_locations
 from simlab.systems.tyconian.sample import _duel_tallies
 

@@ -50,6 +50,7 @@ from simlab.systems.striker.battle import resolve_battle as striker_resolve_batt
 from simlab.systems.striker.duel import resolve_duel
 from simlab.systems.striker.exact import exact_outcome as striker_exact
 from simlab.systems.striker.resolve import resolve as striker_resolve
+from simlab.systems.tyconian import duel_reference as tyconian_duel_reference
 from simlab.systems.tyconian import layout as tyconian_layout
 from simlab.systems.tyconian import reference as tyconian_reference
 from simlab.systems.tyconian import rules as tyconian_rules
@@ -198,8 +199,8 @@ def _tyconian_duel() -> Samplers:
     return _samplers(
         duel,
         lambda subject, seed: tyconian_sample.duel_block_function(subject, stream_key(seed)),
-        tyconian_reference.numpy_duel_block,
-        tyconian_reference.python_duel_block,
+        tyconian_duel_reference.numpy_duel_block,
+        tyconian_duel_reference.python_duel_block,
         (2, duels.DUEL_DRAWS),
     )
 

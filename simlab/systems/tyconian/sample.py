@@ -13,7 +13,7 @@ from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.intervals import Estimates
 from simlab.engine.rng import StreamKey
 from simlab.systems.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates
-from simlab.systems.tyconian import kernels, layout
+from simlab.systems.tyconian import duel_kernel, kernels, layout
 from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import semi_automatic
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
@@ -169,7 +169,7 @@ def _duel_tallies(duel: ResolvedDuel, key: StreamKey, start: int, stop: int) -> 
     seconds = np.zeros(5 * rules.max_turns + 1, np.int64)
     counts = np.zeros(N_DUEL_COUNTS, np.int64)
     limits = np.array([rules.skill_die, rules.critical_success_max, rules.critical_failure_min], np.int64)
-    kernels.duel_block(
+    duel_kernel.duel_block(
         np.uint64(key.offset), np.uint64(key.gamma), start, stop, duel.sides, duel.locations, duel.plans,
         duel.plan_shots, duel.location_of_roll, limits, duel_flags(rules), rules.recoil_dice_factor,
         rules.tactics_turns, rules.max_turns, turns, seconds, counts,

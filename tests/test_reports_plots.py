@@ -7,8 +7,8 @@ from matplotlib.figure import Figure
 
 from simlab.output import charts, plots
 from simlab.output import pivots as reports
-from simlab.output.chart_spec import ChartSpec
 from simlab.output.document import shading_css
+from simlab.records import ChartSpec
 from simlab.workflow.experiments import load_experiment
 from simlab.workflow.runner import run_experiment
 

@@ -8,13 +8,12 @@ draws one chart of a run with the functions of :mod:`simlab.output.plots`;
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from matplotlib.figure import Figure
 
 from simlab.inputs.variants import BASE
-from simlab.output.chart_spec import ChartSpec
 from simlab.output.plots import (
     attacks_to_incapacitate,
     by_columns,
@@ -28,9 +27,7 @@ from simlab.output.plots import (
     stacked,
     survival,
 )
-
-if TYPE_CHECKING:
-    from simlab.workflow.experiments import Experiment
+from simlab.records import ChartSpec, Comparison, Experiment, ExperimentRun
 
 __all__ = ["choose_charts", "draw", "chart_file_name", "comparison_charts"]
 
@@ -104,7 +101,7 @@ def choose_charts(experiment: Experiment, metrics: Sequence[str]) -> list[ChartS
 
 
 def _battle_charts(
-    grid: Mapping[str, Sequence[Any]], varying: list[str], few: list[str], where_first: Any
+    grid: Mapping[str, Sequence[Any]], varying: list[str], few: list[str], where_first: Callable[..., dict[str, Any]]
 ) -> list[ChartSpec]:
     """A battle's charts: survival curves, the win probability over two inputs, the casualties."""
     charts = []
@@ -121,7 +118,7 @@ def _battle_charts(
     return charts
 
 
-def _chart_options(spec: ChartSpec, run: Any) -> dict[str, Any]:
+def _chart_options(spec: ChartSpec, run: ExperimentRun) -> dict[str, Any]:
     """A chart's options; with variants in the run, the base rules only unless the chart names ``variant``.
 
     Without this, the rows of every rule set would meet in one line or one cell of the chart.
@@ -135,7 +132,7 @@ def _chart_options(spec: ChartSpec, run: Any) -> dict[str, Any]:
     return options
 
 
-def draw(spec: ChartSpec, run: Any) -> Figure:
+def draw(spec: ChartSpec, run: ExperimentRun) -> Figure:
     """Draw one chart of an :class:`~simlab.workflow.runner.ExperimentRun`."""
     options = _chart_options(spec, run)
     if spec.kind == "curve":
@@ -174,7 +171,7 @@ def chart_file_name(spec: ChartSpec, taken: set[str]) -> str:
     return name
 
 
-def comparison_charts(comparison: Any) -> list[tuple[ChartSpec, Figure]]:
+def comparison_charts(comparison: Comparison) -> list[tuple[ChartSpec, Figure]]:
     """Heatmaps of the differences a variant makes (a :class:`~simlab.workflow.compare.Comparison`)."""
     experiment = comparison.experiment
     table = comparison.table

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -23,10 +23,7 @@ from markupsafe import Markup
 from simlab.output import pivots as reports
 from simlab.output.headline import headline
 from simlab.output.rendering import render
-
-if TYPE_CHECKING:
-    from simlab.workflow.compare import Comparison
-    from simlab.workflow.runner import ExperimentRun
+from simlab.records import Comparison, ExperimentRun
 
 __all__ = ["Chart", "Table", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
 

@@ -9,13 +9,11 @@ import platform
 import sys
 from datetime import UTC, datetime
 from importlib import metadata
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from simlab import __version__
 from simlab.inputs.params import as_plain
-
-if TYPE_CHECKING:
-    from simlab.workflow.experiments import Experiment
+from simlab.records import Experiment
 
 __all__ = ["package_versions", "parameters_hash", "experiment_provenance"]
 

@@ -10,20 +10,15 @@ import io
 import json
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import matplotlib as mpl
 import pandas as pd
 from matplotlib.figure import Figure
 
 from simlab.output.atomic import staged_directory
-from simlab.output.chart_spec import ChartSpec
 from simlab.output.charts import chart_file_name, choose_charts, comparison_charts, draw
 from simlab.output.document import Chart, Report, build_comparison_report, build_report, to_html, to_markdown
-
-if TYPE_CHECKING:
-    from simlab.workflow.compare import Comparison
-    from simlab.workflow.runner import ExperimentRun
+from simlab.records import ChartSpec, Comparison, ExperimentRun
 
 __all__ = ["write_results", "write_comparison", "write_bundle", "save_charts", "png_bytes", "RESULT_FILES"]
 

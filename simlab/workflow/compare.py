@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,10 +21,11 @@ import pandas as pd
 
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import Variant
+from simlab.records import Comparison, Experiment
 from simlab.systems import System
-from simlab.workflow.experiments import Experiment, answer
+from simlab.workflow.experiments import answer
 
-__all__ = ["Comparison", "compare_experiment", "paired_differences", "DEFAULT_BATCHES", "comparison_units"]
+__all__ = ["compare_experiment", "paired_differences", "DEFAULT_BATCHES", "comparison_units"]
 
 #: Batches the trials of a sampled cell are split into.
 DEFAULT_BATCHES = 40
@@ -41,27 +41,6 @@ def check_batches(batches: int) -> None:
     """
     if not 2 <= batches <= MAX_BATCHES:
         raise SimlabError(f"invalid value {batches} for --batches: expected 2 to {MAX_BATCHES:,}")
-
-
-@dataclass(frozen=True, eq=False)
-class Comparison:
-    """Base against each variant, for every cell, method and metric.
-
-    Attributes:
-        experiment: The experiment whose grid is compared.
-        variants: The variants.
-        table: ``cell``, ``variant``, the inputs, ``method``, ``metric``, ``base``, ``value``
-            (under the variant), ``delta``, ``delta_ci_low``, ``delta_ci_high`` (95 %, sampled
-            rows), ``independent_half_width`` and ``trials``.
-        batches: Batches per sampled cell.
-        seconds: Wall time.
-    """
-
-    experiment: Experiment
-    variants: tuple[Variant, ...]
-    table: pd.DataFrame
-    batches: int
-    seconds: float
 
 
 def comparison_units(experiment: Experiment, variants: Sequence[Variant]) -> int:

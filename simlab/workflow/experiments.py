@@ -32,10 +32,8 @@ anything runs or is written.
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,15 +45,12 @@ from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.params import NAME_RULE, coerce, field_specs, valid_name
 from simlab.inputs.requests import build_request
-from simlab.inputs.variants import BASE, Variant, load_variant
-from simlab.output.chart_spec import CHART_KINDS, ChartSpec
+from simlab.inputs.variants import Variant, load_variant
+from simlab.records import CHART_KINDS, ChartSpec, Experiment
 from simlab.systems import Question, System, get_system, question_of
 
 __all__ = [
     "RUN_METHODS",
-    "CHART_KINDS",
-    "ChartSpec",
-    "Experiment",
     "ExperimentError",
     "load_experiment",
     "find_experiments",
@@ -97,103 +92,6 @@ class ExperimentError(SimlabError):
         where = f"{path}:{line}" if line else str(path)
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
         self.path, self.line, self.key = path, line, key
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """A validated experiment file.
-
-    Attributes:
-        path: The file.
-        name: Name of the results directory.
-        system: System id.
-        kind: ``attack`` (one attack per cell), ``duel`` (inputs ``a.KEY`` and ``b.KEY``),
-            ``battle`` (inputs are dotted paths of the battle: ``a.count``, ``b.doctrine.targets``)
-            or one of the system's questions (``explosion``, ``healing``...).
-        description: One paragraph for the report.
-        method: ``exact``, ``monte_carlo`` or ``both``.
-        trials: Trials per cell when sampling (the first round, with ``precision``).
-        seed: Root seed; cell ``i`` of the grid samples stream ``(seed, i)``.
-        precision: Largest 95 % half-width allowed, or None.
-        variants: Variants whose cells the run covers too (the base rules always).
-        fixed: Scenario inputs common to every cell (``ROW.COLUMN`` overrides allowed).
-        grid: Scenario input → values; the run covers their Cartesian product.
-        metrics: Metrics to keep, or None for all.
-        charts: Charts to draw, or empty for the default choice.
-        battle: The battle of a ``battle`` experiment (file ``battle``, relative to the experiment).
-    """
-
-    path: Path
-    name: str
-    system: str
-    kind: str
-    description: str
-    method: str
-    trials: int
-    seed: int
-    precision: float | None
-    variants: tuple[Variant, ...]
-    fixed: Mapping[str, Any]
-    grid: Mapping[str, tuple[Any, ...]]
-    metrics: tuple[str, ...] | None
-    charts: tuple[ChartSpec, ...]
-    battle: Battle | None = None
-
-    @property
-    def owner(self) -> System:
-        """The system asked: its rules, tables and questions."""
-        return get_system(self.system)
-
-    @property
-    def question(self) -> Question:
-        """The question each cell asks (``kind``)."""
-        return question_of(self.system, self.kind)
-
-    @property
-    def methods(self) -> tuple[str, ...]:
-        """The methods each cell is computed with."""
-        return METHODS if self.method == "both" else (self.method,)
-
-    @property
-    def inputs(self) -> tuple[str, ...]:
-        """Scenario inputs that appear as table columns: the fixed ones, then the grid's."""
-        return (*self.fixed, *(k for k in self.grid if k not in self.fixed))
-
-    def cells(self) -> Iterator[dict[str, Any]]:
-        """The scenario inputs of every cell, in grid order (the last key varies fastest)."""
-        keys = list(self.grid)
-        for values in itertools.product(*(self.grid[k] for k in keys)):
-            yield {**self.fixed, **dict(zip(keys, values, strict=True))}
-
-    @property
-    def dimensions(self) -> dict[str, tuple[Any, ...]]:
-        """The grid, with ``variant`` (``base`` and each variant's name) first when there are variants."""
-        if not self.variants:
-            return dict(self.grid)
-        return {"variant": (BASE, *(v.name for v in self.variants)), **self.grid}
-
-    def keeps(self, metric: str) -> bool:
-        """Whether the run keeps ``metric``.
-
-        Every metric without a ``metrics`` list; else those it names and the members ``PREFIXk``
-        of the series prefixes it names (``mean_applied_margin_``).
-        """
-        if self.metrics is None:
-            return True
-        return metric in self.metrics or any(in_series(metric, prefix) for prefix in self.metrics)
-
-    @property
-    def sampled_trials(self) -> int | None:
-        """Trials per cell when the run samples, else None."""
-        return self.trials if "monte_carlo" in self.methods else None
-
-    @property
-    def n_cells(self) -> int:
-        """Number of grid cells."""
-        count = 1
-        for values in self.grid.values():
-            count *= len(values)
-        return count
 
 
 def _key_lines(text: str) -> dict[tuple[str, str], int]:

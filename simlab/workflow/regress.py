@@ -41,8 +41,8 @@ from simlab.inputs.files import FileError, read_csv, read_json
 from simlab.inputs.variants import Variant
 from simlab.output.atomic import staged_directory
 from simlab.output.provenance import experiment_provenance, package_versions
-from simlab.workflow.experiments import Experiment
-from simlab.workflow.runner import ExperimentRun, run_experiment
+from simlab.records import Experiment, ExperimentRun
+from simlab.workflow.runner import run_experiment
 
 __all__ = [
     "BASELINES",

@@ -12,7 +12,6 @@ import itertools
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,38 +22,14 @@ from simlab.engine.cluster import current_client
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import BASE, Variant
+from simlab.records import Experiment, ExperimentRun
 from simlab.systems import System, get_system
-from simlab.workflow.experiments import ATTACKS, Experiment, answer, cell_request
+from simlab.workflow.experiments import ATTACKS, answer, cell_request
 
-__all__ = ["ExperimentRun", "run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
+__all__ = ["run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
 
 #: Most trials a cell may grow to while meeting ``precision``.
 PRECISION_TRIAL_CAP = 1 << 32
-
-
-@dataclass(frozen=True, eq=False)
-class ExperimentRun:
-    """Everything one run of an experiment produced.
-
-    Attributes:
-        experiment: The experiment.
-        table: One row per cell, rule set, method and metric: ``cell``, ``variant`` (``base``
-            or a variant's name), the inputs, ``method``, ``metric``, ``value``, ``ci_low``,
-            ``ci_high``, ``trials``. The other tables have ``cell`` and ``variant`` too.
-        distributions: One row per cell, method, distribution and outcome: ``probability``.
-        incapacitation: One row per cell and number of attacks: ``p_incapacitated`` after
-            that many attacks (from the exact damage distribution where there is one).
-        marginals: One row per cell, change (``+1 DX``...) and metric: ``delta``, the
-            exact change of the metric (empty for sampled-only runs).
-        seconds: Wall time of the run.
-    """
-
-    experiment: Experiment
-    table: pd.DataFrame
-    distributions: pd.DataFrame
-    incapacitation: pd.DataFrame
-    marginals: pd.DataFrame
-    seconds: float
 
 
 def work_units(experiment: Experiment) -> int:

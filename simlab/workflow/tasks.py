@@ -17,9 +17,10 @@ import pandas as pd
 
 from simlab.inputs.limits import Limits
 from simlab.inputs.variants import load_variant
-from simlab.workflow.experiments import Experiment, load_experiment
+from simlab.records import Experiment, ExperimentRun
+from simlab.workflow.experiments import load_experiment
 from simlab.workflow.jobs import Task
-from simlab.workflow.runner import ExperimentRun, run_experiment, work_units
+from simlab.workflow.runner import run_experiment, work_units
 
 __all__ = ["Options", "Written", "run_and_write", "run_and_keep", "run_for_regress", "task_of", "warm_up"]
 

@@ -1,0 +1,195 @@
+"""The records of a run: an experiment as its file asks it, its charts, what a run and a comparison produced.
+
+The workflow (:mod:`simlab.workflow`) makes them and the output (:mod:`simlab.output`) writes
+them; both import them from here, below both.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from simlab.engine.results import METHODS, in_series
+from simlab.inputs.battles import Battle
+from simlab.inputs.variants import BASE, Variant
+from simlab.systems import Question, System, get_system, question_of
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["CHART_KINDS", "ChartSpec", "Experiment", "ExperimentRun", "Comparison"]
+
+#: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
+CHART_KINDS: dict[str, tuple[str, ...]] = {
+    "curve": ("metric", "x", "by"),
+    "heatmap": ("metric", "rows", "cols", "panels"),
+    "distribution": ("distribution", "by"),
+    "attacks_to_incapacitate": ("by", "attacks"),
+    "series": ("prefix", "by"),
+    "stacked": ("metrics", "rows", "panels"),
+    "distribution_heatmap": ("prefix",),
+    "survival": ("by",),
+}
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """One chart of an experiment's report.
+
+    Attributes:
+        kind: One of :data:`CHART_KINDS`.
+        options: The chart's other keys (``metric``, ``x``, ``by``, ``where``...).
+    """
+
+    kind: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """An option, or ``default``."""
+        return self.options.get(key, default)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment file.
+
+    Attributes:
+        path: The file.
+        name: Name of the results directory.
+        system: System id.
+        kind: ``attack`` (one attack per cell), ``duel`` (inputs ``a.KEY`` and ``b.KEY``),
+            ``battle`` (inputs are dotted paths of the battle: ``a.count``, ``b.doctrine.targets``)
+            or one of the system's questions (``explosion``, ``healing``...).
+        description: One paragraph for the report.
+        method: ``exact``, ``monte_carlo`` or ``both``.
+        trials: Trials per cell when sampling (the first round, with ``precision``).
+        seed: Root seed; cell ``i`` of the grid samples stream ``(seed, i)``.
+        precision: Largest 95 % half-width allowed, or None.
+        variants: Variants whose cells the run covers too (the base rules always).
+        fixed: Scenario inputs common to every cell (``ROW.COLUMN`` overrides allowed).
+        grid: Scenario input → values; the run covers their Cartesian product.
+        metrics: Metrics to keep, or None for all.
+        charts: Charts to draw, or empty for the default choice.
+        battle: The battle of a ``battle`` experiment (file ``battle``, relative to the experiment).
+    """
+
+    path: Path
+    name: str
+    system: str
+    kind: str
+    description: str
+    method: str
+    trials: int
+    seed: int
+    precision: float | None
+    variants: tuple[Variant, ...]
+    fixed: Mapping[str, Any]
+    grid: Mapping[str, tuple[Any, ...]]
+    metrics: tuple[str, ...] | None
+    charts: tuple[ChartSpec, ...]
+    battle: Battle | None = None
+
+    @property
+    def owner(self) -> System:
+        """The system asked: its rules, tables and questions."""
+        return get_system(self.system)
+
+    @property
+    def question(self) -> Question:
+        """The question each cell asks (``kind``)."""
+        return question_of(self.system, self.kind)
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The methods each cell is computed with."""
+        return METHODS if self.method == "both" else (self.method,)
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """Scenario inputs that appear as table columns: the fixed ones, then the grid's."""
+        return (*self.fixed, *(k for k in self.grid if k not in self.fixed))
+
+    def cells(self) -> Iterator[dict[str, Any]]:
+        """The scenario inputs of every cell, in grid order (the last key varies fastest)."""
+        keys = list(self.grid)
+        for values in itertools.product(*(self.grid[k] for k in keys)):
+            yield {**self.fixed, **dict(zip(keys, values, strict=True))}
+
+    @property
+    def dimensions(self) -> dict[str, tuple[Any, ...]]:
+        """The grid, with ``variant`` (``base`` and each variant's name) first when there are variants."""
+        if not self.variants:
+            return dict(self.grid)
+        return {"variant": (BASE, *(v.name for v in self.variants)), **self.grid}
+
+    def keeps(self, metric: str) -> bool:
+        """Whether the run keeps ``metric``.
+
+        Every metric without a ``metrics`` list; else those it names and the members ``PREFIXk``
+        of the series prefixes it names (``mean_applied_margin_``).
+        """
+        if self.metrics is None:
+            return True
+        return metric in self.metrics or any(in_series(metric, prefix) for prefix in self.metrics)
+
+    @property
+    def sampled_trials(self) -> int | None:
+        """Trials per cell when the run samples, else None."""
+        return self.trials if "monte_carlo" in self.methods else None
+
+    @property
+    def n_cells(self) -> int:
+        """Number of grid cells."""
+        count = 1
+        for values in self.grid.values():
+            count *= len(values)
+        return count
+
+
+@dataclass(frozen=True, eq=False)
+class ExperimentRun:
+    """Everything one run of an experiment produced.
+
+    Attributes:
+        experiment: The experiment.
+        table: One row per cell, rule set, method and metric: ``cell``, ``variant`` (``base``
+            or a variant's name), the inputs, ``method``, ``metric``, ``value``, ``ci_low``,
+            ``ci_high``, ``trials``. The other tables have ``cell`` and ``variant`` too.
+        distributions: One row per cell, method, distribution and outcome: ``probability``.
+        incapacitation: One row per cell and number of attacks: ``p_incapacitated`` after
+            that many attacks (from the exact damage distribution where there is one).
+        marginals: One row per cell, change (``+1 DX``...) and metric: ``delta``, the
+            exact change of the metric (empty for sampled-only runs).
+        seconds: Wall time of the run.
+    """
+
+    experiment: Experiment
+    table: pd.DataFrame
+    distributions: pd.DataFrame
+    incapacitation: pd.DataFrame
+    marginals: pd.DataFrame
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Base against each variant, for every cell, method and metric.
+
+    Attributes:
+        experiment: The experiment whose grid is compared.
+        variants: The variants.
+        table: ``cell``, ``variant``, the inputs, ``method``, ``metric``, ``base``, ``value``
+            (under the variant), ``delta``, ``delta_ci_low``, ``delta_ci_high`` (95 %, sampled
+            rows), ``independent_half_width`` and ``trials``.
+        batches: Batches per sampled cell.
+        seconds: Wall time.
+    """
+
+    experiment: Experiment
+    variants: tuple[Variant, ...]
+    table: pd.DataFrame
+    batches: int
+    seconds: float

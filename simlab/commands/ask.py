@@ -9,13 +9,14 @@ question of one scenario is asked with ``simlab attack --kind KIND`` and needs n
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from simlab.commands.options import WHOLE, Progress, max_trials_option, print_json, scheduler_option, variant_of
-from simlab.inputs.limits import DEFAULT_TRIALS
+from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS
 from simlab.inputs.params import parse_assignments
 from simlab.output.console import print_battle, print_result
 from simlab.systems import SYSTEM_NAMES, question_of
@@ -34,6 +35,38 @@ Examples:
 """
 
 
+def _rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rule`` and ``--variant``: the rules a question is asked under."""
+    for option in reversed(
+        [
+            click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter."),
+            click.option(
+                "--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML)."
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+def _sampling_options(what: str, default: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--trials`` (of ``what``), ``--seed``, ``--threads``, ``--json`` and ``--max-trials``."""
+    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
+        click.option("--trials", type=WHOLE, default=None, help=f"{what} to sample [default: {default:,}]."),
+        click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams."),
+        click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs]."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
+        max_trials_option,
+    ]
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 @click.command(
     short_help="One attack (or other question) of a system.",
     epilog=ATTACK_EXAMPLES,
@@ -41,60 +74,30 @@ Examples:
 @scheduler_option
 @click.argument("system")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Scenario input (or ROW.COLUMN).")
-@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
 @click.option(
     "--kind",
     default="attack",
     show_default=True,
     help="What to ask: one attack, or one of the system's questions (simlab systems lists them).",
 )
-@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
+@_rules_options
 @click.option("--exact", is_flag=True, help="Compute exact values instead of sampling.")
-@click.option("--trials", type=WHOLE, default=None, help=f"Trials to sample [default: {DEFAULT_TRIALS:,}].")
-@click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams.")
-@click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs].")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@max_trials_option
-def attack(
-    system: str,
-    sets: tuple[str, ...],
-    rule_items: tuple[str, ...],
-    kind: str,
-    variant_file: Path | None,
-    exact: bool,
-    trials: int | None,
-    seed: int,
-    threads: int | None,
-    as_json: bool,
-    max_trials: int,
-) -> None:
+@_sampling_options("Trials", DEFAULT_TRIALS)
+def attack(system: str, sets: tuple[str, ...], kind: str, **options: Any) -> None:
     """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling."""
-    ask(
-        system,
-        kind,
-        parse_assignments(sets, "--set"),
-        rule_items,
-        variant_file,
-        as_json,
-        exact=exact,
-        trials=trials,
-        seed=seed,
-        threads=threads,
-        max_trials=max_trials,
-    )
+    ask(system, kind, parse_assignments(sets, "--set"), **options)
 
 
 def ask(
     system: str,
     kind: str,
     inputs: dict[str, Any],
+    *,
     rule_items: tuple[str, ...],
     variant_file: Path | None,
     as_json: bool,
-    *,
-    battle: str | None = None,
-    exact: bool = False,
     trials: int | None,
+    exact: bool = False,
     **options: Any,
 ) -> None:
     """Answer one question of any kind and print it: the one path of ``attack``, ``duel`` and ``battle``."""
@@ -106,7 +109,6 @@ def ask(
         system,
         kind,
         inputs=inputs,
-        battle=battle,
         rules=parse_assignments(rule_items, "--rule"),
         exact=exact,
         trials=trials,
@@ -128,30 +130,13 @@ def ask(
 @click.argument("system")
 @click.option("--a", "a_items", multiple=True, metavar="KEY=VALUE", help="Side A's input (or ROW.COLUMN).")
 @click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="Side B's input (or ROW.COLUMN).")
-@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
-@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
-@click.option("--trials", type=WHOLE, default=None, help="Duels to sample [default: 100,000].")
-@click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams.")
-@click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs].")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@max_trials_option
-def duel(
-    system: str,
-    a_items: tuple[str, ...],
-    b_items: tuple[str, ...],
-    rule_items: tuple[str, ...],
-    variant_file: Path | None,
-    trials: int | None,
-    seed: int,
-    threads: int | None,
-    as_json: bool,
-    max_trials: int,
-) -> None:
+@_rules_options
+@_sampling_options("Duels", DEFAULT_DUELS)
+def duel(system: str, a_items: tuple[str, ...], b_items: tuple[str, ...], **options: Any) -> None:
     """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines)."""
     sides = {f"a.{k}": v for k, v in parse_assignments(a_items, "--a").items()}
     sides.update({f"b.{k}": v for k, v in parse_assignments(b_items, "--b").items()})
-    ask(system, "duel", sides, rule_items, variant_file, as_json, trials=trials, seed=seed, threads=threads,
-         max_trials=max_trials)  # fmt: skip
+    ask(system, "duel", sides, **options)
 
 
 @click.command(short_help="Battles of several figures or ships a side, fought to the end (N against M).")
@@ -165,36 +150,8 @@ def duel(
     metavar="PATH=VALUE",
     help="Change the battle by dotted path: a.count=6, b.doctrine.targets=focus, a.groups.0.weapon=...",
 )
-@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter.")
-@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML).")
-@click.option("--trials", type=WHOLE, default=None, help="Battles to sample [default: 100,000].")
-@click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams.")
-@click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs].")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@max_trials_option
-def battle(
-    system: str,
-    battle_file: Path,
-    set_items: tuple[str, ...],
-    rule_items: tuple[str, ...],
-    variant_file: Path | None,
-    trials: int | None,
-    seed: int,
-    threads: int | None,
-    as_json: bool,
-    max_trials: int,
-) -> None:
+@_rules_options
+@_sampling_options("Battles", DEFAULT_BATTLES)
+def battle(system: str, battle_file: Path, set_items: tuple[str, ...], **options: Any) -> None:
     """Sample battles of SYSTEM described by BATTLE.toml (sides, groups, doctrine; docs/rules/engagements.md)."""
-    ask(
-        system,
-        "battle",
-        parse_assignments(set_items, "--set"),
-        rule_items,
-        variant_file,
-        as_json,
-        battle=str(battle_file),
-        trials=trials,
-        seed=seed,
-        threads=threads,
-        max_trials=max_trials,
-    )
+    ask(system, "battle", parse_assignments(set_items, "--set"), battle=str(battle_file), **options)

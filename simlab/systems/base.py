@@ -20,6 +20,7 @@ __all__ = [
     "BattleRequest",
     "System",
     "Question",
+    "attack_question",
     "FORMS",
     "Deferred",
     "answer_attack",
@@ -413,6 +414,27 @@ class Question:
             else:
                 scenario[key] = value
         return scenario, rows
+
+
+def attack_question(
+    inputs_type: type,
+    row_inputs: Mapping[str, str],
+    metrics: Mapping[str, str],
+    answer: Callable[[AttackRequest], AttackResult],
+    check: Callable[[AttackRequest], object],
+    **more: Any,
+) -> Question:
+    """A system's question of one attack (``simlab attack``): one scenario, exact and sampled.
+
+    Args:
+        inputs_type: The scenario dataclass.
+        row_inputs: Its inputs that name table rows.
+        metrics: Its metrics with their descriptions.
+        answer: Answers an :class:`AttackRequest`.
+        check: Validates one.
+        **more: The further fields of :class:`Question` (``extra_metrics``, ``distributions``, ``marginals``).
+    """
+    return Question("attack", "One attack", "scenario", inputs_type, row_inputs, metrics, answer, check, **more)
 
 
 @dataclass(frozen=True)

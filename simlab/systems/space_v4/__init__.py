@@ -15,9 +15,9 @@ from simlab.systems.base import (
     AttackRequest,
     Deferred,
     ExactAnswer,
-    Question,
     System,
     answer_attack,
+    attack_question,
     attack_resolver,
     plus_one,
 )
@@ -104,15 +104,12 @@ SYSTEM = System(
     rules_type=Rules,
     tables=lambda: {"ships": ships(), "fractions": damage_fractions()},
     questions={
-        "attack": Question(
-            kind="attack",
-            title="One attack",
-            form="scenario",
-            inputs_type=Scenario,
-            row_inputs=_ROWS,
-            metrics=METRICS,
-            answer=attack,
-            check=resolve_request,
+        "attack": attack_question(
+            Scenario,
+            _ROWS,
+            METRICS,
+            attack,
+            resolve_request,
             extra_metrics={MARGIN_SERIES: "expected applied hits of one roll that succeeds by margin k (series)"},
             distributions={"applied_hits": "applied hits of the attack (SPC-4.2)"},
             marginals={"+1 computer": plus_one("attacker_computer", _filled), "+1 G": plus_one("attacker_g", _filled)},

@@ -35,7 +35,7 @@ from __future__ import annotations
 from functools import partial
 
 from simlab.engine.results import AttackResult
-from simlab.systems.base import AttackRequest, Deferred, Question, System, attack_resolver, plus_one, with_row
+from simlab.systems.base import AttackRequest, Deferred, System, attack_question, attack_resolver, plus_one, with_row
 from simlab.systems.battles import battle_question
 from simlab.systems.duels import DUEL_METRICS, duel_question
 from simlab.systems.tyconian.duel import DuelSide
@@ -147,15 +147,12 @@ SYSTEM = System(
     rules_type=Rules,
     tables=tables,
     questions={
-        "attack": Question(
-            kind="attack",
-            title="One attack",
-            form="scenario",
-            inputs_type=Scenario,
-            row_inputs=_ROWS,
-            metrics=METRICS,
-            answer=attack,
-            check=resolve_request,
+        "attack": attack_question(
+            Scenario,
+            _ROWS,
+            METRICS,
+            attack,
+            resolve_request,
             extra_metrics=EXTRA_METRICS,
             distributions={
                 "hits": "hits on the target (TYC-3, TYC-4)",

@@ -196,6 +196,8 @@ TWIN_ATTACKS: list[tuple[dict[str, Any], dict[str, Any]]] = [
     ({**AD_HOC, "mode": "full_auto", "range_m": 60, "armor": "combat armour"}, {}),
     ({"weapon": "battle rifle", "range_m": 40, "cover_av": 2, "target_end": 6}, {"rounding": "down"}),
 ]
+
+
 def _twin_attacks() -> list[ResolvedAttack]:
     from simlab.systems.base import AttackRequest
     from simlab.systems.tyconian import SYSTEM, resolve_request  # the package, whose modules these are

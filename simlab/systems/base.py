@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from simlab.engine.bounds import ProgressFn
 from simlab.engine.results import AttackResult
+from simlab.inputs.battles import Battle
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.params import as_plain, build
 from simlab.inputs.tables import Table
@@ -133,7 +134,7 @@ class BattleRequest:
         block_size: Trials per block (None: the engine's default).
     """
 
-    battle: Any
+    battle: Battle
     rules: Mapping[str, Any] = field(default_factory=dict)
     tables: Mapping[str, Table[Any]] = field(default_factory=dict)
     variant: str | None = None

@@ -17,6 +17,7 @@ import numpy as np
 from simlab.engine.blocks import Tallies
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT, MAX_TRIALS_PER_CELL
 from simlab.engine.results import AttackResult
+from simlab.inputs.battles import Battle
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import as_plain
 from simlab.systems.base import BattleRequest, sampling_options
@@ -79,7 +80,7 @@ class BattleEngine:
 
 def battle_result(
     system: str,
-    request: Any,
+    request: BattleRequest,
     figures: Sequence[Any],
     rules: Any,
     estimates: tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]],
@@ -129,7 +130,7 @@ def battle_result(
     )
 
 
-def first_turn_targets(battle: Any, side: int) -> list[tuple[int, int]]:
+def first_turn_targets(battle: Battle, side: int) -> list[tuple[int, int]]:
     """(shooter, target) of every figure of ``side`` in the first turn, figures numbered side a's first.
 
     Only for the deterministic doctrines (ENG-2): ``focus`` and ``weakest`` (nobody is wounded
@@ -142,7 +143,7 @@ def first_turn_targets(battle: Any, side: int) -> list[tuple[int, int]]:
     return [(i, enemies[n % len(enemies)] if spread else enemies[0]) for n, i in enumerate(mine)]
 
 
-def first_turn_distributions(battle: Any, fates: Sequence[Sequence[float]]) -> dict[str, dict[int, float]]:
+def first_turn_distributions(battle: Battle, fates: Sequence[Sequence[float]]) -> dict[str, dict[int, float]]:
     """``first_turn_out_a`` and ``_b``: the count out of independent figures, each out with its chance.
 
     Args:
@@ -178,7 +179,7 @@ def with_exact_first_turn(
 MAX_WINDOW = 1 << 32
 
 
-def draw_window(battle: Any, bound: int) -> int:
+def draw_window(battle: Battle, bound: int) -> int:
     """Draws one trial's window holds: the engine's (as a duel's) when ``bound`` fits, else a wider one.
 
     A trial's draws are the positions of its own window of the cell's stream, so a big battle
@@ -201,7 +202,7 @@ def draw_window(battle: Any, bound: int) -> int:
     return 1 << bound.bit_length()
 
 
-def check_trials_in_window(request: Any, window: int) -> None:
+def check_trials_in_window(request: BattleRequest, window: int) -> None:
     """Refuse more trials than a cell's stream holds at this window (the engine checks its own).
 
     Raises:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from simlab.inputs.battles import blame
+from simlab.inputs.battles import Battle, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 
 __all__ = ["rule_values", "group_inputs", "group_templates"]
 
 
-def rule_values(battle: Any, rules: Mapping[str, Any], default_max_turns: int) -> dict[str, Any]:
+def rule_values(battle: Battle, rules: Mapping[str, Any], default_max_turns: int) -> dict[str, Any]:
     """The rule parameters of a battle: ``max_turns`` (ENG-2), the battle's ``[rules]``, then the request's."""
     values = {"max_turns": default_max_turns, **battle.rules}
     if battle.max_turns is not None:
@@ -21,7 +21,7 @@ def rule_values(battle: Any, rules: Mapping[str, Any], default_max_turns: int) -
 
 
 def group_inputs(
-    battle: Any, key: str, inputs: Mapping[str, Any], rows: Sequence[str]
+    battle: Battle, key: str, inputs: Mapping[str, Any], rows: Sequence[str]
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """A group's template inputs and its ``ROW.COLUMN`` overrides (ENG-1).
 
@@ -40,7 +40,7 @@ def group_inputs(
 
 
 def group_templates(
-    battle: Any,
+    battle: Battle,
     figure_type: type,
     *,
     one_range: Mapping[str, str],

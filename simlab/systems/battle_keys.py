@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from simlab.inputs.battles import SIDE_DEFAULTS, Doctrine, Formation
+from simlab.inputs.battles import SIDE_DEFAULTS, Battle, Doctrine, Formation
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import as_plain
+from simlab.systems.base import System
 
 __all__ = ["SYSTEM_ONLY_KEYS", "reads_key", "refuse_unread", "refuse_unread_rules"]
 
@@ -51,7 +52,7 @@ def reads_key(system: str, key: str) -> bool:
     return owners is None or system in owners[0]
 
 
-def refuse_unread_rules(system: Any, battle: Any | None, rules: Mapping[str, Any]) -> None:
+def refuse_unread_rules(system: System, battle: Battle | None, rules: Mapping[str, Any]) -> None:
     """Refuse a rule parameter the system's duels and battles never read, given by the battle or the request.
 
     A variant's rules are not checked: a variant is for every question of its system.
@@ -68,7 +69,7 @@ def refuse_unread_rules(system: Any, battle: Any | None, rules: Mapping[str, Any
             raise SimlabError(f"--rule {name}: {refused}")
 
 
-def refuse_unread(battle: Any, system: str) -> None:
+def refuse_unread(battle: Battle, system: str) -> None:
     """Refuse the keys a battle gives that ``system`` does not read (they would change nothing here).
 
     A key left at its default is no change and passes; any other value is refused at its line.

@@ -74,6 +74,7 @@ class Experiment:
         metrics: Metrics to keep, or None for all.
         charts: Charts to draw, or empty for the default choice.
         battle: The battle of a ``battle`` experiment (file ``battle``, relative to the experiment).
+        rules: Rule parameters every cell is asked under (``[rules]``); a variant's win over them.
     """
 
     path: Path
@@ -91,6 +92,7 @@ class Experiment:
     metrics: tuple[str, ...] | None
     charts: tuple[ChartSpec, ...]
     battle: Battle | None = None
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def owner(self) -> System:

@@ -9,11 +9,7 @@ from __future__ import annotations
 import html
 import io
 import json
-import os
-import shutil
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,6 +17,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from browser import chromium, needs_chromium, serving
 from conftest import run_cli
 from matplotlib.image import imread
 
@@ -185,33 +182,11 @@ def test_user_strings_are_escaped(client):
     assert page.status_code == 400 and "<script>alert(1)</script>" not in page.text
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``simlab serve`` in a process of its own: a real server on a free port."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "simlab", "serve", "--port", str(port), "--results", str(tmp_path_factory.mktemp("r"))],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url + "/", timeout=1).read()
-            break
-        except OSError:
-            if process.poll() is not None:
-                raise AssertionError(process.stdout.read().decode() if process.stdout else "serve exited") from None
-            time.sleep(0.1)
-    yield url
-    process.terminate()
-    process.wait(timeout=10)
+    with serving(tmp_path_factory.mktemp("r")) as url:
+        yield url
 
 
 def test_a_real_server_answers_the_issues_curl(server, capsys):
@@ -251,32 +226,11 @@ def test_a_client_that_goes_away_stops_its_work_and_the_server_keeps_serving(ser
         raise AssertionError("the work of a client that went away did not stop")
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-needs_chromium = pytest.mark.skipif(
-    (CHROMIUM is None or DRIVER is None) and not os.environ.get("CI"),
-    reason="Chromium and chromium-driver are not installed (.ci/run installs them)",
-)
-
-
 @needs_chromium
 def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM or ""
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,900",
-    ):
-        options.add_argument(flag)
-    browser = webdriver.Chrome(service=Service(DRIVER or "chromedriver"), options=options)
-    try:
+    with chromium() as browser:
         browser.get(f"{server}/attack/hitech_tft?{urlencode({**ASSAULT_RIFLE, 'method': 'exact'})}")
         value = "return document.querySelector('tr[data-metric=p_hit] .value')?.textContent"
         assert browser.execute_script(value) == "0.625"
@@ -309,8 +263,6 @@ def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys
             browser.execute_script("window.scrollTo(0, 0)")
             shot = imread(io.BytesIO(browser.get_screenshot_as_png()))
             assert shot.std() > 0.05, f"the {name} page looks blank"  # text, controls, charts
-    finally:
-        browser.quit()
 
 
 def test_every_duel_page_renders_and_samples_as_the_command_line(client, capsys):

@@ -12,7 +12,7 @@ from importlib import metadata
 from typing import Any
 
 from simlab import __version__
-from simlab.inputs.params import as_plain
+from simlab.inputs.params import as_plain, build
 from simlab.records import Experiment
 
 __all__ = ["package_versions", "parameters_hash", "experiment_provenance"]
@@ -53,7 +53,7 @@ def parameters_hash(experiment: Experiment) -> str:
         "fixed": dict(experiment.fixed),
         "grid": {k: list(v) for k, v in experiment.grid.items()},
         "metrics": experiment.metrics,
-        "rules": as_plain(system.rules_type()),
+        "rules": as_plain(build(system.rules_type, experiment.rules, what="rule parameter")),
         "tables": {name: table.digest for name, table in system.tables().items()},
         "variants": [{k: v.describe()[k] for k in ("name", "rules", "tables")} for v in experiment.variants],
     }
@@ -85,7 +85,7 @@ def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used
         "precision": experiment.precision,
         "cells": experiment.n_cells,
         "rows": rows,
-        "rules": as_plain(system.rules_type()),
+        "rules": as_plain(build(system.rules_type, experiment.rules, what="rule parameter")),
         "tables": {name: {"file": t.source, "sha256": t.digest} for name, t in system.tables().items()},
         "variants": [variant.describe() for variant in experiment.variants],
         **_battle_provenance(experiment),

@@ -194,8 +194,8 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
                 "deltas": deltas,
             }
         )
-    command = " \\\n  ".join(c.attack.command() for c in query.columns())
-    note = "Each loadout from the command line (simlab compare does the same for an experiment's grid):"
+    command = "\n".join(c.attack.command() for c in query.columns())
+    note = "Each loadout from the command line, one command a line (simlab compare runs an experiment's grid):"
     answer = grid_answer("compare", query.attack, compare_items(query), [], charts, command, note)
     answer["comparison"] = {"columns": columns, "rows": rows, "paired": query.attack.method != "exact"}
     return answer

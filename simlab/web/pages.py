@@ -69,6 +69,7 @@ def view_context(site: Site, base: System, kind: str, view: str, form: str, titl
         "error": None,
         "error_field": None,
         "answer": None,
+        "labels": LABELS,
     }
 
 

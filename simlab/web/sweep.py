@@ -149,8 +149,12 @@ def sweep_items(query: SweepQuery) -> list[tuple[str, Any]]:
 
 
 def _toml(value: Any) -> str:
-    number = _number(str(value))
-    return str(value) if isinstance(number, float) and str(value).strip() == str(value) else json.dumps(str(value))
+    """A value typed in a form as TOML: a number or a boolean as such, anything else a string."""
+    text = str(value)
+    if text.lower() in ("true", "false"):
+        return text.lower()
+    number = _number(text)
+    return text if isinstance(number, float) and text.strip() == text else json.dumps(text)
 
 
 def sweep_experiment(query: SweepQuery) -> str:

@@ -67,6 +67,7 @@ def _sampled_batches(
             inputs,
             variant,
             experiment.battle,
+            rules=experiment.rules,
             method="monte_carlo",
             trials=per_batch,
             seed=experiment.seed,
@@ -135,8 +136,12 @@ def compare_experiment(
             for method in experiment.methods:
                 if method == "exact":
                     if base_exact is None:
-                        base_exact = answer(system, experiment.kind, inputs, method="exact").metrics
-                    changed = answer(system, experiment.kind, inputs, variant, method="exact").metrics
+                        base_exact = answer(
+                            system, experiment.kind, inputs, rules=experiment.rules, method="exact"
+                        ).metrics
+                    changed = answer(
+                        system, experiment.kind, inputs, variant, rules=experiment.rules, method="exact"
+                    ).metrics
                     for metric, value in changed.items():
                         if experiment.metrics is None or metric in experiment.metrics:
                             rows.append(_row(head, method, metric, base_exact[metric], value, None, None, None))

@@ -43,7 +43,7 @@ from simlab.inputs.battles import Battle, BattleError, load_battle
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
-from simlab.inputs.params import NAME_RULE, coerce, field_specs, valid_name
+from simlab.inputs.params import NAME_RULE, build, coerce, field_specs, valid_name
 from simlab.inputs.requests import build_request
 from simlab.inputs.variants import Variant, load_variant
 from simlab.records import CHART_KINDS, ChartSpec, Experiment
@@ -78,6 +78,7 @@ _TOP_KEYS = (
     "metrics",
     "charts",
     "battle",
+    "rules",
 )
 _SCALARS = (str, int, float, bool)
 DEFAULT_TRIALS = 1_000_000
@@ -223,6 +224,13 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     if len({v.name for v in variants}) != len(variants):
         raise check.fail("", "variants", "two variants have the same name")
     fixed = _table(check, data, "fixed")
+    rules = _table(check, data, "rules")
+    try:
+        build(system.rules_type, rules, what="rule parameter")
+    except SimlabError as exc:
+        raise check.fail(
+            "rules", next((k for k in rules if repr(k) in str(exc) or k in str(exc)), ""), str(exc)
+        ) from None
     grid = _table(check, data, "grid")
     for key, value in fixed.items():
         if not isinstance(value, _SCALARS):
@@ -258,6 +266,7 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         metrics=metrics,
         charts=(),
         battle=battle,
+        rules=rules,
     )
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
     experiment = Experiment(**{**experiment.__dict__, "charts": charts})
@@ -413,7 +422,7 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
                 try:
                     _check_value(system, experiment.question, key, value, experiment.battle)
                 except UnknownNameError as exc:
-                    if _allowed(system, experiment.kind, {**first, key: value}, experiment.battle):
+                    if _allowed(system, experiment, {**first, key: value}):
                         continue  # a name that only exists with other inputs (weapon + ammo)
                     raise check.fail(table, key, str(exc)) from None
                 except SimlabError as exc:
@@ -421,26 +430,25 @@ def _check_cells(check: _Checker, system: System, experiment: Experiment) -> Non
     for variant in (None, *experiment.variants):
         for cell in experiment.cells():
             try:
-                _check_request(system, experiment.kind, cell, variant, experiment.battle)
+                _check_request(system, experiment, cell, variant)
             except SimlabError as exc:
                 shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
                 under = f" under variant {variant.name}" if variant else ""
                 raise check.fail("grid", "", f"cell {shown}{under}: {exc}") from None
 
 
-def _allowed(system: System, kind: str, inputs: Mapping[str, Any], battle: Battle | None = None) -> bool:
+def _allowed(system: System, experiment: Experiment, inputs: Mapping[str, Any]) -> bool:
     try:
-        _check_request(system, kind, inputs, None, battle)
+        _check_request(system, experiment, inputs, None)
     except SimlabError:
         return False
     return True
 
 
-def _check_request(
-    system: System, kind: str, inputs: Mapping[str, Any], variant: Variant | None, battle: Battle | None = None
-) -> None:
-    asked = question_of(system, kind)
-    asked.check(cell_request(system, asked, inputs, variant, battle, trials=1))
+def _check_request(system: System, experiment: Experiment, inputs: Mapping[str, Any], variant: Variant | None) -> None:
+    asked = question_of(system, experiment.kind)
+    request = cell_request(system, asked, inputs, variant, experiment.battle, experiment.rules, trials=1)
+    asked.check(request)
 
 
 def cell_request(
@@ -449,10 +457,16 @@ def cell_request(
     inputs: Mapping[str, Any],
     variant: Variant | None = None,
     battle: Battle | None = None,
+    rules: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> Any:
-    """The request of one cell of an experiment (under a variant), its inputs named as in the file."""
-    return build_request(system, asked, inputs, battle=battle, variant=variant, source="experiment", **options)
+    """The request of one cell of an experiment (under a variant), its inputs named as in the file.
+
+    ``rules`` are the experiment's own (``[rules]``); a variant's rules win over them.
+    """
+    given = {**(rules or {}), **(variant.rules if variant is not None else {})}
+    return build_request(system, asked, inputs, battle=battle, variant=variant, rules=given, source="experiment",
+                         **options)  # fmt: skip
 
 
 def answer(
@@ -463,7 +477,10 @@ def answer(
     battle: Battle | None = None,
     **options: Any,
 ) -> Any:
-    """The :class:`~simlab.engine.results.AttackResult` of one cell, whatever its kind."""
+    """The :class:`~simlab.engine.results.AttackResult` of one cell, whatever its kind.
+
+    The options are those of :func:`cell_request`.
+    """
     asked = question_of(system, kind)
     return asked.answer(cell_request(system, asked, inputs, variant, battle, **options))
 

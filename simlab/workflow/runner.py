@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextvars
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -51,11 +51,11 @@ Marginals = dict[str, dict[str, float]]
 
 
 def _exact_cell(
-    system: System, kind: str, inputs: dict[str, Any], variant: Variant | None
+    system: System, kind: str, inputs: dict[str, Any], variant: Variant | None, rules: Mapping[str, Any]
 ) -> tuple[AttackResult, Marginals]:
     """A cell's exact answer and its metrics under each of the system's marginal changes."""
     asked = system.questions[kind]
-    request = cell_request(system, asked, inputs, variant, method="exact")
+    request = cell_request(system, asked, inputs, variant, rules=rules, method="exact")
     result = asked.answer(request)
     changed: Marginals = {}
     for change, apply in asked.marginals.items():
@@ -93,7 +93,9 @@ def _answers(
         for method in experiment.methods:
             if method == "exact":
                 found = exact.get(index)
-                results[method], marginals = found or _exact_cell(system, experiment.kind, inputs, variant)
+                results[method], marginals = found or _exact_cell(
+                    system, experiment.kind, inputs, variant, experiment.rules
+                )
             else:
                 results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
             if progress is not None:
@@ -117,11 +119,11 @@ EXACT_CELLS_PER_TASK = 48
 
 
 def _exact_chunk(
-    system_name: str, kind: str, cells: list[tuple[dict[str, Any], Variant | None]]
+    system_name: str, kind: str, cells: list[tuple[dict[str, Any], Variant | None]], rules: Mapping[str, Any]
 ) -> list[tuple[AttackResult, Marginals]]:
     """A task of a cluster: the exact answers of a few cells (the system is looked up on the worker)."""
     system = get_system(system_name)
-    return [_exact_cell(system, kind, inputs, variant) for inputs, variant in cells]
+    return [_exact_cell(system, kind, inputs, variant, rules) for inputs, variant in cells]
 
 
 def _exact_on_cluster(
@@ -130,7 +132,10 @@ def _exact_on_cluster(
     """The exact answers (and marginals) of every cell, computed by the cluster's workers in chunks, in order."""
     pairs = [(inputs, variant) for _, inputs, variant in cells]
     chunks = [pairs[i : i + EXACT_CELLS_PER_TASK] for i in range(0, len(pairs), EXACT_CELLS_PER_TASK)]
-    futures = [client.submit(_exact_chunk, experiment.system, experiment.kind, chunk, pure=False) for chunk in chunks]
+    futures = [
+        client.submit(_exact_chunk, experiment.system, experiment.kind, chunk, dict(experiment.rules), pure=False)
+        for chunk in chunks
+    ]
     return [result for part in client.gather(futures) for result in part]
 
 
@@ -150,6 +155,7 @@ def _sampled(
             inputs,
             variant,
             experiment.battle,
+            rules=experiment.rules,
             method="monte_carlo",
             trials=trials,
             seed=experiment.seed,

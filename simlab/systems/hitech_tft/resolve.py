@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.errors import ScenarioError, SimlabError, UnknownNameError
 from simlab.inputs.tables import Table
 from simlab.mechanics.armour import halve_up
 from simlab.mechanics.roll_under import RollTable, roll_table
@@ -219,8 +219,15 @@ def resolve_weapon(scenario: Scenario, overrides: Mapping[str, Any], table: Tabl
     Raises:
         SimlabError: When no weapon is named and no columns define one.
     """
+    table = table or weapons()
     name = f"{scenario.weapon} {scenario.ammo}".strip() if scenario.weapon else None
-    return (table or weapons()).resolve_required(name, overrides, "hitech_tft")
+    if scenario.weapon and scenario.ammo and name not in table.rows:
+        loads = [row[len(scenario.weapon) + 1 :] for row in table.rows if row.startswith(f"{scenario.weapon} ")]
+        if loads:
+            raise UnknownNameError(f"ammo of the {scenario.weapon}", scenario.ammo, loads)
+        if scenario.weapon in table.rows:
+            raise ScenarioError(f"ammo {scenario.ammo!r}: the {scenario.weapon} has one load only (leave ammo blank)")
+    return table.resolve_required(name, overrides, "hitech_tft")
 
 
 def resolve(

@@ -1,0 +1,111 @@
+// simlab's page: the answer region always shows the answer to the inputs on screen, a "working"
+// state with progress, or the error line with its field marked; never an older answer as if current.
+"use strict";
+
+window.simlab = (() => {
+  let polling = null;
+
+  const answer = () => document.getElementById("answer");
+
+  /** Mark the field a message is about (and no other). */
+  function markField(name) {
+    document.querySelectorAll(".field-error").forEach(element => element.classList.remove("field-error"));
+    const field = name && document.getElementById("f-" + name);
+    if (field && field.parentElement) { field.parentElement.classList.add("field-error"); }
+  }
+
+  /** Grey the answer on screen and say why it is not the answer to the inputs. */
+  function stale(message, field) {
+    const region = answer();
+    if (!region) { return; }
+    region.classList.add("stale");
+    region.classList.remove("working");
+    let line = document.getElementById("invalid");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "invalid";
+      line.className = "error";
+      line.setAttribute("role", "alert");
+      region.prepend(line);
+    }
+    line.textContent = message;
+    markField(field);
+  }
+
+  /** The address of this page for a copy: what is on screen, as a link anyone can open. */
+  function copyLink(button) {
+    const link = button.parentElement.querySelector("a#link") || button.nextElementSibling;
+    const address = new window.URL(link.getAttribute("href"), window.location.href).href;
+    const done = () => { button.textContent = "copied"; };
+    const fallback = () => {
+      const box = document.createElement("textarea");
+      box.value = address;
+      document.body.append(box);
+      box.select();
+      document.execCommand("copy");
+      box.remove();
+      done();
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(address).then(done, fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  // Blank fields mean "the default": they are left out of the request, and so of the address it pushes.
+  document.addEventListener("htmx:configRequest", event => {
+    const parameters = event.detail.parameters;
+    for (const key of Object.keys(parameters)) {
+      if (parameters[key] === "") { delete parameters[key]; }
+    }
+  });
+
+  // A value the browser rejects (a negative range, 100 figures where 64 is the most) stops the request:
+  // say so where the answer is, and grey the answer, which is no longer the answer to the inputs.
+  document.addEventListener("htmx:validation:halted", event => {
+    const errors = (event.detail && event.detail.errors) || [];
+    const first = errors[0];
+    if (!first) { return; }
+    const name = first.elt.name || first.elt.id.replace(/^f-/, "");
+    stale(`${name}: ${first.message || first.elt.validationMessage}`, name);
+  });
+
+  // While an answer is computed the old one is greyed, and a sampled one says how far it has got.
+  document.addEventListener("htmx:beforeRequest", () => {
+    const region = answer();
+    if (region) { region.classList.add("working"); }
+    const line = document.getElementById("working");
+    if (!line) { return; }
+    line.textContent = "working…";
+    polling = setInterval(async () => {
+      try {
+        const status = await (await fetch("/api/status")).json();
+        if (status.trials_done.length && status.trials_done[0] > 0) {
+          line.textContent = `sampling: ${status.trials_done[0].toLocaleString()} trials so far…`;
+        }
+      } catch (error) { /* the next poll tries again */ }
+    }, 300);
+  });
+  document.addEventListener("htmx:afterRequest", () => { clearInterval(polling); polling = null; });
+
+  // A 400 is an answer too: the one-line message takes the place of the answer, its field marked.
+  document.addEventListener("htmx:beforeSwap", event => {
+    if (event.detail.xhr.status === 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    } else if (event.detail.xhr.status >= 500 || event.detail.xhr.status === 0) {
+      stale(`the server could not answer (HTTP ${event.detail.xhr.status}): try again`, null);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", () => {
+    const region = answer();
+    if (!region) { return; }
+    region.classList.remove("stale", "working");
+    const error = region.querySelector(".error[data-field]");
+    markField(error ? error.dataset.field : null);
+  });
+  document.addEventListener("htmx:sendError", () => stale("the server did not answer: is simlab serve running?", null));
+
+  return { copyLink, stale, markField };
+})();

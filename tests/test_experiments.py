@@ -117,3 +117,23 @@ def test_find_experiments(tmp_path):
     write(tmp_path, GOOD, "b.toml")
     write(tmp_path, GOOD, "a.toml")
     assert [p.name for p in find_experiments(tmp_path)] == ["a.toml", "b.toml"]
+
+
+def test_an_experiments_rules_apply_to_every_cell_and_a_variant_wins_over_them(tmp_path):
+    from simlab.workflow.runner import run_experiment
+
+    head = 'name = "r"\nsystem = "hitech_tft"\n[fixed]\nweapon = "gauss rifle"\nmode = "full"\narmor = "flak jacket"\n'
+    (tmp_path / "v.toml").write_text('name = "crits"\nsystem = "hitech_tft"\n[rules]\ncriticals = true\n')
+    plain = tmp_path / "plain.toml"
+    plain.write_text(head)
+    ruled = tmp_path / "ruled.toml"
+    ruled.write_text('variants = ["v.toml"]\n' + head + "[rules]\ncriticals = false\n")
+    damage = "metric == 'mean_damage'"
+    base = run_experiment(load_experiment(plain), threads=1).table.query(damage)["value"].item()
+    table = run_experiment(load_experiment(ruled), threads=1).table.query(damage).set_index("variant")["value"]
+    assert table["base"] < base  # criticals off
+    assert table["crits"] == base  # the variant's criticals = true wins over the experiment's
+    bad = tmp_path / "bad.toml"
+    bad.write_text(head + "[rules]\ncritical = false\n")
+    with pytest.raises(ExperimentError, match=r"bad.toml:8: \[rules\] critical: unknown rule parameter .*criticals"):
+        load_experiment(bad)

@@ -20,6 +20,9 @@ Cartesian product of the grid on top of the fixed inputs::
     weapon = ["assault rifle", "submachinegun"]
     mode = ["single", "four", "half", "full"]
 
+    [rules]                    # optional: rule parameters of every cell (a variant's win over them)
+    criticals = false
+
     [[charts]]                 # optional; sensible charts are chosen when absent
     kind = "curve"
     x = "dx"

@@ -254,7 +254,8 @@ def test_in_chromium_changing_the_weapon_updates_the_exact_answer(server, capsys
             "battle": f"/battle/striker?{urlencode({'battle': 'striker_fireteam', 'trials': '5000'})}",
             "results": "/results",
         }
-        loaded = "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
+        shown = "Array.from(document.querySelectorAll('img:not([data-more])'))"  # "more charts" load when opened
+        loaded = f"return {shown}.every(i => i.complete && i.naturalWidth > 0)"
         for name, path in pages.items():
             browser.get(server + path)
             browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")  # charts load as they come in view

@@ -182,3 +182,20 @@ def test_each_command_of_a_comparison_runs_as_shown(client, capsys):
         assert words[0] == "simlab"
         code, _, err = run_cli(capsys, *words[1:])
         assert code == 0, (line, err)
+
+
+@needs_chromium
+def test_a_battle_page_and_its_charts_sample_the_battle_once(server, browser):
+    import json
+    import urllib.request
+
+    def computed() -> int:
+        return int(json.loads(urllib.request.urlopen(server + "/api/status", timeout=10).read())["answers_computed"])
+
+    before = computed()
+    browser.get(server + "/battle/tyconian?battle=tyconian_squads&trials=3000")
+    shown = "Array.from(document.querySelectorAll('img.chart:not([data-more])'))"
+    _wait(browser, f"return {shown}.length > 0 && {shown}.every(i => i.complete && i.naturalWidth > 0)", "charts")
+    browser.find_element("css selector", "details.more-charts summary").click()  # the other charts, on demand
+    _wait(browser, "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)", "more charts")
+    assert computed() == before + 1  # the page's answer served every chart

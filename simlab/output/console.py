@@ -181,6 +181,11 @@ def print_bench(report: Mapping[str, Any]) -> None:
             f"serve sweep heatmap (TFT weapon x armour, {h['cells']} cells): p50 {h['p50_ms']:.0f} ms,"
             f" p95 {h['p95_ms']:.0f} ms ({'meets' if h['meets_goal'] else 'misses'} the 1 s goal)"
         )
+        for b in serve.get("battles", []):
+            click.echo(
+                f"serve battle page {b['battle']} with its {b['charts']} charts: p50 {b['p50_ms']:.0f} ms,"
+                f" p95 {b['p95_ms']:.0f} ms ({'meets' if b['meets_goal'] else 'misses'} the 1 s goal)"
+            )
     for e in report["startup"]:
         verdict = "meets" if e["meets_goal"] else "misses"
         click.echo(

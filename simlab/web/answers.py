@@ -83,6 +83,7 @@ def answer_context(
             "url": f"/chart/{view}/{system}?{encoded}&{urlencode({'distribution': name})}",
             "name": name,
             "caption": f"Distribution of the {name}",
+            "more": False,
         }
         for name, pmf in result["distributions"].items()
         if pmf
@@ -94,6 +95,7 @@ def answer_context(
                 "url": f"/chart/{view}/{system}?{encoded}&distribution={OUTCOMES}",
                 "name": OUTCOMES,
                 "caption": "How the attack ends: its exclusive outcomes",
+                "more": False,
             },
         )
     return {

@@ -43,6 +43,7 @@ from simlab.output.rendering import render
 from simlab.systems import System, all_systems
 from simlab.web.answers import chart_response, csv_response, json_response
 from simlab.web.battle import battle_files
+from simlab.web.cache import answer_of
 from simlab.web.config import Site, variant_systems
 from simlab.web.pages import LABELS, grid_question, question_page
 from simlab.web.query import variant_files
@@ -84,6 +85,7 @@ def create_app(
     runner = WorkRunner(sampled_slots)
     app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.runner = runner  # the server calls its work off when it stops
+    app.state.site = site
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
 
     @app.exception_handler(SimlabError)
@@ -128,7 +130,7 @@ def create_app(
     @app.get("/api/status")
     def status() -> dict[str, Any]:
         """The server's state: its version and the answers being computed now."""
-        return {"simlab": __version__, **runner.status(), "max_trials": site.max_trials}
+        return {"simlab": __version__, **runner.status(), **site.answers.status(), "max_trials": site.max_trials}
 
     # --- views of several answers: before the routes of one question, whose first part is a kind ---
 
@@ -170,8 +172,7 @@ def create_app(
         _, query = parse_query(system, kind, request.query_params.multi_items())
 
         def work(progress: Callable[[int], None]) -> Response:
-            question, asked = query.request(site, progress)
-            return json_response(question.answer(asked).to_json())
+            return json_response(answer_of(site.answers, query, query.request(site, progress)))
 
         return await runner.run(request, work, sampled=query.sampled)
 
@@ -181,8 +182,7 @@ def create_app(
         _, query = parse_query(system, kind, request.query_params.multi_items())
 
         def work(progress: Callable[[int], None]) -> Response:
-            question, asked = query.request(site)
-            return csv_response(question.answer(asked).to_json())
+            return csv_response(answer_of(site.answers, query, query.request(site, progress)))
 
         return await runner.run(request, work, sampled=query.sampled)
 
@@ -194,8 +194,7 @@ def create_app(
         outcomes = outcomes_of.get(system, ()) if question.form == "scenario" else ()
 
         def work(progress: Callable[[int], None]) -> Response:
-            asked, made = query.request(site)
-            result = asked.answer(made).to_json()
+            result = answer_of(site.answers, query, query.request(site, progress))
             return chart_response(result, request.query_params.get("distribution", ""), outcomes)
 
         return await runner.run(request, work, sampled=query.sampled)

@@ -23,6 +23,7 @@ from simlab.systems.battle_keys import reads_key
 from simlab.systems.battles import SAME_SECOND
 from simlab.web.config import Site
 from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted, whole_number
+from simlab.web.work import threads_now
 
 __all__ = ["BattleQuery", "battle_files", "parse_battle", "battle_items", "battle_form"]
 
@@ -80,7 +81,7 @@ class BattleQuery:
             rules=self.rules,
             trials=self.trials,
             seed=self.seed,
-            threads=1,
+            threads=threads_now(),
             max_trials=site.max_trials,
             names=WEB_NAMES,
             variant=uploaded,

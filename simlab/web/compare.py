@@ -23,6 +23,7 @@ from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
 from simlab.systems import Question
 from simlab.web.answers import grid_answer, shown
+from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import field
 from simlab.web.query import AttackQuery, parse_attack, query_items
@@ -125,8 +126,7 @@ def compare_loadouts(
     share = replace(site, max_trials=site.max_trials // len(columns))
     answers = []
     for column in columns:
-        question, request = column.attack.request(share)
-        answers.append(question.answer(request).to_json())
+        answers.append(answer_of(site.answers, column.attack, column.attack.request(share)))
     first = answers[0]
     table = pd.DataFrame({"metric": list(first["metrics"])})
     for column, answer in zip(columns, answers, strict=True):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import load_variant
 from simlab.systems import System
+from simlab.web.cache import AnswerCache
 
 __all__ = ["Site", "variant_systems"]
 
@@ -24,6 +25,7 @@ class Site:
         variant_systems: The system of each of those variants.
         battles: The battle files the Battle view starts from, by name, with their systems.
         systems: Every system, in id order.
+        answers: The answers computed, each kept for the page's charts, CSV and JSON.
     """
 
     max_trials: int
@@ -31,6 +33,7 @@ class Site:
     variant_systems: Mapping[str, str]
     battles: Mapping[str, tuple[str, Path]]
     systems: Sequence[System]
+    answers: AnswerCache = field(default_factory=AnswerCache)
 
 
 def variant_systems(files: Mapping[str, Path]) -> dict[str, str]:

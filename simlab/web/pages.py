@@ -23,6 +23,7 @@ from simlab.output.rendering import render
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import SURVIVAL, answer_context
 from simlab.web.battle import BattleQuery, battle_items, parse_battle
+from simlab.web.cache import answer_of
 from simlab.web.compare import compare_answer, compare_fields, parse_compare
 from simlab.web.config import Site
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
@@ -99,7 +100,7 @@ def _scenario_page(
             asked, attack = query.request(site, progress, uploaded)
             items = [(k, v) for k, v in query.items() if k != "kind"]  # the address names the kind
             outcomes = base.outcome_metrics
-            result = asked.answer(attack).to_json()
+            result = answer_of(site.answers, query, (asked, attack), uploaded)
             shown = answer_context(result, asked.metric_docs, kind, base.name, urlencode(items), query.command(),
                                    outcomes)  # fmt: skip
             if uploaded is not None:  # the numbers are the upload's; a link cannot carry the file
@@ -132,7 +133,7 @@ def _duel_page(
         query = parse_duel(base.name, request.query_params.multi_items(), True, question.kind)
         if query.a or query.b:
             asked, duel = query.request(site, progress)
-            result = asked.answer(duel).to_json()
+            result = answer_of(site.answers, query, (asked, duel))
             encoded = urlencode(query.items())
             context.update(
                 answer_context(result, asked.metric_docs, question.kind, base.name, encoded, query.command())
@@ -169,16 +170,18 @@ def _battle_page(
             + urlencode([*battle_items(query), (f"{label}.groups.{len(side.groups)}.count", 1)])
             for label, side in zip("ab", found.sides, strict=True)
         }
-        asked, battle = query.request(site, progress)
-        result = asked.answer(battle).to_json()
+        result = answer_of(site.answers, query, query.request(site, progress))
         encoded = urlencode(query.items())
         shown = answer_context(result, base.metric_docs, kind, base.name, encoded, query.command(site))
         survival = {
             "url": f"/chart/{kind}/{base.name}?{encoded}&distribution={SURVIVAL}",
             "name": SURVIVAL,
             "caption": "Figures standing after each turn, per side (95 % bands)",
+            "more": False,
         }
         shown["answer"]["chart_urls"].insert(0, survival)
+        for chart in shown["answer"]["chart_urls"]:  # the rest on demand: each chart is drawn when asked for
+            chart["more"] = chart["name"] not in _BATTLE_CHARTS
         shown["answer"]["metrics"] = [m for m in shown["answer"]["metrics"] if not m["name"].startswith("standing_")]
         context.update(shown)
     except SimlabError as exc:
@@ -186,6 +189,8 @@ def _battle_page(
     return page_response(request, context)
 
 
+#: The charts a battle's page draws at once; its other distributions are drawn when opened.
+_BATTLE_CHARTS = (SURVIVAL, "turns", "standing_a", "standing_b")
 #: The page of each form of question.
 PAGES: dict[str, Page] = {"scenario": _scenario_page, "sides": _duel_page, "battle": _battle_page}
 

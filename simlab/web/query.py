@@ -22,6 +22,7 @@ from simlab.inputs.variants import Variant, load_variant
 from simlab.systems import Question
 from simlab.text import whole_number as text_whole_number
 from simlab.web.config import Site
+from simlab.web.work import threads_now
 
 __all__ = [
     "AttackQuery",
@@ -85,7 +86,7 @@ class AttackQuery:
             trials=self.trials,
             seed=self.seed,
             max_trials=site.max_trials,
-            threads=1,
+            threads=threads_now(),
             names=WEB_NAMES,
             variant=variant,
             progress=progress,
@@ -144,7 +145,7 @@ class DuelQuery:
             rules=self.rules,
             trials=self.trials,
             seed=self.seed,
-            threads=1,
+            threads=threads_now(),
             max_trials=site.max_trials,
             names=WEB_NAMES,
             variant=uploaded,

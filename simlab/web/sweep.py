@@ -23,6 +23,7 @@ from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
 from simlab.systems import Question
 from simlab.web.answers import grid_answer, shown
+from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import field
 from simlab.web.query import AttackQuery, parse_attack, query_items
@@ -185,8 +186,7 @@ def sweep_experiment(query: SweepQuery) -> str:
 
 def sweep_point(point: AttackQuery, site: Site) -> dict[str, Any]:
     """One point of a sweep: its method, metrics and intervals."""
-    question, request = point.request(site)
-    result = question.answer(request).to_json()
+    result = answer_of(site.answers, point, point.request(site))
     return {"method": result["method"], "metrics": result["metrics"], "ci95": result.get("ci95", {})}
 
 

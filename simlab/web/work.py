@@ -1,7 +1,7 @@
 """How the web page runs the work of a request: off the event loop, bounded, and stopped when nobody waits.
 
 Every answer is computed on a worker thread. Sampled answers run in one of a few *slots*
-(:data:`DEFAULT_SAMPLED_SLOTS` by default, each request samples on one thread) and wait in a
+(:data:`DEFAULT_SAMPLED_SLOTS` by default; the CPUs are shared among those sampling, :func:`threads_now`) and wait in a
 short queue for one (a page's charts arrive together); when the queue is full too, a new one
 is refused at once with HTTP 503 and a one-line reason. Exact answers (milliseconds) run on
 threads of their own, so they never wait behind sampled ones. A watcher polls the connection: once the
@@ -12,6 +12,7 @@ client has gone, the sampling stops at its next block of trials
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -24,7 +25,7 @@ from simlab.engine.blocks import Cancelled, cancel_on
 from simlab.engine.bounds import default_threads
 from simlab.inputs.errors import SimlabError
 
-__all__ = ["WorkRunner", "BusyError", "DEFAULT_SAMPLED_SLOTS", "is_sampled", "Work"]
+__all__ = ["WorkRunner", "BusyError", "DEFAULT_SAMPLED_SLOTS", "is_sampled", "Work", "threads_now"]
 
 #: Sampled answers computed at once: one per CPU (each samples on one thread), at least two.
 DEFAULT_SAMPLED_SLOTS = max(2, default_threads())
@@ -36,6 +37,17 @@ EXACT_THREADS = 8
 WATCH_SECONDS = 0.1
 
 Work = Callable[[Callable[[int], None]], Response]
+#: The threads the work on this thread may sample on (set by :meth:`WorkRunner.run`).
+_THREADS: contextvars.ContextVar[int] = contextvars.ContextVar("threads", default=1)
+
+
+def threads_now() -> int:
+    """The threads a sampled answer computed now may use: the CPUs shared among the answers sampled at once.
+
+    A lone designer's battle samples on every CPU; ten requests at once sample on one thread each.
+    The result is the same for any count (counter-based streams).
+    """
+    return _THREADS.get()
 
 
 class BusyError(SimlabError):
@@ -63,6 +75,8 @@ class WorkRunner:
         self._stops: set[threading.Event] = set()
         self.closing = False
         self._limiters: dict[bool, anyio.CapacityLimiter] = {}
+        self._sampling = 0  # sampled answers computing now (on worker threads)
+        self._lock = threading.Lock()
 
     def _limiter(self, sampled: bool) -> anyio.CapacityLimiter:
         if sampled not in self._limiters:  # made on the event loop, on first use
@@ -93,8 +107,17 @@ class WorkRunner:
             self.running[token] = done
 
         def guarded() -> Response:
-            with cancel_on(stop):
-                return work(progress)
+            with self._lock:
+                self._sampling += sampled
+                share = max(1, default_threads() // max(1, self._sampling))
+            token_threads = _THREADS.set(share if sampled else 1)
+            try:
+                with cancel_on(stop):
+                    return work(progress)
+            finally:
+                _THREADS.reset(token_threads)
+                with self._lock:
+                    self._sampling -= sampled
 
         async def watch() -> None:
             while not await request.is_disconnected():

@@ -1,0 +1,78 @@
+"""Each answer computed once: the page, its charts, its CSV and its JSON share one result.
+
+A page's charts are images of their own, each asked for by the browser after the page; without
+this every chart of a battle would sample the battle again. Results are kept by the question they
+answer (its system, kind and query string, and an uploaded variant's content), the most recent
+:data:`MOST_KEPT` of them; every answer is a pure function of its question (sampled ones of their
+seed), so a kept result is exactly what computing it again would give.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from simlab.inputs.requests import Request
+from simlab.inputs.variants import Variant
+from simlab.systems import Question
+
+__all__ = ["AnswerCache", "MOST_KEPT", "answer_of"]
+
+#: Results kept at most (a battle's JSON is a few tens of kilobytes).
+MOST_KEPT = 128
+
+
+class AnswerCache:
+    """The most recent answers by their question, safe to share between the server's threads."""
+
+    def __init__(self, most: int = MOST_KEPT) -> None:
+        self.most = most
+        self.computed = 0
+        self.reused = 0
+        self._kept: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The answer kept for ``key``, or ``compute()`` kept for the next time."""
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                self.reused += 1
+                return self._kept[key]
+        result = compute()  # outside the lock: other answers go on meanwhile
+        with self._lock:
+            self.computed += 1
+            self._kept[key] = result
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.most:
+                self._kept.popitem(last=False)
+        return result
+
+    def clear(self) -> None:
+        """Forget every answer (``simlab bench`` times answers computed, not kept ones)."""
+        with self._lock:
+            self._kept.clear()
+
+    def status(self) -> dict[str, int]:
+        """How many answers were computed and how many reused."""
+        return {"answers_computed": self.computed, "answers_reused": self.reused, "answers_kept": len(self._kept)}
+
+
+def answer_of(
+    cache: AnswerCache, query: Any, request: tuple[Question, Request], uploaded: Variant | None = None
+) -> dict[str, Any]:
+    """The JSON of the answer to ``query`` (whose checked request is ``request``), computed at most once.
+
+    Args:
+        cache: The application's answers.
+        query: The question as its URL holds it (its ``system``, ``kind`` and ``items()``).
+        request: Its question and request, already checked.
+        uploaded: A variant uploaded with it, whose content is part of the question.
+    """
+    question, made = request
+    variant = json.dumps(uploaded.describe(), sort_keys=True, default=str) if uploaded is not None else ""
+    key = (query.system, query.kind, tuple(sorted((str(k), str(v)) for k, v in query.items())), variant)
+    return cache.get(key, lambda: question.answer(made).to_json())

@@ -395,7 +395,8 @@ def test_an_uploaded_variant_is_read_in_memory_never_written(client, capsys, tmp
     page = client.post(
         f"/attack/hitech_tft?{urlencode(query)}", files={"variant_file": ("mine.toml", text.encode(), "text/plain")}
     )
-    assert page.status_code == 200 and 'id="uploaded"' in page.text
+    assert page.status_code == 200 and 'id="variant-note"' in page.text
+    assert "variant=upload" in str(page.url)  # carried by the address from now on, not by a file
     assert sorted(p.name for p in Path("experiments/variants").iterdir()) == before  # nothing kept
     (tmp_path / "mine.toml").write_text(text, encoding="utf-8")
     code, out, _ = run_cli(

@@ -199,3 +199,33 @@ def test_a_battle_page_and_its_charts_sample_the_battle_once(server, browser):
     browser.find_element("css selector", "details.more-charts summary").click()  # the other charts, on demand
     _wait(browser, "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)", "more charts")
     assert computed() == before + 1  # the page's answer served every chart
+
+
+@needs_chromium
+def test_an_uploaded_variant_keeps_the_inputs_and_stays_in_force(server, browser, tmp_path):
+    variant = tmp_path / "house.toml"
+    variant.write_text('name = "house"\nsystem = "hitech_tft"\n[rules]\nautofire_step = 2\n', encoding="utf-8")
+    hits = "return document.querySelector('#answer tr[data-metric=mean_hits] .value')?.textContent"
+    browser.get(server + ASK)
+    _change(browser, "f-range_m", "20")  # an input changed on the live form before the upload
+    _wait(browser, "return location.search.includes('range_m=20')", "the address does not follow")
+    base = browser.execute_script(hits)
+    browser.find_element("id", "f-variant-file").send_keys(str(variant))
+    browser.find_element("css selector", "form.upload button").click()
+    _wait(browser, "return location.search.includes('variant=upload')", "the variant is not in the address")
+    assert "range_m=20" in browser.current_url  # the inputs set before are kept
+    assert "house" in browser.find_element("id", "variant-note").text
+    under = browser.execute_script(hits)
+    assert under != base
+    charts = browser.execute_script("return Array.from(document.images).map(i => i.getAttribute('src'))")
+    assert charts and all("variant=upload" in src for src in charts)  # the charts are the variant's too
+    _change(browser, "f-dx", "13")  # a later change: the variant stays in force
+    _wait(browser, "return location.search.includes('dx=13')", "no answer to the change")
+    _wait(browser, "return document.getElementById('variant-note') !== null", "the variant was dropped")
+    assert "variant=upload" in browser.current_url
+    browser.find_element("id", "variant-compare").click()  # beside the base rules, with paired differences
+    _wait(browser, "return document.querySelector('#comparison th:nth-child(3)') !== null", "no comparison")
+    headers = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#comparison th')).map(h => h.textContent)"
+    )
+    assert any("base" in h for h in headers) and any("house" in h for h in headers), headers

@@ -28,10 +28,11 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pandas as pd
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -46,7 +47,7 @@ from simlab.web.battle import battle_files
 from simlab.web.cache import answer_of
 from simlab.web.config import Site, variant_systems
 from simlab.web.pages import LABELS, grid_question, question_page
-from simlab.web.query import variant_files
+from simlab.web.query import carry_upload, variant_files
 from simlab.web.questions import parse_query
 from simlab.web.views import VIEWS, View
 from simlab.web.work import DEFAULT_SAMPLED_SLOTS, BusyError, WorkRunner, is_sampled
@@ -218,7 +219,11 @@ def create_app(
 
     @app.post("/{kind}/{system}", response_class=HTMLResponse)
     async def page_with_upload(kind: str, system: str, request: Request) -> Response:
-        """A question's page with a variant uploaded as a TOML file: parsed in memory, never written."""
+        """A variant uploaded as a TOML file: checked, then carried in the page's address (never written).
+
+        The answer is a redirect to the same page with the variant in its address, so that it stays in
+        force through every change of the form, and its link, charts and CSV carry it too.
+        """
         served(kind)
         form = await request.form()
         upload = form.get("variant_file")
@@ -230,9 +235,11 @@ def create_app(
                 f"{upload.filename}: larger than {MAX_UPLOAD_BYTES // 1024} KiB; a variant is far smaller"
             )
         name = Path(upload.filename or "upload.toml").name
-        variant = parse_variant(decode_text(data, name), name, system)
-        work = functools.partial(question_page, site, kind, system, request, uploaded=variant)
-        return await runner.run(request, work, sampled=sampled(kind, system, request.query_params.multi_items()))
+        text = decode_text(data, name)
+        parse_variant(text, name, system)
+        items = [(k, v) for k, v in request.query_params.multi_items() if k != "variant"]
+        address = f"/{kind}/{system}?{urlencode([*items, ('variant', carry_upload(text))])}"
+        return RedirectResponse(address, status_code=303)
 
     return app
 

@@ -17,7 +17,6 @@ from simlab.inputs.battles import Battle, Doctrine, Formation, load_battle, over
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
 from simlab.inputs.requests import Request, question_request
-from simlab.inputs.variants import Variant
 from simlab.systems import Question, System
 from simlab.systems.battle_keys import reads_key
 from simlab.systems.battles import SAME_SECOND
@@ -69,9 +68,7 @@ class BattleQuery:
     kind: str = "battle"
     sampled = True
 
-    def request(
-        self, site: Site, progress: Callable[[int], None] | None = None, uploaded: Variant | None = None
-    ) -> tuple[Question, Request]:
+    def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and request, checked as the command line checks them."""
         return question_request(
             self.system,
@@ -84,7 +81,6 @@ class BattleQuery:
             threads=threads_now(),
             max_trials=site.max_trials,
             names=WEB_NAMES,
-            variant=uploaded,
             progress=progress,
             block_size=BLOCK_SIZE,
         )

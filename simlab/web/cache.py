@@ -2,21 +2,19 @@
 
 A page's charts are images of their own, each asked for by the browser after the page; without
 this every chart of a battle would sample the battle again. Results are kept by the question they
-answer (its system, kind and query string, and an uploaded variant's content), the most recent
+answer (its system, kind and query string, an uploaded variant's content among it), the most recent
 :data:`MOST_KEPT` of them; every answer is a pure function of its question (sampled ones of their
 seed), so a kept result is exactly what computing it again would give.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
 from simlab.inputs.requests import Request
-from simlab.inputs.variants import Variant
 from simlab.systems import Question
 
 __all__ = ["AnswerCache", "MOST_KEPT", "answer_of"]
@@ -61,18 +59,14 @@ class AnswerCache:
         return {"answers_computed": self.computed, "answers_reused": self.reused, "answers_kept": len(self._kept)}
 
 
-def answer_of(
-    cache: AnswerCache, query: Any, request: tuple[Question, Request], uploaded: Variant | None = None
-) -> dict[str, Any]:
+def answer_of(cache: AnswerCache, query: Any, request: tuple[Question, Request]) -> dict[str, Any]:
     """The JSON of the answer to ``query`` (whose checked request is ``request``), computed at most once.
 
     Args:
         cache: The application's answers.
         query: The question as its URL holds it (its ``system``, ``kind`` and ``items()``).
         request: Its question and request, already checked.
-        uploaded: A variant uploaded with it, whose content is part of the question.
     """
     question, made = request
-    variant = json.dumps(uploaded.describe(), sort_keys=True, default=str) if uploaded is not None else ""
-    key = (query.system, query.kind, tuple(sorted((str(k), str(v)) for k, v in query.items())), variant)
+    key = (query.system, query.kind, tuple(sorted((str(k), str(v)) for k, v in query.items())))
     return cache.get(key, lambda: question.answer(made).to_json())

@@ -26,7 +26,7 @@ from simlab.web.answers import grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import field
-from simlab.web.query import AttackQuery, parse_attack, query_items
+from simlab.web.query import AttackQuery, parse_attack, query_items, variant_label
 from simlab.workflow.compare import DEFAULT_BATCHES, paired_differences
 
 __all__ = [
@@ -78,7 +78,9 @@ class CompareQuery:
                 )
             )
             if self.attack.variant is not None:
-                columns.append(Column(f"{label}, {self.attack.variant}", replace(self.attack, inputs=inputs)))
+                columns.append(
+                    Column(f"{label}, {variant_label(self.attack.variant)}", replace(self.attack, inputs=inputs))
+                )
         return columns
 
 

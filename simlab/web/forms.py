@@ -13,7 +13,7 @@ from simlab.inputs.params import describe
 from simlab.systems import Question, System
 from simlab.web.battle import BattleQuery, battle_form
 from simlab.web.config import Site
-from simlab.web.query import AttackQuery, DuelQuery
+from simlab.web.query import AttackQuery, DuelQuery, variant_label
 
 __all__ = ["scenario_groups", "duel_groups", "battle_groups", "sampling_fields", "field", "field_named", "Groups"]
 
@@ -31,9 +31,13 @@ def scenario_groups(base: System, asked: Question, query: AttackQuery, site: Sit
         scenario.append(field(spec, spec["name"], query.inputs.get(spec["name"]), choices))
     rules = _rules(base, query.rules)
     mine = [name for name, system in site.variant_systems.items() if system == base.name]
+    if query.variant and query.variant not in mine:
+        mine.append(query.variant)  # an uploaded variant, carried by the address
     if mine:
-        doc = "a house-rule variant of experiments/variants/ (blank: the base rules)"
-        rules.insert(0, field({"name": "variant", "default": "", "doc": doc}, "variant", query.variant, ["", *mine]))
+        doc = "a house-rule variant of experiments/variants/ or your own, uploaded below (blank: the base rules)"
+        labels = {"": "(the base rules)", **{v: variant_label(v) for v in mine}}
+        choice = field({"name": "variant", "default": "", "doc": doc}, "variant", query.variant, ["", *mine])
+        rules.insert(0, {**choice, "labels": labels, "blank": ""})
     sampling = [
         field(
             {
@@ -125,6 +129,7 @@ def field(spec: dict[str, Any], key: str, given: str | None, rows: list[str] | N
         "minimum": spec.get("minimum"),
         "maximum": spec.get("maximum"),
         "blank": "",
+        "labels": {},
     }
     kind = str(spec.get("type", "str")).rstrip("?")
     if rows is not None:

@@ -18,7 +18,6 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.variants import Variant
 from simlab.output.rendering import render
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import SURVIVAL, answer_context
@@ -27,7 +26,7 @@ from simlab.web.cache import answer_of
 from simlab.web.compare import compare_answer, compare_fields, parse_compare
 from simlab.web.config import Site
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
-from simlab.web.query import AttackQuery, DuelQuery, parse_attack, parse_duel
+from simlab.web.query import AttackQuery, DuelQuery, parse_attack, parse_duel, variant_label
 from simlab.web.questions import asked_kind
 from simlab.web.sweep import SWEEP_KEYS, parse_sweep, sweep_answer, sweep_fields
 
@@ -35,8 +34,8 @@ __all__ = ["PAGES", "question_page", "grid_page", "sweep_page", "compare_page", 
 
 #: How the home page names the questions every system may ask (the others by their titles).
 LABELS = {"attack": "one attack", "duel": "a duel", "battle": "a battle of several a side"}
-#: A page: ``(site, system, question, request, progress, uploaded variant) → response``.
-Page = Callable[[Site, System, Question, Request, Callable[[int], None], Variant | None], Response]
+#: A page: ``(site, system, question, request, progress) → response``.
+Page = Callable[[Site, System, Question, Request, Callable[[int], None]], Response]
 
 
 def question_page(
@@ -45,7 +44,6 @@ def question_page(
     system: str,
     request: Request,
     progress: Callable[[int], None],
-    uploaded: Variant | None = None,
 ) -> Response:
     """The page of the question of ``kind`` (``/KIND/SYSTEM``), by its form.
 
@@ -54,7 +52,7 @@ def question_page(
     """
     base = get_system(system)
     question = question_of(base, asked_kind(kind, request.query_params.multi_items()))
-    return PAGES[question.form](site, base, question, request, progress, uploaded)
+    return PAGES[question.form](site, base, question, request, progress)
 
 
 def view_context(site: Site, base: System, kind: str, view: str, form: str, title: str, hint: str) -> dict[str, Any]:
@@ -86,7 +84,6 @@ def _scenario_page(
     question: Question,
     request: Request,
     progress: Callable[[int], None],
-    uploaded: Variant | None,
 ) -> Response:
     """Ask: a question of one scenario; the answer follows every change of the form."""
     kind = question.kind
@@ -96,17 +93,20 @@ def _scenario_page(
     query = AttackQuery(base.name, kind)
     try:
         query = parse_attack(base.name, request.query_params.multi_items(), question.sampled_only, kind)
-        if query.inputs or query.rules or not question.row_inputs or uploaded is not None:
-            asked, attack = query.request(site, progress, uploaded)
+        if query.inputs or query.rules or not question.row_inputs or query.variant:
+            asked, attack = query.request(site, progress)
             items = [(k, v) for k, v in query.items() if k != "kind"]  # the address names the kind
             outcomes = base.outcome_metrics
-            result = answer_of(site.answers, query, (asked, attack), uploaded)
+            result = answer_of(site.answers, query, (asked, attack))
             shown = answer_context(result, asked.metric_docs, kind, base.name, urlencode(items), query.command(),
                                    outcomes)  # fmt: skip
-            if uploaded is not None:  # the numbers are the upload's; a link cannot carry the file
-                shown.update(
-                    uploaded=uploaded.name, links={}, command=f"{query.command()} --variant {uploaded.path.name}"
-                )
+            if query.variant:  # in force until removed; beside the base rules on the Compare view
+                base_items = [(k, v) for k, v in items if k != "variant"]
+                shown["variant"] = {
+                    "label": variant_label(query.variant),
+                    "compare": f"/compare/{base.name}?{urlencode(query.items())}",
+                    "base": f"/{kind}/{base.name}?{urlencode(base_items)}",
+                }
             context.update(shown)
     except SimlabError as exc:
         if query.inputs or query.rules:  # a page opened with nothing chosen yet shows the hint, not an error
@@ -123,7 +123,6 @@ def _duel_page(
     question: Question,
     request: Request,
     progress: Callable[[int], None],
-    uploaded: Variant | None,
 ) -> Response:
     """A duel: both sides' inputs; the duels are sampled."""
     hint = "Choose both sides above: the duels are sampled and their outcome appears here."
@@ -150,7 +149,6 @@ def _battle_page(
     question: Question,
     request: Request,
     progress: Callable[[int], None],
-    uploaded: Variant | None,
 ) -> Response:
     """A battle: a shipped battle's sides as editable groups; the battles are sampled."""
     kind = question.kind

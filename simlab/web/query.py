@@ -11,6 +11,9 @@ that made it ask the same question.
 
 from __future__ import annotations
 
+import base64
+import re
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +21,7 @@ from typing import Any
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.requests import Request, question_request
-from simlab.inputs.variants import Variant, load_variant
+from simlab.inputs.variants import Variant, load_variant, parse_variant
 from simlab.systems import Question
 from simlab.text import whole_number as text_whole_number
 from simlab.web.config import Site
@@ -33,6 +36,9 @@ __all__ = [
     "duel_items",
     "METHODS",
     "WEB_NAMES",
+    "UPLOADED",
+    "carry_upload",
+    "variant_label",
 ]
 
 #: Values of ``method``.
@@ -63,20 +69,17 @@ class AttackQuery:
         """Whether its answer is sampled."""
         return self.method != "exact"
 
-    def request(
-        self, site: Site, progress: Callable[[int], None] | None = None, uploaded: Variant | None = None
-    ) -> tuple[Question, Request]:
+    def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and request, checked as the command line checks them.
 
         Args:
             site: The application (its trial limit and variant files: ``variant=NAME`` picks one).
             progress: Called with the trials sampled so far (it may raise to stop the work).
-            uploaded: A variant uploaded with the request (it takes the place of ``variant``).
 
         Raises:
             SimlabError: One line naming the input at fault.
         """
-        variant = uploaded or (load_named_variant(self.variant, self.system, site.variants) if self.variant else None)
+        variant = load_named_variant(self.variant, self.system, site.variants) if self.variant else None
         return question_request(
             self.system,
             self.kind,
@@ -104,7 +107,9 @@ class AttackQuery:
             parts += ["--kind", self.kind]
         parts += [f"--set {_quoted(f'{k}={v}')}" for k, v in self.inputs.items()]
         parts += [f"--rule {_quoted(f'{k}={v}')}" for k, v in self.rules.items()]
-        if self.variant:
+        if self.variant and self.variant.startswith(UPLOADED):
+            parts.append(f"--variant {_quoted(variant_label(self.variant).removesuffix(' (uploaded)') + '.toml')}")
+        elif self.variant:
             parts.append(f"--variant experiments/variants/{self.variant}.toml")
         if self.method == "exact":
             parts.append("--exact")
@@ -129,9 +134,7 @@ class DuelQuery:
     kind: str = "duel"
     sampled = True
 
-    def request(
-        self, site: Site, progress: Callable[[int], None] | None = None, uploaded: Variant | None = None
-    ) -> tuple[Question, Request]:
+    def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and request, checked as the command line checks them (the arguments as for an attack).
 
         Raises:
@@ -148,7 +151,6 @@ class DuelQuery:
             threads=threads_now(),
             max_trials=site.max_trials,
             names=WEB_NAMES,
-            variant=uploaded,
             progress=progress,
             block_size=BLOCK_SIZE,
         )
@@ -173,12 +175,55 @@ def variant_files(directory: Path) -> dict[str, Path]:
     return {path.stem: path for path in sorted(directory.glob("*.toml"))} if directory.is_dir() else {}
 
 
+#: How a ``variant`` value holds an uploaded variant itself: ``upload:`` and its TOML, compressed.
+UPLOADED = "upload:"
+#: The longest uploaded variant an address may carry (characters of its compressed form).
+MAX_CARRIED = 6000
+
+
+def carry_upload(text: str) -> str:
+    """The ``variant`` value that carries an uploaded variant's TOML in the page's address (never on disk).
+
+    Raises:
+        SimlabError: When the variant is too large for an address.
+    """
+    value = UPLOADED + base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+    if len(value) > MAX_CARRIED:
+        raise SimlabError(
+            f"the variant is too large for the page's address ({len(value):,} characters compressed, at most "
+            f"{MAX_CARRIED:,}): put it in experiments/variants/ and choose it by name"
+        )
+    return value
+
+
+def carried_text(value: str) -> str:
+    """The TOML of a ``variant`` value made by :func:`carry_upload`.
+
+    Raises:
+        SimlabError: For a value that is not one.
+    """
+    try:
+        return zlib.decompress(base64.urlsafe_b64decode(value.removeprefix(UPLOADED).encode("ascii"))).decode("utf-8")
+    except (ValueError, zlib.error, UnicodeError):
+        raise SimlabError("variant: the uploaded variant in this address is damaged; upload the file again") from None
+
+
+def variant_label(value: str) -> str:
+    """How a page names a ``variant`` value: a file's name, or an uploaded variant's own ``name``."""
+    if not value.startswith(UPLOADED):
+        return value
+    found = re.search(r'^name\s*=\s*"([^"]*)"', carried_text(value), re.M)
+    return f"{found.group(1) if found else 'variant'} (uploaded)"
+
+
 def load_named_variant(name: str, system: str, variants: Mapping[str, Path]) -> Variant:
-    """The variant called ``name`` among ``variants``, checked to be for ``system``.
+    """The variant called ``name`` among ``variants`` (or carried by the address), checked to be for ``system``.
 
     Raises:
         SimlabError: For a name that is not one of them, with those that are.
     """
+    if name.startswith(UPLOADED):
+        return parse_variant(carried_text(name), "the uploaded variant", system)
     if name not in variants:
         raise UnknownNameError("variant", name, variants)
     return load_variant(variants[name], system)

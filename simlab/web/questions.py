@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from simlab.inputs.requests import Request
-from simlab.inputs.variants import Variant
 from simlab.systems import Question, question_of
 from simlab.web.battle import parse_battle
 from simlab.web.config import Site
@@ -34,9 +33,7 @@ class Query(Protocol):
     def sampled(self) -> bool:
         """Whether its answer is sampled."""
 
-    def request(
-        self, site: Site, progress: Callable[[int], None] | None = None, uploaded: Variant | None = None
-    ) -> tuple[Question, Request]:
+    def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and its request, checked as the command line checks them."""
 
     def items(self) -> list[tuple[str, Any]]:

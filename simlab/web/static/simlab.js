@@ -107,5 +107,12 @@ window.simlab = (() => {
   });
   document.addEventListener("htmx:sendError", () => stale("the server did not answer: is simlab serve running?", null));
 
+  // A variant is uploaded with the inputs on screen now (the form's address was the page's first one).
+  document.addEventListener("submit", event => {
+    if (event.target.matches("form.upload")) {
+      event.target.action = window.location.pathname + window.location.search;
+    }
+  });
+
   return { copyLink, stale, markField };
 })();

@@ -229,3 +229,54 @@ def test_an_uploaded_variant_keeps_the_inputs_and_stays_in_force(server, browser
         "return Array.from(document.querySelectorAll('#comparison th')).map(h => h.textContent)"
     )
     assert any("base" in h for h in headers) and any("house" in h for h in headers), headers
+
+
+def test_the_csv_carries_the_inputs_of_its_answer(client):
+    lines = client.get("/csv/attack/hitech_tft?" + ASK.split("?")[1] + "&method=exact").text.splitlines()
+    header = lines[0].split(",")
+    assert (
+        header[:5] == ["system", "method", "trials", "seed", "variant"] and "weapon" in header and "range_m" in header
+    )
+    assert header[-4:] == ["metric", "value", "ci_low", "ci_high"]
+    row = dict(zip(header, lines[1].split(","), strict=True))
+    assert row["weapon"] == "assault rifle" and row["range_m"] == "40.0" and row["metric"] == "p_hit"
+    battle = client.get("/csv/battle/striker?battle=striker_fireteam&trials=500").text.splitlines()[0]
+    assert "a.name" in battle and "b.groups.0.weapon" in battle  # a battle's sides and groups as dotted columns
+
+
+def test_an_answer_shows_how_it_was_resolved_and_offers_its_views(client):
+    page = client.get(ASK)
+    assert 'id="resolution"' in page.text and "AdjDX" in page.text  # the breakdown the command line prints
+    for view in ("compare", "sweep"):
+        link = html.unescape(re.search(rf'<a href="([^"]+)" id="{view}-this">', page.text).group(1))
+        opened = client.get(link)
+        assert opened.status_code == 200 and 'value="assault rifle" selected' in opened.text, view
+    explosion = client.get("/explosion/tyconian?explosive=hand+grenade&distance_m=2")
+    link = html.unescape(re.search(r'<a href="([^"]+)" id="sweep-this">', explosion.text).group(1))
+    assert "kind=explosion" in link and client.get(link).status_code == 200
+
+
+def test_charts_name_sides_and_wounds_and_show_the_chance_of_at_least_each(client):
+    battle = client.get("/battle/striker?battle=striker_fireteam&trials=500").text
+    assert "Standing: fireteam" in battle and "Standing: gunners" in battle  # the sides' names, not a and b
+    chart = re.search(r'src="(/chart/attack/striker[^"]*distribution=outcome)"', client.get(
+        "/attack/striker?weapon=rifle&armor=cloth").text)  # fmt: skip
+    assert chart is not None
+    plain, cumulative = (client.get(html.unescape(chart.group(1)) + extra) for extra in ("", "&at_least=1"))
+    assert plain.status_code == cumulative.status_code == 200
+    assert plain.headers["content-type"] == "image/png" and plain.content != cumulative.content
+    from simlab.web.answers import distribution_chart  # the outcome bars named by wound level
+
+    figure_labels = distribution_chart("outcome", {"0": 0.5, "1": 0.5}, "exact", None, False, {0: "unhurt", 1: "light"})
+    assert figure_labels.png
+
+
+@needs_chromium
+def test_a_chart_turns_to_the_chance_of_at_least_each_in_place(server, browser):
+    browser.get(server + ASK)
+    link = browser.find_element("css selector", "figure a.at-least")
+    before = link.find_element("xpath", "ancestor::figure//img").get_attribute("src")
+    link.click()
+    after = link.find_element("xpath", "ancestor::figure//img").get_attribute("src")
+    assert "at_least=1" in after and after != before
+    _wait(browser, "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)", "not drawn")

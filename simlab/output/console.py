@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from simlab.inputs.params import range_text
+from simlab.output.resolution import resolution_lines
 
 if TYPE_CHECKING:
     from simlab.engine.results import AttackResult
@@ -79,29 +80,8 @@ def print_result(result: AttackResult) -> None:
         how += f", variant {result.variant}"
     details = result.details
     click.echo(f"{result.system}: {details.get('weapon') or details.get('subject', '')} ({how})")
-    if "adj_dx_terms" in details:
-        terms = " ".join(f"{k} {v:+d}" for k, v in details["adj_dx_terms"].items() if v and k != "dx")
-        click.echo(f"AdjDX {details['adj_dx']} = dx {details['adj_dx_terms']['dx']} {terms}".rstrip())
-    if "to_hit_terms" in details:
-        terms = " ".join(f"{k} {v:+d}" for k, v in details["to_hit_terms"].items() if v)
-        extra = f"; rounds fired {details['rounds']}" if "rounds" in details else ""
-        if "rolls" in details:
-            extra += f"; {details['rolls']} roll(s) of {details['weapons_per_roll']} weapon(s)"
-        if details.get("in_range") is False:
-            extra += "; out of range: no fire"
-        click.echo(f"to-hit DM {details['to_hit_dm']:+d} = {terms or '0'}{extra}")
-    if "battle_dress" in details:
-        click.echo(f"battle dress: {details['battle_dress']}")
-    if details.get("pd_lasers_held") or details.get("pd_lasers_fired"):
-        held, fired = details["pd_lasers_held"], details["pd_lasers_fired"]
-        needs = details["pd_needs"]
-        click.echo(
-            f"point defence: turrets {details['pd_turrets']}; {held} laser(s) held back (need {needs['held']}+), "
-            f"{fired} that already fired (need {needs['fired']}+)"
-        )
-    if details.get("shot_chances"):
-        chances = ", ".join(f"{p:.2f}" for p in details["shot_chances"])
-        click.echo(f"effective skill {details['effective_skills']}; chance of each shot to hit: {chances}")
+    for line in resolution_lines(details):
+        click.echo(line)
     labels = details.get("labels", {})
     click.echo()
     width = max([20, *(len(name) for name in result.metrics)])

@@ -351,10 +351,26 @@ def distribution(
     by: str | Sequence[str] | None = None,
     where: Mapping[str, Any] | None = None,
     title: str | None = None,
+    at_least: bool = False,
+    outcome_labels: Mapping[int, str] | None = None,
 ) -> Figure:
-    """Distribution ``name`` (damage or hits of one attack), one line per value of ``by``."""
+    """Distribution ``name`` (damage or hits of one attack), one line per value of ``by``.
+
+    Args:
+        distributions: The tidy distributions (``distribution``, ``outcome``, ``probability``...).
+        name: The distribution drawn.
+        by: Inputs with a line (or bar) each.
+        where: The rows kept (input = value).
+        title: The title instead of the default.
+        at_least: Draw the chance of *at least* each outcome (``P(X >= k)``) instead of each outcome's.
+        outcome_labels: Names of the outcomes (wound levels) for the axis.
+    """
     frame = select(distributions, where, distribution=name)
     frame = select(frame, method=preferred_method(frame))
+    if at_least:  # P(X >= k): each line's probabilities summed from the top
+        frame = frame.sort_values("outcome", ascending=False)
+        group = [*by_columns(by)] or (lambda _: 0)
+        frame = frame.assign(probability=frame.groupby(group)["probability"].cumsum()).sort_values("outcome")
     keys = by_columns(by)
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
@@ -369,12 +385,15 @@ def distribution(
             axes.bar(part["outcome"] + (i - (len(lines) - 1) / 2) * width, part["probability"], width=width, **style)
         else:
             axes.plot(part["outcome"], part["probability"], drawstyle="steps-mid", **style)
-    if bars:
+    if bars and outcome_labels:
+        shown = sorted(frame["outcome"].unique())
+        axes.set_xticks(shown, [outcome_labels.get(int(k), str(k)) for k in shown], rotation=20, fontsize=8)
+    elif bars:
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     elif len(frame):
         axes.set_xlim(frame["outcome"].min() - 0.5, _quantile_end(frame, labels, 0.999) + 0.5)
     axes.set_xlabel(label_of(name) + ("" if bars else "\n(outcomes past the 99.9th percentile not shown)"))
-    axes.set_ylabel("probability")
+    axes.set_ylabel("probability of at least this" if at_least else "probability")
     axes.grid(alpha=0.3)
     if keys:
         axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))

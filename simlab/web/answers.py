@@ -20,7 +20,9 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_TRIALS
 from simlab.output import plots
 from simlab.output.document import Chart
+from simlab.output.plots import label_of
 from simlab.output.publish import png_bytes
+from simlab.output.resolution import resolution_lines
 
 __all__ = [
     "LINKS",
@@ -34,6 +36,7 @@ __all__ = [
     "csv_response",
     "json_response",
     "grid_answer",
+    "chart_caption",
 ]
 
 #: The links an answer offers: the page itself, its JSON and its CSV.
@@ -53,6 +56,7 @@ def answer_context(
     encoded: str,
     command: str,
     outcomes: Sequence[str] = (),
+    vary: bool = False,
 ) -> dict[str, Any]:
     """What ``answer.html.j2`` shows of one result's JSON: metrics with intervals, charts, links, command.
 
@@ -64,6 +68,7 @@ def answer_context(
         encoded: The query string of the question.
         command: The command line that asks it.
         outcomes: The system's exclusive outcomes (drawn stacked when the answer has them all).
+        vary: Offer the Compare and Sweep views of the question (one scenario's).
     """
     intervals = result.get("ci95", {})
     metrics = []
@@ -82,7 +87,7 @@ def answer_context(
         {
             "url": f"/chart/{view}/{system}?{encoded}&{urlencode({'distribution': name})}",
             "name": name,
-            "caption": f"Distribution of the {name}",
+            "caption": chart_caption(name, result),
             "more": False,
         }
         for name, pmf in result["distributions"].items()
@@ -98,6 +103,10 @@ def answer_context(
                 "more": False,
             },
         )
+    links = {kind: f"{prefix}/{view}/{system}?{encoded}" for kind, prefix in LINKS.items()}
+    if vary:  # a question of one scenario: its options side by side, or one input swept
+        asked = f"{encoded}&kind={view}" if view != "attack" else encoded
+        links.update(compare=f"/compare/{system}?{asked}", sweep=f"/sweep/{system}?{asked}")
     return {
         "answer": {
             "method": result["method"],
@@ -106,10 +115,22 @@ def answer_context(
             "metrics": metrics,
             "charts": [],
             "chart_urls": chart_urls,
+            "resolution": resolution_lines(result.get("resolution", {})),
         },
-        "links": {kind: f"{prefix}/{view}/{system}?{encoded}" for kind, prefix in LINKS.items()},
+        "links": links,
         "command": command,
     }
+
+
+def chart_caption(name: str, result: Mapping[str, Any]) -> str:
+    """What a distribution of an answer is, in words: a battle's side by its name, not "a" or "b"."""
+    base = name.removesuffix("_exact")
+    stem, _, side = base.rpartition("_")
+    sides = result.get("scenario", {})
+    if side in ("a", "b") and isinstance(sides.get(side), dict) and sides[side].get("name"):
+        exact = " (exact)" if name != base else ""
+        return f"{label_of(stem).capitalize()}: {sides[side]['name']}{exact}"
+    return f"Distribution of the {label_of(name)}"
 
 
 def shown(value: Any) -> str:
@@ -135,10 +156,17 @@ def metrics_frame(result: dict[str, Any]) -> pd.DataFrame:
     )
 
 
-def chart_response(result: dict[str, Any], name: str, outcomes: Sequence[str] = ()) -> Response:
+def chart_response(
+    result: dict[str, Any],
+    name: str,
+    outcomes: Sequence[str] = (),
+    at_least: bool = False,
+    labels: Mapping[str, Sequence[str]] | None = None,
+) -> Response:
     """One chart of an answer as a PNG: a distribution, the outcome breakdown or a battle's survival curves.
 
-    The same answer draws the same image.
+    The same answer draws the same image; ``labels`` names the outcomes of distributions by name prefix
+    (the system's ``distribution_labels``: wound levels).
 
     Raises:
         SimlabError: For a chart the answer does not have, with those it has.
@@ -157,25 +185,56 @@ def chart_response(result: dict[str, Any], name: str, outcomes: Sequence[str] = 
     pmf = result["distributions"].get(name)
     if not pmf:
         raise SimlabError(f"unknown distribution {name!r} (valid: {', '.join(result['distributions'])})")
-    chart = distribution_chart(name, pmf, result["method"])
+    named = next((names for prefix, names in (labels or {}).items() if name.startswith(prefix)), None)
+    chart = distribution_chart(
+        name, pmf, result["method"], chart_caption(name, result), at_least, dict(enumerate(named)) if named else None
+    )
     return Response(chart.png, media_type="image/png", headers=_CACHED)
 
 
-def distribution_chart(name: str, pmf: dict[str, float], method: str) -> Chart:
-    """One distribution of the answer, drawn as the reports draw distributions."""
+def distribution_chart(
+    name: str,
+    pmf: dict[str, float],
+    method: str,
+    caption: str | None = None,
+    at_least: bool = False,
+    outcome_labels: Mapping[int, str] | None = None,
+) -> Chart:
+    """One distribution of the answer, drawn as the reports draw distributions (or the chance of at least each)."""
     frame = pd.DataFrame(
         {"distribution": name, "outcome": [int(k) for k in pmf], "probability": list(pmf.values()), "method": method}
     )
-    figure = plots.distribution(frame, name=name)
+    caption = caption or f"Distribution of the {label_of(name)}"
+    title = f"{caption}: the chance of at least each" if at_least else caption
+    figure = plots.distribution(frame, name=name, title=title, at_least=at_least, outcome_labels=outcome_labels)
     width, height = (float(v) for v in figure.get_size_inches())
-    return Chart(f"distribution_{name}", f"Distribution of the {name}", png_bytes(figure), width, height)
+    return Chart(f"distribution_{name}", title, png_bytes(figure), width, height)
 
 
 def csv_response(result: dict[str, Any]) -> Response:
-    """The metrics of a result (with their intervals when sampled) as CSV."""
+    """The metrics of a result (with their intervals when sampled) as CSV, each row with the inputs that gave it."""
+    inputs = {key: result.get(key) for key in ("system", "method", "trials", "seed", "variant")}
+    inputs.update(_flat(result.get("scenario", {})))
+    frame = metrics_frame(result)
+    for column, value in reversed(inputs.items()):
+        frame.insert(0, column, [value] * len(frame))
     buffer = io.StringIO()
-    metrics_frame(result).to_csv(buffer, index=False, lineterminator="\n")
+    frame.to_csv(buffer, index=False, lineterminator="\n")
     return Response(buffer.getvalue(), media_type="text/csv")
+
+
+def _flat(values: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested inputs (a battle's sides and groups) as dotted columns: ``a.groups.0.weapon``."""
+    flat: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, Mapping):
+            flat.update(_flat(value, f"{prefix}{key}."))
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            for index, item in enumerate(value):
+                flat.update(_flat(item, f"{prefix}{key}.{index}."))
+        else:
+            flat[f"{prefix}{key}"] = value if not isinstance(value, list) else ",".join(map(str, value))
+    return flat
 
 
 def json_response(payload: Any) -> Response:

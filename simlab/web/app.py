@@ -83,6 +83,7 @@ def create_app(
     site = Site(max_trials, files, variant_systems(files), battle_files(battles), systems)
     kinds = {kind for system in systems for kind in system.kinds}
     outcomes_of = {system.name: system.outcome_metrics for system in systems}
+    labels_of = {system.name: system.distribution_labels for system in systems}
     runner = WorkRunner(sampled_slots)
     app = FastAPI(title="simlab", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.runner = runner  # the server calls its work off when it stops
@@ -190,13 +191,15 @@ def create_app(
     @app.get("/chart/{kind}/{system}")
     async def chart_answer(kind: str, system: str, request: Request) -> Response:
         served(kind)
-        items = [(k, v) for k, v in request.query_params.multi_items() if k != "distribution"]
+        items = [(k, v) for k, v in request.query_params.multi_items() if k not in ("distribution", "at_least")]
         question, query = parse_query(system, kind, items)
         outcomes = outcomes_of.get(system, ()) if question.form == "scenario" else ()
 
         def work(progress: Callable[[int], None]) -> Response:
             result = answer_of(site.answers, query, query.request(site, progress))
-            return chart_response(result, request.query_params.get("distribution", ""), outcomes)
+            at_least = request.query_params.get("at_least", "") in ("1", "true")
+            name = request.query_params.get("distribution", "")
+            return chart_response(result, name, outcomes, at_least, labels_of.get(system))
 
         return await runner.run(request, work, sampled=query.sampled)
 

@@ -99,7 +99,7 @@ def _scenario_page(
             outcomes = base.outcome_metrics
             result = answer_of(site.answers, query, (asked, attack))
             shown = answer_context(result, asked.metric_docs, kind, base.name, urlencode(items), query.command(),
-                                   outcomes)  # fmt: skip
+                                   outcomes, vary=True)  # fmt: skip
             if query.variant:  # in force until removed; beside the base rules on the Compare view
                 base_items = [(k, v) for k, v in items if k != "variant"]
                 shown["variant"] = {
@@ -229,7 +229,11 @@ def grid_page(
             context.update(shown)
     except SimlabError as exc:
         context["error"] = str(exc)
-    attack = attack or parse_attack(system, [], question.sampled_only, kind)
+    if attack is None:  # nothing varied yet: the form keeps the inputs the address gives (from "compare this")
+        try:
+            attack = parse_attack(system, items, question.sampled_only, kind)
+        except SimlabError:
+            attack = parse_attack(system, [], question.sampled_only, kind)
     context["groups"] = [(view, own_fields(question, dict(items))), *scenario_groups(base, question, attack, site)]
     return page_response(request, context)
 

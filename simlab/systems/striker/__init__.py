@@ -137,4 +137,5 @@ SYSTEM = System(
         "snap-shoot nor run",
     },
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
+    distribution_labels={"outcome": CATEGORIES},
 )

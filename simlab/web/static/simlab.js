@@ -114,5 +114,16 @@ window.simlab = (() => {
     }
   });
 
-  return { copyLink, stale, markField };
+  /** Toggle a distribution chart between each outcome's chance and the chance of at least each. */
+  function atLeast(link) {
+    const image = link.closest("figure").querySelector("img");
+    const address = new window.URL(image.getAttribute("src"), window.location.href);
+    const cumulative = address.searchParams.get("at_least") !== "1";
+    if (cumulative) { address.searchParams.set("at_least", "1"); } else { address.searchParams.delete("at_least"); }
+    image.src = address.pathname + address.search;
+    link.textContent = cumulative ? "show the chance of each" : "show the chance of at least each";
+    return false;
+  }
+
+  return { copyLink, stale, markField, atLeast };
 })();

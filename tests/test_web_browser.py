@@ -280,3 +280,33 @@ def test_a_chart_turns_to_the_chance_of_at_least_each_in_place(server, browser):
     after = link.find_element("xpath", "ancestor::figure//img").get_attribute("src")
     assert "at_least=1" in after and after != before
     _wait(browser, "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)", "not drawn")
+
+
+def test_all_rows_of_a_table_in_a_sweep_or_a_comparison(client):
+    from simlab.systems import get_system
+
+    armours = [str(r["name"]) for r in get_system("hitech_tft").tables()["armor"].as_records()]
+    sweep = client.get("/api/sweep/hitech_tft?x=armor&values=all&metric=mean_damage&weapon=assault+rifle")
+    assert [p["inputs"]["armor"] for p in sweep.json()["points"]] == armours
+    compare = client.get("/api/compare/hitech_tft?vary=armor&options=all&weapon=assault+rifle&method=exact")
+    assert compare.json()["columns"] == [f"armor = {armour}" for armour in armours]
+    too_many = client.get("/api/compare/hitech_tft?vary=weapon&options=all&method=exact")
+    assert too_many.status_code == 400 and "at most 12" in too_many.json()["error"]
+
+
+@needs_chromium
+def test_options_are_picked_from_a_list_once_the_varied_input_is_chosen(server, browser):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/compare/hitech_tft?armor=flak+jacket&method=exact")
+    Select(browser.find_element("id", "f-vary")).select_by_value("weapon")  # the page follows with a list of weapons
+    _wait(browser, "return document.querySelector('select#f-options[multiple]') !== null", "no list of options")
+    options = Select(browser.find_element("id", "f-options"))
+    options.select_by_value("assault rifle")
+    options.select_by_value("gauss rifle")
+    _wait(browser, "return document.querySelectorAll('#comparison thead th').length >= 4", "no comparison")
+    headers = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#comparison th')).map(h => h.textContent)"
+    )
+    assert "weapon = assault rifle" in headers and "weapon = gauss rifle" in headers
+    assert "options=assault+rifle%2Cgauss+rifle" in browser.current_url or "gauss" in browser.current_url

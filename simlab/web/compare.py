@@ -21,12 +21,12 @@ from simlab.inputs.params import describe
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
-from simlab.systems import Question
+from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
-from simlab.web.forms import field
-from simlab.web.query import AttackQuery, parse_attack, query_items, variant_label
+from simlab.web.forms import ALL, field, listed, options_field
+from simlab.web.query import AttackQuery, joined, parse_attack, query_items, variant_label
 from simlab.workflow.compare import DEFAULT_BATCHES, paired_differences
 
 __all__ = [
@@ -91,11 +91,14 @@ def parse_compare(system: str, items: Iterable[tuple[str, str]], sampled_only: b
         SimlabError: For fewer than two loadouts, too many, or ``options`` without ``vary``.
     """
     pairs = list(items)
-    own = {k: v.strip() for k, v in pairs if k in COMPARE_KEYS and v.strip()}
+    own = joined(pairs, COMPARE_KEYS)
     attack = parse_attack(system, [(k, v) for k, v in pairs if k not in COMPARE_KEYS], sampled_only)
-    options = tuple(o.strip() for o in own.get("options", "").split(",") if o.strip())
-    if options and "vary" not in own:
+    if own.get("options") and "vary" not in own:
         raise SimlabError("options need vary: the input whose options are compared")
+    options: tuple[str, ...] = ()
+    if own.get("options"):
+        base = get_system(system)
+        options = listed(base, question_of(base, attack.kind), own["vary"], own["options"], "options")
     query = CompareQuery(attack, own.get("vary"), options)
     count = len(query.columns())
     if count < 2:
@@ -203,19 +206,15 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
     return answer
 
 
-def compare_fields(asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
-    """The Compare view's own fields: the input that varies and its options."""
+def compare_fields(base: System, asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
+    """The Compare view's own fields: the input that varies and its options (a list to pick from where it has one)."""
     names = [spec["name"] for spec in describe(asked.inputs_type)]
+    vary = field(
+        {"name": "vary", "default": "", "doc": "the input whose options are compared"}, "vary", given.get("vary"),
+        ["", *names],
+    )  # fmt: skip
+    doc = f"its options (or {ALL}), separated by commas"
     return [
-        field(
-            {"name": "vary", "default": "", "doc": "the input whose options are compared"},
-            "vary",
-            given.get("vary"),
-            ["", *names],
-        ),
-        field(
-            {"name": "options", "default": "", "doc": "its options, separated by commas"},
-            "options",
-            given.get("options"),
-        ),
+        {**vary, "reload": True},
+        options_field(base, asked, given.get("vary"), "options", given.get("options"), doc),
     ]

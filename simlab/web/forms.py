@@ -9,13 +9,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import describe
 from simlab.systems import Question, System
 from simlab.web.battle import BattleQuery, battle_form
 from simlab.web.config import Site
 from simlab.web.query import AttackQuery, DuelQuery, variant_label
 
-__all__ = ["scenario_groups", "duel_groups", "battle_groups", "sampling_fields", "field", "field_named", "Groups"]
+__all__ = [
+    "scenario_groups",
+    "duel_groups",
+    "battle_groups",
+    "sampling_fields",
+    "field",
+    "field_named",
+    "Groups",
+    "every_option",
+    "listed",
+    "options_field",
+    "ALL",
+]
+
+#: The option that stands for every row of a table (or every choice) in a list of options.
+ALL = "all"
 
 #: A form's fields, in titled groups.
 Groups = list[tuple[str, list[dict[str, Any]]]]
@@ -155,3 +171,47 @@ def field_named(message: str, asked: Question, base: System) -> str | None:
         if name.removeprefix("rule.") in message:
             return name
     return None
+
+
+def every_option(base: System, asked: Question, name: str) -> list[str] | None:
+    """Every value input ``name`` can take, where there is a list: a table's rows, the choices, true and false."""
+    if name in asked.row_inputs:
+        return [str(r["name"]) for r in base.tables()[asked.row_inputs[name]].as_records()]
+    spec = next((s for s in describe(asked.inputs_type) if s["name"] == name), None)
+    if spec is None:
+        return None
+    if spec.get("choices"):
+        return [str(c) for c in spec["choices"]]
+    if str(spec.get("type", "")).rstrip("?") == "bool":
+        return ["false", "true"]
+    return None
+
+
+def listed(base: System, asked: Question, name: str, text: str | None, key: str) -> tuple[str, ...]:
+    """The values of a list typed or chosen in a form (commas between them); ``all`` is every one there is.
+
+    Raises:
+        SimlabError: For an empty list, or ``all`` of an input without a list of values.
+    """
+    values = [v.strip() for v in (text or "").split(",") if v.strip()]
+    if not values:
+        raise SimlabError(f"{key} is empty: give its values separated by commas (or {ALL})")
+    if ALL in values:
+        every = every_option(base, asked, name)
+        if every is None:
+            raise SimlabError(f"{key}: {name} has no list of values to take {ALL} of; give its values")
+        values = [v for v in values if v != ALL] + [v for v in every if v not in values]
+    return tuple(dict.fromkeys(values))
+
+
+def options_field(
+    base: System, asked: Question, name: str | None, key: str, given: str | None, doc: str
+) -> dict[str, Any]:
+    """The values of a varied input: a list to pick from (with ``all``) where the input has one, else typed."""
+    every = every_option(base, asked, name) if name else None
+    control = field({"name": key, "default": "", "doc": doc}, key, given)
+    if every is None:
+        return control
+    chosen = [v.strip() for v in (given or "").split(",") if v.strip()]
+    labels = {ALL: f"(all {len(every)})"}
+    return {**control, "control": "multiselect", "choices": [ALL, *every], "chosen": chosen, "labels": labels}

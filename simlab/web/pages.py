@@ -26,7 +26,7 @@ from simlab.web.cache import answer_of
 from simlab.web.compare import compare_answer, compare_fields, parse_compare
 from simlab.web.config import Site
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
-from simlab.web.query import AttackQuery, DuelQuery, parse_attack, parse_duel, variant_label
+from simlab.web.query import AttackQuery, DuelQuery, joined, parse_attack, parse_duel, variant_label
 from simlab.web.questions import asked_kind
 from simlab.web.sweep import SWEEP_KEYS, parse_sweep, sweep_answer, sweep_fields
 
@@ -214,7 +214,7 @@ def grid_page(
     hint: str,
     asked: Callable[[dict[str, str]], bool],
     answer: Callable[[Question, Sequence[tuple[str, str]]], tuple[AttackQuery, dict[str, Any]]],
-    own_fields: Callable[[Question, dict[str, str]], list[dict[str, Any]]],
+    own_fields: Callable[[System, Question, dict[str, str]], list[dict[str, Any]]],
 ) -> Response:
     """A view of several answers (Sweep, Compare): its own fields above the Ask page's form."""
     items = request.query_params.multi_items()
@@ -234,7 +234,8 @@ def grid_page(
             attack = parse_attack(system, items, question.sampled_only, kind)
         except SimlabError:
             attack = parse_attack(system, [], question.sampled_only, kind)
-    context["groups"] = [(view, own_fields(question, dict(items))), *scenario_groups(base, question, attack, site)]
+    given = {**dict(items), **joined(items, (k for k, _ in items))}  # a list's several choices, joined
+    context["groups"] = [(view, own_fields(base, question, given)), *scenario_groups(base, question, attack, site)]
     return page_response(request, context)
 
 

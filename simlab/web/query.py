@@ -39,6 +39,7 @@ __all__ = [
     "UPLOADED",
     "carry_upload",
     "variant_label",
+    "joined",
 ]
 
 #: Values of ``method``.
@@ -231,6 +232,16 @@ def load_named_variant(name: str, system: str, variants: Mapping[str, Path]) -> 
 
 def _quoted(text: str) -> str:
     return f'"{text}"' if any(c in text for c in " '\"$&|;<>()") else text
+
+
+def joined(items: Iterable[tuple[str, str]], keys: Iterable[str]) -> dict[str, str]:
+    """The values of ``keys`` among a query's pairs, a key given several times (a list's choices) joined by commas."""
+    found: dict[str, list[str]] = {}
+    wanted = set(keys)
+    for key, value in items:
+        if key in wanted and value.strip():
+            found.setdefault(key, []).append(value.strip())
+    return {key: ",".join(values) for key, values in found.items()}
 
 
 def _pairs(items: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -21,12 +21,12 @@ from simlab.inputs.params import describe
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
-from simlab.systems import Question
+from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
-from simlab.web.forms import field
-from simlab.web.query import AttackQuery, parse_attack, query_items
+from simlab.web.forms import ALL, field, listed, options_field
+from simlab.web.query import AttackQuery, joined, parse_attack, query_items
 
 __all__ = [
     "SweepQuery",
@@ -70,13 +70,6 @@ class SweepQuery:
         return result
 
 
-def _listed(text: str | None, key: str) -> tuple[str, ...]:
-    values = tuple(v.strip() for v in (text or "").split(",") if v.strip())
-    if not values:
-        raise SimlabError(f"{key} is empty: give its values separated by commas")
-    return values
-
-
 def parse_sweep(system: str, items: Iterable[tuple[str, str]], sampled_only: bool = False) -> SweepQuery:
     """The sweep of a query string's pairs.
 
@@ -84,21 +77,23 @@ def parse_sweep(system: str, items: Iterable[tuple[str, str]], sampled_only: boo
         SimlabError: For a missing ``x``, ``values`` or ``metric``, an input swept twice, or too many points.
     """
     pairs = list(items)
-    own = {k: v for k, v in pairs if k in SWEEP_KEYS and v.strip()}
+    own = joined(pairs, SWEEP_KEYS)
     attack = parse_attack(system, [(k, v) for k, v in pairs if k not in SWEEP_KEYS], sampled_only)
     for key in ("x", "metric"):
         if key not in own:
             raise SimlabError(f"a sweep needs {key}: the input along the x axis and the metric shown")
+    base = get_system(system)
+    asked = question_of(base, attack.kind)
     series = own.get("series")
     if series == own["x"]:
         raise SimlabError(f"series {series!r} is also x: choose another input for the lines")
     query = SweepQuery(
         attack=attack,
         x=own["x"],
-        values=_listed(own.get("values"), "values"),
+        values=listed(base, asked, own["x"], own.get("values"), "values"),
         metric=own["metric"],
         series=series,
-        series_values=_listed(own.get("series_values"), "series_values") if series else (),
+        series_values=listed(base, asked, series, own.get("series_values"), "series_values") if series else (),
     )
     if len(query.values) * max(1, len(query.series_values)) > MAX_POINTS:
         raise SimlabError(f"the sweep asks for more than {MAX_POINTS} answers: give fewer values")
@@ -211,28 +206,23 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
     return grid_answer("sweep", query.attack, sweep_items(query), metrics, [chart], sweep_experiment(query), note)
 
 
-def sweep_fields(asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
+def sweep_fields(base: System, asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
     """The Sweep view's own fields: the x input and its values, the metric, the series and its values."""
     names = [spec["name"] for spec in describe(asked.inputs_type)]
+    x = field({"name": "x", "default": "", "choices": names, "doc": "the input along the x axis"}, "x", given.get("x"))
+    series = field(
+        {"name": "series", "default": "", "doc": "an input with one line per value (optional)"}, "series",
+        given.get("series"), ["", *names],
+    )  # fmt: skip
+    metric = field(
+        {"name": "metric", "default": "", "choices": list(asked.metrics), "doc": "the metric shown"}, "metric",
+        given.get("metric"),
+    )  # fmt: skip
+    doc = f"its values (or {ALL}), separated by commas"
     return [
-        field({"name": "x", "default": "", "choices": names, "doc": "the input along the x axis"}, "x", given.get("x")),
-        field(
-            {"name": "values", "default": "", "doc": "its values, separated by commas"}, "values", given.get("values")
-        ),
-        field(
-            {"name": "metric", "default": "", "choices": list(asked.metrics), "doc": "the metric shown"},
-            "metric",
-            given.get("metric"),
-        ),
-        field(
-            {"name": "series", "default": "", "doc": "an input with one line per value (optional)"},
-            "series",
-            given.get("series"),
-            ["", *names],
-        ),
-        field(
-            {"name": "series_values", "default": "", "doc": "its values, separated by commas"},
-            "series_values",
-            given.get("series_values"),
-        ),
+        {**x, "reload": True},
+        options_field(base, asked, given.get("x") or names[0], "values", given.get("values"), doc),
+        metric,
+        {**series, "reload": True},
+        options_field(base, asked, given.get("series"), "series_values", given.get("series_values"), doc),
     ]

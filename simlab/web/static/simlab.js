@@ -54,12 +54,29 @@ window.simlab = (() => {
   }
 
   // Blank fields mean "the default": they are left out of the request, and so of the address it pushes.
+  // Several options chosen in a list travel as one value, separated by commas.
   document.addEventListener("htmx:configRequest", event => {
-    const parameters = event.detail.parameters;
-    for (const key of Object.keys(parameters)) {
-      if (parameters[key] === "") { delete parameters[key]; }
+    const data = event.detail.formData;
+    if (!data) { return; }
+    for (const key of Array.from(new Set(data.keys()))) {
+      const values = data.getAll(key).filter(value => value !== "");
+      data.delete(key);
+      if (values.length) { data.append(key, values.join(",")); }
     }
   });
+
+  // Choosing which input varies changes the form itself (its list of options): the whole page follows.
+  document.addEventListener("change", event => {
+    if (event.target.dataset && event.target.dataset.reload) {
+      event.stopPropagation();
+      const form = event.target.form;
+      const query = new URLSearchParams();
+      for (const [key, value] of new FormData(form)) {
+        if (value !== "" && !(key === "options" || key === "values" || key === "series_values")) { query.append(key, value); }
+      }
+      window.location.assign(form.getAttribute("action") + "?" + query.toString());
+    }
+  }, true);
 
   // A value the browser rejects (a negative range, 100 figures where 64 is the most) stops the request:
   // say so where the answer is, and grey the answer, which is no longer the answer to the inputs.

@@ -310,3 +310,39 @@ def test_options_are_picked_from_a_list_once_the_varied_input_is_chosen(server, 
     )
     assert "weapon = assault rifle" in headers and "weapon = gauss rifle" in headers
     assert "options=assault+rifle%2Cgauss+rifle" in browser.current_url or "gauss" in browser.current_url
+
+
+def test_a_battle_finds_the_fewest_figures_that_reach_a_chance_to_win(client):
+    query = {"battle": "striker_fireteam", "find": "a.groups.0.count", "target": "0.75", "trials": "4000", "seed": "1"}
+    page = client.get("/battle/striker", params=query).text
+    found = html.unescape(re.search(r'<p class="found" id="found">(.*?)</p>', page).group(1))
+    count = int(re.search(r": (\d+) \(", found).group(1))
+    wins = {n: client.get("/api/battle/striker", params={"battle": "striker_fireteam", "a.groups.0.count": str(n),
+                                                         "trials": "4000", "seed": "1"}).json()["metrics"]["p_a_wins"]
+            for n in (count - 1, count)}  # fmt: skip
+    assert wins[count] >= 0.75 > wins[count - 1]  # the smallest count, by the same battles the command line samples
+    assert f"a.groups.0.count={count}" in page.replace("&amp;", "&")  # the battle shown is the one at that count
+
+
+@needs_chromium
+def test_the_battle_view_finds_the_count_from_its_form(server, browser):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/battle/striker?battle=striker_fireteam&trials=3000")
+    Select(browser.find_element("id", "f-find")).select_by_value("a.groups.0.count")
+    _wait(browser, "return document.getElementById('found') !== null", "no count found")
+    assert "The fewest rifleman for fireteam" in browser.find_element("id", "found").text
+
+
+@needs_chromium
+def test_a_live_change_on_the_duel_and_battle_views_answers(server, browser):
+    for path, field_id, value in (
+        ("/battle/tyconian?battle=tyconian_squads&trials=2000", "f-a.groups.0.count", "5"),
+        ("/duel/tyconian?a.weapon=battle+rifle&b.weapon=revolver&trials=2000", "f-a.dex", "12"),
+    ):
+        browser.get(server + path)
+        _change(browser, field_id, value)
+        key = field_id.removeprefix("f-")
+        _wait(browser, f"return location.search.includes('{key}={value}')", f"{path}: no answer to the change")
+        _wait(browser, "return !document.getElementById('answer').classList.contains('working')", "still working")
+        assert not browser.find_elements("css selector", "#answer .error"), browser.find_element("id", "answer").text

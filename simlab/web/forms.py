@@ -88,19 +88,21 @@ def duel_groups(base: System, asked: Question, query: DuelQuery) -> Groups:
             fields.append(field(spec, f"{side}.{spec['name']}", given.get(spec["name"]), choices))
         groups.append((f"side {side.upper()}", fields))
     sampling = sampling_fields(query.trials, query.seed, "duels to sample")
-    return [*groups, ("rules", _rules(base, query.rules)), ("sampling", sampling)]
+    return [*groups, ("rules", _rules(base, query.rules, fight=True)), ("sampling", sampling)]
 
 
 def battle_groups(base: System, battle: Any, query: BattleQuery) -> Groups:
     """The battle form: the battle's own values by dotted path, then the rules, trials and seed."""
     groups = battle_form(base, battle, query, field)
     sampling = sampling_fields(query.trials, query.seed, "battles to sample")
-    return [*groups, ("rules", _rules(base, query.rules)), ("sampling", sampling)]
+    return [*groups, ("rules", _rules(base, query.rules, fight=True)), ("sampling", sampling)]
 
 
-def _rules(base: System, given: Mapping[str, str]) -> list[dict[str, Any]]:
-    """One field per rule parameter of the system (``rule.NAME``)."""
-    return [field(spec, f"rule.{spec['name']}", given.get(spec["name"])) for spec in describe(base.rules_type)]
+def _rules(base: System, given: Mapping[str, str], fight: bool = False) -> list[dict[str, Any]]:
+    """One field per rule parameter of the system (``rule.NAME``); a duel's or battle's only those it reads."""
+    unread = base.fight_unread_rules if fight else {}
+    specs = [spec for spec in describe(base.rules_type) if spec["name"] not in unread]
+    return [field(spec, f"rule.{spec['name']}", given.get(spec["name"])) for spec in specs]
 
 
 def _row_fields(name: str, records: list[dict[str, Any]], inputs: Mapping[str, str]) -> list[dict[str, Any]]:

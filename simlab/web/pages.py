@@ -25,6 +25,7 @@ from simlab.web.battle import BattleQuery, battle_items, parse_battle
 from simlab.web.cache import answer_of
 from simlab.web.compare import compare_answer, compare_fields, parse_compare
 from simlab.web.config import Site
+from simlab.web.find_count import FIND_KEYS, find_count, find_fields, found_summary, parse_find
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
 from simlab.web.query import AttackQuery, DuelQuery, joined, parse_attack, parse_duel, variant_label
 from simlab.web.questions import asked_kind
@@ -156,18 +157,33 @@ def _battle_page(
     context = view_context(site, base, kind, kind, question.form, f"A battle: {base.title}", hint)
     shipped = sorted(name for name, (owner, _) in site.battles.items() if owner == base.name)
     context.update(battles=shipped, add_group=None, groups=[])
-    query: BattleQuery = parse_battle(base.name, request.query_params.multi_items(), True, kind)
+    search, items = None, request.query_params.multi_items()
+    try:
+        search, items = parse_find(items)
+    except SimlabError as exc:
+        context["error"] = str(exc)
+        items = [(k, v) for k, v in items if k not in FIND_KEYS]
+    query: BattleQuery = parse_battle(base.name, items, True, kind)
     if not query.battle and shipped:
         query = dataclasses.replace(query, battle=shipped[0])
     context["battle_name"] = query.battle
     try:
         found = query.load(site.battles)
-        context["groups"] = battle_groups(base, found, query)
+        context["groups"] = [*battle_groups(base, found, query), ("find the count", find_fields(found, search))]
         context["add_group"] = {  # a new group, like the side's last one
             label: f"/{kind}/{base.name}?"
             + urlencode([*battle_items(query), (f"{label}.groups.{len(side.groups)}.count", 1)])
             for label, side in zip("ab", found.sides, strict=True)
         }
+        if context["error"]:
+            return page_response(request, context)
+        if search is not None:  # the battle shown is the one at the count found
+            side, group = found.sides["ab".index(search.path[0])], int(search.path.split(".")[2])
+            if group >= len(side.groups):
+                raise SimlabError(f"find {search.path}: side {search.path[0]} has {len(side.groups)} group(s)")
+            searched = find_count(search, query, side.groups[group].count, site, progress)
+            query = searched["query"]
+            context["found"] = found_summary(searched, side.name, side.groups[group].name)
         result = answer_of(site.answers, query, query.request(site, progress))
         encoded = urlencode(query.items())
         shown = answer_context(result, base.metric_docs, kind, base.name, encoded, query.command(site))

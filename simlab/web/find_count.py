@@ -1,0 +1,154 @@
+"""The Battle view's "find the count": the fewest figures of a group that reach a chance to win.
+
+"How many riflemen does it take to beat two gunners 75 % of the time?" Every count tried is
+the same battle sampled on the same random streams (the query's seed: common random numbers),
+so the chance to win is a deterministic function of the count and a bisection finds the
+smallest count whose estimate reaches the target, assuming more figures never lose more often.
+The answer gives the chances at that count and the one below it, with their 95 % intervals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from simlab.inputs.battles import Battle
+from simlab.inputs.errors import SimlabError
+from simlab.web.battle import BattleQuery
+from simlab.web.cache import answer_of
+from simlab.web.config import Site
+from simlab.web.forms import field
+from simlab.web.query import whole_number
+
+__all__ = ["FIND_KEYS", "FindCount", "parse_find", "find_count", "find_fields", "found_summary", "MOST_FIGURES"]
+
+#: The keys of the search besides the battle's: the group's count path and the chance to reach.
+FIND_KEYS = ("find", "target")
+#: The most figures a group may have (as the form's count fields).
+MOST_FIGURES = 64
+
+
+@dataclasses.dataclass(frozen=True)
+class FindCount:
+    """A search for the smallest count: the path of a group's count and the chance its side must reach."""
+
+    path: str
+    target: float
+
+    @property
+    def metric(self) -> str:
+        """The chance the search is about: the side's chance to win."""
+        return f"p_{self.path[0]}_wins"
+
+
+def parse_find(items: Sequence[tuple[str, str]]) -> tuple[FindCount | None, list[tuple[str, str]]]:
+    """The search a query asks for (None without ``find``), and the battle's own pairs.
+
+    Raises:
+        SimlabError: For a path that is no group's count, or a target that is not a chance.
+    """
+    own = {k: v.strip() for k, v in items if k in FIND_KEYS and v.strip()}
+    rest = [(k, v) for k, v in items if k not in FIND_KEYS]
+    if "find" not in own:
+        return None, rest
+    path = own["find"]
+    parts = path.split(".")
+    if len(parts) != 4 or parts[0] not in ("a", "b") or parts[1] != "groups" or parts[3] != "count":
+        raise SimlabError(f"find {path!r}: give a group's count, such as a.groups.0.count")
+    whole_number(parts[2], "find")
+    try:
+        target = float(own.get("target", "0.75"))
+    except ValueError:
+        raise SimlabError(f"invalid value {own['target'][:40]!r} for target: expected a chance from 0 to 1") from None
+    if not 0 < target < 1:
+        raise SimlabError(f"invalid value {target:g} for target: expected a chance between 0 and 1")
+    return FindCount(path, target), rest
+
+
+def find_count(
+    search: FindCount, query: BattleQuery, current: int, site: Site, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """The smallest count of the group reaching the target, and the battle at that count.
+
+    Args:
+        search: What is searched.
+        query: The battle (its other values, trials and seed).
+        current: The group's count in the battle now (the search goes up to four times it, at most 64).
+        site: The application.
+        progress: Called with the trials done so far.
+
+    Returns:
+        ``found`` (the count, or None when even the most tried falls short), ``tried`` (count → the
+        chance and its interval), ``query`` (the battle at the count found, or at the most tried).
+
+    Raises:
+        SimlabError: When the battle does not take the count (a group that is not there).
+    """
+    most = min(MOST_FIGURES, max(8, 4 * current))
+    tried: dict[int, tuple[float, tuple[float, float]]] = {}
+
+    def at(count: int) -> BattleQuery:
+        return dataclasses.replace(query, changes={**query.changes, search.path: str(count)})
+
+    def chance(count: int) -> float:
+        if count not in tried:
+            counted = at(count)
+            result = answer_of(site.answers, counted, counted.request(site, progress))
+            low_high = result["ci95"].get(search.metric, (result["metrics"][search.metric],) * 2)
+            tried[count] = (result["metrics"][search.metric], (float(low_high[0]), float(low_high[1])))
+        return tried[count][0]
+
+    found: int | None = None
+    if chance(1) >= search.target:
+        found = 1
+    elif chance(most) >= search.target:
+        low, high = 1, most  # chance(low) < target <= chance(high)
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (low, middle) if chance(middle) >= search.target else (middle, high)
+        found = high
+    shown = found if found is not None else most
+    return {
+        "found": found,
+        "most": most,
+        "metric": search.metric,
+        "target": search.target,
+        "tried": dict(sorted(tried.items())),
+        "query": at(shown),
+    }
+
+
+def find_fields(battle: Battle, search: FindCount | None) -> list[dict[str, Any]]:
+    """The form's fields of the search: which group's count, and the chance its side must reach."""
+    paths = {
+        f"{label}.groups.{g}.count": f"{side.name}: {group.name}"
+        for label, side in zip("ab", battle.sides, strict=True)
+        for g, group in enumerate(side.groups)
+    }
+    doc = "the group whose count is searched: the fewest figures that reach the chance below"
+    which = field({"name": "find", "default": "", "doc": doc}, "find", search.path if search else None, ["", *paths])
+    which["labels"] = {"": "(no search)", **paths}
+    chance = {"name": "target", "type": "float", "default": 0.75, "minimum": 0.01, "maximum": 0.99,
+              "doc": "the chance to win the side of that group must reach"}  # fmt: skip
+    return [which, field(chance, "target", f"{search.target:g}" if search else None)]
+
+
+def found_summary(searched: Mapping[str, Any], side: str, group: str) -> dict[str, Any]:
+    """What the page says of a search: its answer in a sentence, and each count tried."""
+    tried = searched["tried"]
+
+    def said(count: int) -> str:
+        value, (low, high) = tried[count]
+        return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+    goal = f"{searched['metric']} of at least {searched['target']:g}"
+    if searched["found"] is None:
+        most = searched["most"]
+        sentence = f"Even {most} × {group} fall short of {goal} for {side}: {said(most)}."
+    else:
+        count = searched["found"]
+        below = f"; with {count - 1}: {said(count - 1)}" if count - 1 in tried else ""
+        sentence = f"The fewest {group} for {side} to reach {goal}: {count} ({said(count)}{below})."
+    rows = [{"count": count, "chance": said(count)} for count in tried]
+    return {"sentence": sentence, "tried": rows, "metric": searched["metric"]}

@@ -346,3 +346,45 @@ def test_a_live_change_on_the_duel_and_battle_views_answers(server, browser):
         _wait(browser, f"return location.search.includes('{key}={value}')", f"{path}: no answer to the change")
         _wait(browser, "return !document.getElementById('answer').classList.contains('working')", "still working")
         assert not browser.find_elements("css selector", "#answer .error"), browser.find_element("id", "answer").text
+
+
+def test_full_profiles_side_by_side_against_several_defenders(client):
+    query = {"profile.1": "weapon=gauss rifle; dx=13; mode=full", "profile.2": "weapon=assault rifle; mode=four",
+             "vary": "armor", "options": "flak jacket,combat TL12", "method": "exact"}  # fmt: skip
+    columns = client.get("/api/compare/hitech_tft", params=query).json()["columns"]
+    assert len(columns) == 4 and columns[0] == "weapon=gauss rifle; dx=13; mode=full; armor = flak jacket"
+    table = client.get("/api/compare/hitech_tft", params=query).json()["table"]
+    p_hit = next(row for row in table if row["metric"] == "p_hit")
+    alone = simlab_attack(weapon="gauss rifle", dx=13, mode="full", armor="flak jacket")
+    assert p_hit[columns[0]] == alone["p_hit"]
+    bad = client.get("/api/compare/hitech_tft", params={**query, "profile.3": "dx 13"})
+    assert bad.status_code == 400 and "profile.3" in bad.json()["error"]
+
+
+def simlab_attack(**inputs):
+    import simlab
+
+    return simlab.attack("hitech_tft", **inputs).metrics
+
+
+@needs_chromium
+def test_profiles_are_typed_on_the_compare_view(server, browser):
+    browser.get(server + "/compare/hitech_tft?armor=flak+jacket&method=exact")
+    _change(browser, "f-profile.1", "weapon=gauss rifle; dx=13")
+    _change(browser, "f-profile.2", "weapon=assault rifle; mode=four")
+    _wait(browser, "return document.querySelectorAll('#comparison thead th').length >= 4", "no comparison")
+    headers = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#comparison th')).map(h => h.textContent)"
+    )
+    assert "weapon=gauss rifle; dx=13" in headers and "weapon=assault rifle; mode=four" in headers
+
+
+@needs_chromium
+def test_a_comparison_fits_beside_the_form_at_1400_px(server, browser):
+    browser.get(server + VIEWS["compare"] + "&method=exact")
+    box = browser.execute_script(
+        "const t = document.getElementById('comparison'); const box = t.parentElement;"
+        "return [t.getBoundingClientRect().right, window.innerWidth, box.scrollWidth - box.clientWidth];"
+    )
+    right, width, hidden = box
+    assert right <= width and hidden <= 1, box  # every Δ on screen, nothing to scroll to

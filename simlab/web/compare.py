@@ -10,6 +10,7 @@ interval from the paired batch differences, far narrower than two independent in
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,10 +39,15 @@ __all__ = [
     "compare_answer",
     "compare_fields",
     "COMPARE_KEYS",
+    "PROFILE_KEYS",
 ]
 
+#: The most profiles (full setups) side by side.
+MOST_PROFILES = 6
+#: The keys of the profiles: ``profile.1`` to ``profile.6``, each ``KEY=VALUE; KEY=VALUE`` over the inputs.
+PROFILE_KEYS = tuple(f"profile.{n}" for n in range(1, MOST_PROFILES + 1))
 #: The keys of a comparison besides those of one attack.
-COMPARE_KEYS = ("vary", "options")
+COMPARE_KEYS = ("vary", "options", *PROFILE_KEYS)
 #: The most loadouts one comparison may hold.
 MAX_COLUMNS = 12
 
@@ -61,14 +67,16 @@ class CompareQuery:
     attack: AttackQuery
     vary: str | None = None
     options: tuple[str, ...] = ()
+    profiles: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def columns(self) -> list[Column]:
-        """The loadouts: each option (under the base rules, then the variant when one is named)."""
-        loadouts = (
-            [(f"{self.vary} = {o}", {**self.attack.inputs, self.vary: o}) for o in self.options]
-            if self.vary
-            else [("this loadout", dict(self.attack.inputs))]
-        )
+        """The loadouts: each profile against each option (under the base rules, then the variant when one is named)."""
+        setups = [(text, dict(inputs)) for text, inputs in self.profiles] or [("", {})]
+        options = [(f"{self.vary} = {o}", {self.vary: o}) for o in self.options] if self.vary else [("", {})]
+        loadouts = []
+        for (profile, own), (option, varied) in itertools.product(setups, options):
+            label = "; ".join(part for part in (profile, option) if part) or "this loadout"
+            loadouts.append((label, {**self.attack.inputs, **own, **varied}))
         columns = []
         for label, inputs in loadouts:
             columns.append(
@@ -91,7 +99,8 @@ def parse_compare(system: str, items: Iterable[tuple[str, str]], sampled_only: b
         SimlabError: For fewer than two loadouts, too many, or ``options`` without ``vary``.
     """
     pairs = list(items)
-    own = joined(pairs, COMPARE_KEYS)
+    own = joined([(k, v) for k, v in pairs if k not in PROFILE_KEYS], COMPARE_KEYS)
+    profiles = tuple(_profile(k, v) for k, v in pairs if k in PROFILE_KEYS and v.strip())
     attack = parse_attack(system, [(k, v) for k, v in pairs if k not in COMPARE_KEYS], sampled_only)
     if own.get("options") and "vary" not in own:
         raise SimlabError("options need vary: the input whose options are compared")
@@ -99,18 +108,38 @@ def parse_compare(system: str, items: Iterable[tuple[str, str]], sampled_only: b
     if own.get("options"):
         base = get_system(system)
         options = listed(base, question_of(base, attack.kind), own["vary"], own["options"], "options")
-    query = CompareQuery(attack, own.get("vary"), options)
+    query = CompareQuery(attack, own.get("vary"), options, profiles)
     count = len(query.columns())
     if count < 2:
-        raise SimlabError("a comparison needs two loadouts: give vary and two or more options, or a variant")
+        raise SimlabError(
+            "a comparison needs two loadouts: give two or more profiles, or vary and two or more options, or a variant"
+        )
     if count > MAX_COLUMNS:
         raise SimlabError(f"a comparison holds at most {MAX_COLUMNS} loadouts: give fewer options")
     return query
 
 
+def _profile(key: str, text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """One profile: its text and its ``KEY=VALUE`` inputs (separated by semicolons).
+
+    Raises:
+        SimlabError: For a part that is not ``KEY=VALUE``.
+    """
+    inputs = []
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        name, equals, value = part.partition("=")
+        if not equals or not name.strip():
+            raise SimlabError(f"{key}: {part[:40]!r} is not KEY=VALUE (a profile is KEY=VALUE; KEY=VALUE...)")
+        inputs.append((name.strip(), value.strip()))
+    return "; ".join(f"{k}={v}" for k, v in inputs), tuple(inputs)
+
+
 def compare_items(query: CompareQuery) -> list[tuple[str, Any]]:
     """The query string of a comparison (the inverse of :func:`parse_compare`)."""
     own: list[tuple[str, Any]] = [("vary", query.vary), ("options", ",".join(query.options))] if query.vary else []
+    own += [(f"profile.{n}", text) for n, (text, _) in enumerate(query.profiles, 1)]
     return own + [(k, v) for k, v in query_items(query.attack) if k != query.vary]
 
 
@@ -214,7 +243,13 @@ def compare_fields(base: System, asked: Question, given: dict[str, str]) -> list
         ["", *names],
     )  # fmt: skip
     doc = f"its options (or {ALL}), separated by commas"
+    profile_doc = "a full setup over the inputs below: KEY=VALUE; KEY=VALUE (weapon=gauss rifle; dx=13; mode=full)"
+    profiles = [
+        field({"name": key, "default": "", "doc": profile_doc if key == PROFILE_KEYS[0] else ""}, key, given.get(key))
+        for key in PROFILE_KEYS
+    ]
     return [
         {**vary, "reload": True},
         options_field(base, asked, given.get("vary"), "options", given.get("options"), doc),
+        *profiles,
     ]

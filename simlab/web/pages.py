@@ -23,7 +23,7 @@ from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import SURVIVAL, answer_context
 from simlab.web.battle import BattleQuery, battle_items, parse_battle
 from simlab.web.cache import answer_of
-from simlab.web.compare import compare_answer, compare_fields, parse_compare
+from simlab.web.compare import PROFILE_KEYS, compare_answer, compare_fields, parse_compare
 from simlab.web.config import Site
 from simlab.web.find_count import FIND_KEYS, find_count, find_fields, found_summary, parse_find
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
@@ -274,6 +274,6 @@ def compare_page(site: Site, system: str, request: Request, progress: Callable[[
         query = parse_compare(system, items, question.sampled_only)
         return query.attack, compare_answer(question, query, site)
 
-    hint = "Choose the input that varies and its options, or a variant: the loadouts side by side."
-    wanted = lambda given: "vary" in given or "variant" in given  # noqa: E731 - a one-line test
+    hint = "Give two or more profiles, or the input that varies and its options, or a variant: side by side."
+    wanted = lambda given: any(key in given for key in ("vary", "variant", *PROFILE_KEYS))  # noqa: E731
     return grid_page(site, system, request, "compare", hint, wanted, answer, compare_fields)

@@ -388,3 +388,26 @@ def test_a_comparison_fits_beside_the_form_at_1400_px(server, browser):
     )
     right, width, hidden = box
     assert right <= width and hidden <= 1, box  # every Δ on screen, nothing to scroll to
+
+
+@needs_chromium
+@pytest.mark.parametrize(
+    ("path", "field_id", "text", "words"),
+    [
+        ("/battle/striker?battle=striker_fireteam&trials=2000", "f-a.groups.0.count", "100", "a.groups.0.count"),
+        ("/battle/striker?battle=striker_fireteam&trials=2000", "f-a.groups.0.count", "0", "a.groups.0.count"),
+        (VIEWS["sweep"], "f-values", "4,-20", "range_m"),
+    ],
+    ids=["100 riflemen", "no riflemen", "negative sweep value"],
+)
+def test_no_wrong_input_leaves_the_previous_answer_as_if_current(server, browser, path, field_id, text, words):
+    browser.get(server + path)
+    assert browser.find_elements("css selector", "#answer h2")
+    _change(browser, field_id, text)
+    shown = (
+        "return document.getElementById('answer').classList.contains('stale')"
+        " || (document.querySelector('#answer .error') !== null && document.querySelector('#answer h2') === null)"
+    )
+    _wait(browser, shown, f"{field_id}={text}: the old answer stays as if current")
+    message = browser.execute_script("return document.querySelector('#answer .error, #invalid').textContent")
+    assert words in message, message

@@ -411,3 +411,15 @@ def test_no_wrong_input_leaves_the_previous_answer_as_if_current(server, browser
     _wait(browser, shown, f"{field_id}={text}: the old answer stays as if current")
     message = browser.execute_script("return document.querySelector('#answer .error, #invalid').textContent")
     assert words in message, message
+
+
+@needs_chromium
+def test_a_sampled_answer_shows_its_progress_where_the_answer_is(server, browser):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/duel/space_v4?a.ship=free+trader&b.ship=free+trader&trials=300000")
+    Select(browser.find_element("id", "f-a.ship")).select_by_value("far trader")  # a few seconds of duels
+    _wait(browser, "return (document.getElementById('progress')?.textContent || '').includes('trials so far')",
+          "no progress in the answer region", 30)  # fmt: skip
+    assert "working" in browser.find_element("id", "answer").get_attribute("class")
+    _wait(browser, "return document.getElementById('progress') === null", "the answer never came", 60)

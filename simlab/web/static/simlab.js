@@ -88,18 +88,28 @@ window.simlab = (() => {
     stale(`${name}: ${first.message || first.elt.validationMessage}`, name);
   });
 
-  // While an answer is computed the old one is greyed, and a sampled one says how far it has got.
+  // While an answer is computed the old one is greyed, and a line at its top says how far the work has got.
   document.addEventListener("htmx:beforeRequest", () => {
     const region = answer();
-    if (region) { region.classList.add("working"); }
-    const line = document.getElementById("working");
-    if (!line) { return; }
+    if (!region) { return; }
+    region.classList.add("working");
+    let line = document.getElementById("progress");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "progress";
+      line.className = "progress";
+      line.setAttribute("role", "status");
+      region.prepend(line);
+    }
     line.textContent = "working…";
+    const beside = document.getElementById("working");
     polling = setInterval(async () => {
       try {
         const status = await (await fetch("/api/status")).json();
         if (status.trials_done.length && status.trials_done[0] > 0) {
-          line.textContent = `sampling: ${status.trials_done[0].toLocaleString()} trials so far…`;
+          const text = `sampling: ${status.trials_done[0].toLocaleString()} trials so far…`;
+          line.textContent = text;
+          if (beside) { beside.textContent = text; }
         }
       } catch (error) { /* the next poll tries again */ }
     }, 300);

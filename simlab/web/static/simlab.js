@@ -14,21 +14,27 @@ window.simlab = (() => {
     if (field && field.parentElement) { field.parentElement.classList.add("field-error"); }
   }
 
+  /** The line ``id`` at the top of the answer region (made on first use), saying ``text``. */
+  function lineAtTop(region, id, className, role, text) {
+    let line = document.getElementById(id);
+    if (!line) {
+      line = document.createElement("p");
+      line.id = id;
+      line.className = className;
+      line.setAttribute("role", role);
+      region.prepend(line);
+    }
+    line.textContent = text;
+    return line;
+  }
+
   /** Grey the answer on screen and say why it is not the answer to the inputs. */
   function stale(message, field) {
     const region = answer();
     if (!region) { return; }
     region.classList.add("stale");
     region.classList.remove("working");
-    let line = document.getElementById("invalid");
-    if (!line) {
-      line = document.createElement("p");
-      line.id = "invalid";
-      line.className = "error";
-      line.setAttribute("role", "alert");
-      region.prepend(line);
-    }
-    line.textContent = message;
+    lineAtTop(region, "invalid", "error", "alert", message);
     markField(field);
   }
 
@@ -93,15 +99,7 @@ window.simlab = (() => {
     const region = answer();
     if (!region) { return; }
     region.classList.add("working");
-    let line = document.getElementById("progress");
-    if (!line) {
-      line = document.createElement("p");
-      line.id = "progress";
-      line.className = "progress";
-      line.setAttribute("role", "status");
-      region.prepend(line);
-    }
-    line.textContent = "working…";
+    const line = lineAtTop(region, "progress", "progress", "status", "working…");
     const beside = document.getElementById("working");
     polling = setInterval(async () => {
       try {

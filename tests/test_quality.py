@@ -28,7 +28,7 @@ def test_python_dash_m_simlab_runs_and_fails_cleanly():
 def test_bench_report_has_every_figure():
     from simlab.web.bench import serve_bench
 
-    report = run_bench(trials=20_000, repeat=1, sections={"serve": lambda: serve_bench(repeat=15)})
+    report = run_bench(trials=20_000, repeat=1, sections={"serve": lambda: serve_bench(repeat=15, battle_repeat=1)})
     keys = {
         "name",
         "system",
@@ -75,6 +75,8 @@ def test_bench_report_has_every_figure():
         assert [e["system"] for e in entries] == ["hitech_tft", "striker", "tyconian", "space_v4"]
         assert all(0 < e["p50_ms"] <= e["p95_ms"] and e["requests"] == 15 for e in entries)
     assert serve["heatmap"]["cells"] == 387 and serve["heatmap"]["p95_ms"] > 0
+    assert [b["battle"] for b in serve["battles"]] == ["space_squadron", "striker_fireteam", "tft_hexes", "tyconian_squads"]
+    assert all(b["charts"] == 4 and b["p95_ms"] > 0 for b in serve["battles"])  # a page and the charts it shows
     startup = report["startup"]  # whole processes against python -c "import numpy"
     assert [e["command"] for e in startup][:2] == ["simlab --help", "simlab systems"]
     assert all(e["seconds"] > 0 and e["yardstick_seconds"] > 0 and e["goal_ratio"] in (1.5, 2.5) for e in startup)

@@ -147,19 +147,12 @@ def test_every_script_of_the_page_runs(server, browser):
 
 
 @needs_chromium
-def test_no_page_is_wider_than_a_phone():
-    with chromium(390, 844) as phone, serving_once() as server:
+def test_no_page_is_wider_than_a_phone(server):
+    with chromium(390, 844) as phone:
         for name, path in {**VIEWS, "home": "/", "results": "/results"}.items():
             phone.get(server + path)
             width = phone.execute_script("return document.documentElement.scrollWidth")
             assert width <= 390, f"{name}: {width} px wide at 390 px"
-
-
-def serving_once():
-    import tempfile
-    from pathlib import Path
-
-    return serving(Path(tempfile.mkdtemp()))
 
 
 def test_the_sweep_experiment_runs_as_the_page_shows_it(client, capsys, tmp_path):

@@ -78,11 +78,12 @@ def _battle_drawn(client: Any, system: str, battle: str, repeat: int) -> dict[st
     return {"battle": battle, "system": system, "charts": charts, **_percentiles(seconds)}
 
 
-def serve_bench(repeat: int = 40) -> dict[str, Any]:
+def serve_bench(repeat: int = 40, battle_repeat: int | None = None) -> dict[str, Any]:
     """p50 and p95 of the web views, in milliseconds.
 
     Args:
         repeat: Timed requests per view.
+        battle_repeat: Timed battle pages each (default: a tenth of ``repeat``, at least 3).
 
     Returns:
         ``{"pages": [...], "api": [...], "heatmap": {...}}``; each entry names its view, its

@@ -75,7 +75,8 @@ def test_bench_report_has_every_figure():
         assert [e["system"] for e in entries] == ["hitech_tft", "striker", "tyconian", "space_v4"]
         assert all(0 < e["p50_ms"] <= e["p95_ms"] and e["requests"] == 15 for e in entries)
     assert serve["heatmap"]["cells"] == 387 and serve["heatmap"]["p95_ms"] > 0
-    assert [b["battle"] for b in serve["battles"]] == ["space_squadron", "striker_fireteam", "tft_hexes", "tyconian_squads"]
+    shipped = ["space_squadron", "striker_fireteam", "tft_hexes", "tyconian_squads"]
+    assert [b["battle"] for b in serve["battles"]] == shipped
     assert all(b["charts"] == 4 and b["p95_ms"] > 0 for b in serve["battles"])  # a page and the charts it shows
     startup = report["startup"]  # whole processes against python -c "import numpy"
     assert [e["command"] for e in startup][:2] == ["simlab --help", "simlab systems"]

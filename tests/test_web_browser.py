@@ -410,7 +410,7 @@ def test_no_wrong_input_leaves_the_previous_answer_as_if_current(server, browser
 def test_a_sampled_answer_shows_its_progress_where_the_answer_is(server, browser):
     from selenium.webdriver.support.ui import Select
 
-    browser.get(server + "/duel/space_v4?a.ship=free+trader&b.ship=free+trader&trials=300000")
+    browser.get(server + "/duel/space_v4?a.ship=free+trader&b.ship=free+trader&trials=80000")
     Select(browser.find_element("id", "f-a.ship")).select_by_value("far trader")  # a few seconds of duels
     _wait(browser, "return (document.getElementById('progress')?.textContent || '').includes('trials so far')",
           "no progress in the answer region", 30)  # fmt: skip

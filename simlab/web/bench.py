@@ -51,14 +51,14 @@ def _timed(client: Any, url: str, params: Mapping[str, str], repeat: int) -> dic
     return _percentiles(seconds)
 
 
-def _battle_drawn(client: Any, system: str, battle: str, repeat: int) -> dict[str, Any]:
+def _battle_drawn(client: Any, system: str, battle: str, repeat: int, trials: int | None = None) -> dict[str, Any]:
     """A battle's page and the charts it shows, fetched six at a time; p50 and p95 of the whole.
 
     The charts under "more charts" are drawn when the designer opens them, and are not counted.
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    url, params = f"/battle/{system}", {"battle": battle}
+    url, params = f"/battle/{system}", {"battle": battle, **({"trials": str(trials)} if trials else {})}
     client.get(url, params={**params, "trials": "1000"})  # the kernels compiled, as on a warm server
     seconds, charts = [], 0
     with ThreadPoolExecutor(max_workers=6) as browser:
@@ -78,12 +78,15 @@ def _battle_drawn(client: Any, system: str, battle: str, repeat: int) -> dict[st
     return {"battle": battle, "system": system, "charts": charts, **_percentiles(seconds)}
 
 
-def serve_bench(repeat: int = 40, battle_repeat: int | None = None) -> dict[str, Any]:
+def serve_bench(
+    repeat: int = 40, battle_repeat: int | None = None, battle_trials: int | None = None
+) -> dict[str, Any]:
     """p50 and p95 of the web views, in milliseconds.
 
     Args:
         repeat: Timed requests per view.
-        battle_repeat: Timed battle pages each (default: a tenth of ``repeat``, at least 3).
+        battle_repeat: Timed battle pages each, and heatmaps (default: a tenth of ``repeat``, at least 3).
+        battle_trials: Battles a page samples (default: the page's own default, which the goal is about).
 
     Returns:
         ``{"pages": [...], "api": [...], "heatmap": {...}}``; each entry names its view, its
@@ -109,7 +112,8 @@ def serve_bench(repeat: int = 40, battle_repeat: int | None = None) -> dict[str,
     weapons = ",".join(str(r["name"]) for r in tables["weapons"].as_records())
     armours = ",".join(str(r["name"]) for r in tables["armor"].as_records())
     sweep = {"x": "armor", "values": armours, "metric": "mean_damage", "series": "weapon", "series_values": weapons}
-    heatmap = _timed(client, "/sweep/hitech_tft", {**sweep, "method": "exact"}, max(3, repeat // 10))
+    times = battle_repeat if battle_repeat is not None else max(3, repeat // 10)
+    heatmap = _timed(client, "/sweep/hitech_tft", {**sweep, "method": "exact"}, times)
     heatmap.update(
         goal_ms=1000.0, meets_goal=heatmap["p95_ms"] < 1000.0, cells=len(weapons.split(",")) * len(armours.split(","))
     )

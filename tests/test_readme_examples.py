@@ -11,12 +11,11 @@ says ``exit 1`` with 1, every other one with 0.
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -74,19 +73,16 @@ def test_the_readme_has_console_examples():
 
 
 @pytest.mark.parametrize("session", range(len(SESSIONS)))
-def test_readme_session(project, session):
+def test_readme_session(project, session, monkeypatch, capsys):
+    """Each command of a README session, run in the project as a designer types it (in this process: the
+    command line's own start-up is checked by tests/test_startup.py and ``simlab bench``)."""
+    monkeypatch.chdir(project)
     for example in SESSIONS[session]:
         words = shlex.split(example.command)
         assert words[0] == "simlab", example.command
-        done = subprocess.run(
-            [sys.executable, "-m", "simlab", *words[1:]],
-            cwd=project,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        printed = done.stdout + done.stderr
+        code, out, err = run_cli(capsys, *words[1:])
+        printed = out + err
         expected = 2 if any(s.startswith("error:") for s in example.shown) else 1 if "exit 1" in example.comment else 0
-        assert done.returncode == expected, f"{example.command}: exit {done.returncode}\n{printed[-2000:]}"
+        assert code == expected, f"{example.command}: exit {code}\n{printed[-2000:]}"
         for shown in example.shown:
             assert _pattern(shown).search(printed), f"{example.command}: no line like {shown!r} in\n{printed[-3000:]}"

@@ -275,13 +275,13 @@ def _ship_turn(
         engineer_ok = chance[3]
     sand_up = ships[y][3] >= 0 and ships_[y, sk.SAND] == 1 and ships_[y, sk.SANDCASTERS] > 0
     branches: dict[tuple[int, int, int], float] = {}
+    pd = np.zeros((int(turrets.sum()) + 1, 2), np.int64)  # each group's point defence, cleared before use
     for pilot, navigator, gunner, p_crew in crew:
         g_x, computer_x = int(ships_[x, sk.G]) + pilot, int(ships_[x, sk.COMPUTER]) + navigator
         base_dm, sand, need_held, need_fired, reduction = sk.defence(
             ships_, y, g_x, computer_x, band_dm, band, sand_up, ships[y][4] == 1, rule_ints
         )
         reached: dict[tuple[int, int, int], float] = {(ships[y][0], ships[y][1], 0): p_crew}
-        pd = np.zeros((int(turrets.sum()) + 1, 2), np.int64)
         for kind in range(4):
             count = int(group[kind])
             if count == 0:

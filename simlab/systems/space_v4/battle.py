@@ -276,6 +276,8 @@ def _ship_turn(
     sand_up = ships[y][3] >= 0 and ships_[y, sk.SAND] == 1 and ships_[y, sk.SANDCASTERS] > 0
     branches: dict[tuple[int, int, int], float] = {}
     pd = np.zeros((int(turrets.sum()) + 1, 2), np.int64)  # each group's point defence, cleared before use
+    cumulative = int(rule_ints[sk.R_CUMULATIVE]) == 1  # plain ints in the inner loops: numpy scalars cost more
+    hull, disable = int(ships_[y, sk.HULL]), int(ships_[y, sk.DISABLE])
     for pilot, navigator, gunner, p_crew in crew:
         g_x, computer_x = int(ships_[x, sk.G]) + pilot, int(ships_[x, sk.COMPUTER]) + navigator
         base_dm, sand, need_held, need_fired, reduction = sk.defence(
@@ -307,22 +309,24 @@ def _ship_turn(
                         continue
                     for hits, p_hits in cache[key].items():
                         total = hits_on + hits
-                        crits = total // per_crit if rule_ints[sk.R_CUMULATIVE] == 1 else crits_on + hits // per_crit
-                        gone = 2 if total >= ships_[y, sk.HULL] else 1 if crits >= ships_[y, sk.DISABLE] else 0
+                        crits = total // per_crit if cumulative else crits_on + hits // per_crit
+                        gone = 2 if total >= hull else 1 if crits >= disable else 0
                         grown[total, crits, gone] = grown.get((total, crits, gone), 0.0) + p_branch * p_hits
                 reached = grown
         for outcome, p in reached.items():
             branches[outcome] = branches.get(outcome, 0.0) + p
     results: list[tuple[tuple[Any, ...], float]] = []
+    side_list = side_of.tolist()  # plain ints in the loop below: numpy scalars cost more
+    breaks = (int(sides[0, k.S_BREAK]), int(sides[1, k.S_BREAK]))
     for (hits_on, crits_on, out), p_branch in branches.items():
         after = [list(row) for row in ships]
         after[y][0], after[y][1], after[y][2] = hits_on, crits_on, out
         after[x][3] = band
         standing = [0, 0]
         for i in range(n):
-            standing[int(side_of[i])] += after[i][2] == 0
+            standing[side_list[i]] += after[i][2] == 0
         new_band = band
-        if battle_outcome(standing[0], standing[1], int(sides[0, k.S_BREAK]), int(sides[1, k.S_BREAK])) < 0:
+        if battle_outcome(standing[0], standing[1], breaks[0], breaks[1]) < 0:
             fastest = next(i for i in order if after[i][2] == 0)
             if fastest == x or rule_ints[sk.R_EVERY_TURN_MOVES] == 1:
                 policy = sides[int(side_of[fastest]), k.S_POLICY]

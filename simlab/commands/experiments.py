@@ -51,9 +51,7 @@ def run(
     from simlab.workflow.jobs import seconds_text
     from simlab.workflow.tasks import Options, run_and_write
 
-    check_threads(threads)
-    limits = Limits(max_cells, max_trials)
-    experiments = load_experiments(experiment_files, limits)
+    limits, experiments = load_experiments(experiment_files, threads, max_cells, max_trials)
     check_writable(out)
     done, processes = each_experiment(
         "run",
@@ -198,9 +196,7 @@ def baseline(
     from simlab.workflow.regress import BASELINES
     from simlab.workflow.tasks import Options, run_and_keep
 
-    check_threads(threads)
-    limits = Limits(max_cells, max_trials)
-    experiments = load_experiments(experiment_files, limits)
+    limits, experiments = load_experiments(experiment_files, threads, max_cells, max_trials)
     check_writable(directory or BASELINES)
     done, processes = each_experiment(
         "baseline",
@@ -245,9 +241,7 @@ def regress(
     from simlab.workflow.regress import regress as check
     from simlab.workflow.tasks import Options, run_for_regress
 
-    check_threads(threads)
-    limits = Limits(max_cells, max_trials)
-    experiments = load_experiments(experiment_files, limits)
+    limits, experiments = load_experiments(experiment_files, threads, max_cells, max_trials)
     variant = None
     if variant_file is not None:
         systems = {e.system for e in experiments}

@@ -147,10 +147,19 @@ def variant_of(path: Path | None, system: str) -> Any:
     return load_variant(path, system)
 
 
-def load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
-    """Every experiment named (default: experiments/*.toml), all checked (against ``limits`` too) before any runs."""
+def load_experiments(
+    files: Sequence[Path], threads: int | None, max_cells: int, max_trials: int
+) -> tuple[Limits, list[Any]]:
+    """The job's limits and every experiment named (default: experiments/*.toml), all checked before any runs.
+
+    Raises:
+        SimlabError: For bad threads, a mistake in a file, a job over the limits, or two experiments of one name.
+    """
+    from simlab.engine.bounds import check_threads
     from simlab.workflow.experiments import find_experiments, load_experiment
 
+    check_threads(threads)
+    limits = Limits(max_cells, max_trials)
     experiments = [load_experiment(path, limits) for path in (list(files) or find_experiments("experiments"))]
     names: dict[str, Path] = {}
     for experiment in experiments:
@@ -158,4 +167,4 @@ def load_experiments(files: Sequence[Path], limits: Limits) -> list[Any]:
             other = names[experiment.name]
             raise SimlabError(f"{experiment.path}: name {experiment.name!r} is also the name of {other}")
         names[experiment.name] = experiment.path
-    return experiments
+    return limits, experiments

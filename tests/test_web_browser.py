@@ -416,3 +416,12 @@ def test_a_sampled_answer_shows_its_progress_where_the_answer_is(server, browser
           "no progress in the answer region", 30)  # fmt: skip
     assert "working" in browser.find_element("id", "answer").get_attribute("class")
     _wait(browser, "return document.getElementById('progress') === null", "the answer never came", 60)
+
+
+@needs_chromium
+def test_on_a_phone_the_answer_comes_before_the_form(server):
+    with chromium(390, 844) as phone:
+        for name in ("ask", "battle", "compare"):
+            phone.get(server + VIEWS[name])
+            top = phone.execute_script("return document.querySelector('#answer h2').getBoundingClientRect().top")
+            assert top < 844, f"{name}: the answer starts at {top:.0f} px, below the first screen"

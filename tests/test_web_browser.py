@@ -35,6 +35,10 @@ VIEWS = {
     "battle": "/battle/striker?battle=striker_fireteam&trials=2000",
     "sweep": "/sweep/hitech_tft?x=range_m&values=4,20,80&metric=p_hit&weapon=assault+rifle",
     "compare": "/compare/hitech_tft?vary=weapon&options=assault+rifle,gauss+rifle,laser+rifle&armor=flak+jacket",
+    "sweep battle": "/sweep/striker?kind=battle&battle=striker_fireteam&trials=1000&x=a.groups.0.count&values=2,3,4,5"
+    "&metric=p_a_wins",
+    "compare duel": "/compare/striker?kind=duel&a.weapon=rifle&b.weapon=submachinegun&trials=2000&vary=a.armor"
+    "&options=cloth,flak+jacket",
 }
 
 
@@ -249,6 +253,39 @@ def test_an_answer_shows_how_it_was_resolved_and_offers_its_views(client):
     assert "kind=explosion" in link and client.get(link).status_code == 200
 
 
+def test_duels_and_battles_offer_their_compare_and_sweep_whose_experiment_runs(client, capsys, tmp_path):
+    """Every answer, a duel's and a battle's included, opens Compare and Sweep with its own inputs."""
+    duel = client.get("/duel/striker?a.weapon=rifle&b.weapon=submachinegun&a.armor=cloth&trials=1000").text
+    battle = client.get("/battle/striker?battle=striker_fireteam&a.groups.0.count=3&trials=1000").text
+    for page, chosen in ((duel, 'value="submachinegun" selected'), (battle, 'name="a.groups.0.count" value="3"')):
+        for view in ("compare", "sweep"):
+            link = html.unescape(re.search(rf'<a href="([^"]+)" id="{view}-this">', page).group(1))
+            opened = client.get(link)
+            assert opened.status_code == 200 and chosen in opened.text, (view, link)
+    # what varies is the page's own fields: a battle's doctrine, with paired intervals as simlab compare gives
+    query = {"kind": "battle", "battle": "striker_fireteam", "trials": "2000", "seed": "1",
+             "vary": "b.doctrine.suppressors", "options": "0,2"}  # fmt: skip
+    compared = client.get("/api/compare/striker", params=query).json()
+    assert compared["columns"] == ["b.doctrine.suppressors = 0", "b.doctrine.suppressors = 2"]
+    wins = next(row for row in compared["table"] if row["metric"] == "p_a_wins")
+    assert wins["Δ b.doctrine.suppressors = 2"] > 3 * wins["± b.doctrine.suppressors = 2"] > 0  # suppression helps A
+    unknown = client.get("/api/compare/striker", params={**query, "vary": "b.doctrine.suppresors"})
+    assert unknown.status_code == 400 and "unknown input 'b.doctrine.suppresors'" in unknown.json()["error"]
+    # a battle's sweep gives the experiment file that runs it, with its battle file, as shown
+    sweep = {"kind": "battle", "battle": "striker_fireteam", "trials": "500", "a.name": "fireteam",
+             "x": "a.groups.0.count", "values": "3,4", "metric": "p_a_wins", "series": "b.doctrine.suppressors",
+             "series_values": "0,1"}  # fmt: skip
+    page = client.get("/sweep/striker", params=sweep).text
+    toml = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page, re.S).group(1))
+    assert 'kind = "battle"' in toml and "striker_fireteam.toml" in toml
+    (tmp_path / "sweep.toml").write_text(toml, encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", str(tmp_path / "sweep.toml"), "--out", str(tmp_path / "out"), "--jobs", "1")
+    assert code == 0, err
+    points = client.get("/api/sweep/striker", params=sweep).json()["points"]
+    table = (tmp_path / "out" / "sweep" / "table.csv").read_text()
+    assert len(points) == 4 and f"{points[0]['metrics']['p_a_wins']:.6g}"[:5] in table  # the same battles
+
+
 def test_charts_name_sides_and_wounds_and_show_the_chance_of_at_least_each(client):
     battle = client.get("/battle/striker?battle=striker_fireteam&trials=500").text
     assert "Standing: fireteam" in battle and "Standing: gunners" in battle  # the sides' names, not a and b
@@ -303,6 +340,23 @@ def test_options_are_picked_from_a_list_once_the_varied_input_is_chosen(server, 
     )
     assert "weapon = assault rifle" in headers and "weapon = gauss rifle" in headers
     assert "options=assault+rifle%2Cgauss+rifle" in browser.current_url or "gauss" in browser.current_url
+
+
+@needs_chromium
+def test_a_battle_answer_sweeps_one_of_its_inputs_from_its_own_link(server, browser):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/battle/striker?battle=striker_fireteam&trials=500")
+    console_errors(browser)  # what earlier pages logged
+    browser.find_element("id", "sweep-this").click()
+    Select(browser.find_element("id", "f-x")).select_by_value("a.groups.0.count")  # the page follows: typed values
+    _wait(browser, "return document.getElementById('f-x')?.value === 'a.groups.0.count'", "x not chosen")
+    values = browser.find_element("id", "f-values")
+    values.send_keys("2,3,4")
+    browser.find_element("css selector", "form.ask button[type=submit]").click()
+    _wait(browser, "return document.querySelector('#answer img[alt], #answer figure') !== null", "no sweep chart", 60)
+    assert "x=a.groups.0.count" in browser.current_url and "kind=battle" in browser.current_url
+    assert not console_errors(browser)
 
 
 def test_a_battle_finds_the_fewest_figures_that_reach_a_chance_to_win(client):
@@ -408,10 +462,11 @@ def test_no_wrong_input_leaves_the_previous_answer_as_if_current(server, browser
 
 @needs_chromium
 def test_a_sampled_answer_shows_its_progress_where_the_answer_is(server, browser):
-    from selenium.webdriver.support.ui import Select
-
-    browser.get(server + "/duel/space_v4?a.ship=free+trader&b.ship=free+trader&trials=80000")
-    Select(browser.find_element("id", "f-a.ship")).select_by_value("far trader")  # a few seconds of duels
+    browser.get(server + "/duel/space_v4?a.ship=free+trader&b.ship=free+trader&trials=1000")
+    browser.execute_script(  # a million duels: seconds of work, long enough to be seen at any machine's speed
+        "const f = document.getElementById('f-trials'); f.value = '1000000';"
+        "f.dispatchEvent(new Event('change', {bubbles: true}));"
+    )
     _wait(browser, "return (document.getElementById('progress')?.textContent || '').includes('trials so far')",
           "no progress in the answer region", 30)  # fmt: skip
     assert "working" in browser.find_element("id", "answer").get_attribute("class")

@@ -68,7 +68,7 @@ def answer_context(
         encoded: The query string of the question.
         command: The command line that asks it.
         outcomes: The system's exclusive outcomes (drawn stacked when the answer has them all).
-        vary: Offer the Compare and Sweep views of the question (one scenario's).
+        vary: Offer the Compare and Sweep views of the question.
     """
     intervals = result.get("ci95", {})
     metrics = []
@@ -104,7 +104,7 @@ def answer_context(
             },
         )
     links = {kind: f"{prefix}/{view}/{system}?{encoded}" for kind, prefix in LINKS.items()}
-    if vary:  # a question of one scenario: its options side by side, or one input swept
+    if vary:  # its options side by side, or one input swept
         asked = f"{encoded}&kind={view}" if view != "attack" else encoded
         links.update(compare=f"/compare/{system}?{asked}", sweep=f"/sweep/{system}?{asked}")
     return {

@@ -46,9 +46,10 @@ from simlab.web.answers import chart_response, csv_response, json_response
 from simlab.web.battle import battle_files
 from simlab.web.cache import answer_of
 from simlab.web.config import Site, variant_systems
-from simlab.web.pages import LABELS, grid_question, question_page
+from simlab.web.pages import LABELS, question_page
 from simlab.web.query import carry_upload, variant_files
 from simlab.web.questions import parse_query
+from simlab.web.varied import view_question
 from simlab.web.views import VIEWS, View
 from simlab.web.work import DEFAULT_SAMPLED_SLOTS, BusyError, WorkRunner, is_sampled
 
@@ -120,7 +121,7 @@ def create_app(
 
     def grid_sampled(system: str, items: Sequence[tuple[str, str]]) -> bool:
         try:
-            _, question = grid_question(system, items)
+            _, question = view_question(system, items)
         except SimlabError:
             return False
         return is_sampled(items, question.sampled_only)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from simlab.inputs.battles import Battle, Doctrine, Formation, load_battle, override
 from simlab.inputs.errors import SimlabError, UnknownNameError
@@ -24,7 +24,7 @@ from simlab.web.config import Site
 from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted, whole_number
 from simlab.web.work import threads_now
 
-__all__ = ["BattleQuery", "battle_files", "parse_battle", "battle_items", "battle_form"]
+__all__ = ["BattleQuery", "battle_files", "shipped_battles", "parse_battle", "battle_items", "battle_form"]
 
 Field = Callable[[dict[str, Any], str, str | None, list[str] | None], dict[str, Any]]
 
@@ -41,6 +41,11 @@ def battle_files(directory: Path) -> dict[str, tuple[str, Path]]:
         except SimlabError:
             continue
     return found
+
+
+def shipped_battles(files: Mapping[str, tuple[str, Path]], system: str) -> list[str]:
+    """The names of the battle files of ``system`` among ``files`` (:func:`battle_files`), sorted."""
+    return sorted(name for name, (owner, _) in files.items() if owner == system)
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,14 @@ class BattleQuery:
 
     kind: str = "battle"
     sampled = True
+    #: Battles are sampled, under the base rules and ``rule.NAME`` (no variant on the page).
+    method: ClassVar[str] = "monte_carlo"
+    variant: ClassVar[str | None] = None
+
+    @property
+    def inputs(self) -> Mapping[str, str]:
+        """The values changed in the battle file, by dotted path (``a.count``): an experiment's keys."""
+        return self.changes
 
     def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and request, checked as the command line checks them."""

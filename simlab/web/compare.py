@@ -2,7 +2,9 @@
 
 ``/compare/SYSTEM?vary=weapon&options=assault rifle,gauss rifle&armor=flak jacket`` compares
 three weapons against one armour; ``&variant=NAME`` puts each loadout under the base rules
-beside the same loadout under a house-rule variant. Exact answers are compared as they are.
+beside the same loadout under a house-rule variant. Any question compares (``kind=duel`` with
+``vary=a.weapon``, ``kind=battle`` with ``vary=b.doctrine.suppressors``): what may vary are the
+fields of its own page (:mod:`simlab.web.varied`). Exact answers are compared as they are.
 Sampled ones are compared as ``simlab compare`` compares them: every loadout is sampled on the
 very same random streams (common random numbers), in batches, and each difference gets a 95 %
 interval from the paired batch differences, far narrower than two independent intervals.
@@ -11,23 +13,24 @@ interval from the paired batch differences, far narrower than two independent in
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import describe
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
-from simlab.systems import Question, System, get_system, question_of
+from simlab.systems import Question
 from simlab.web.answers import grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
-from simlab.web.query import AttackQuery, joined, parse_attack, query_items, variant_label
+from simlab.web.query import joined, variant_label
+from simlab.web.questions import Query
+from simlab.web.varied import varied, view_form, view_items, view_query
 from simlab.workflow.compare import DEFAULT_BATCHES, paired_differences
 
 __all__ = [
@@ -54,17 +57,17 @@ MAX_COLUMNS = 12
 
 @dataclass(frozen=True)
 class Column:
-    """One loadout of a comparison: its label and the attack it asks."""
+    """One loadout of a comparison: its label and the question it asks."""
 
     label: str
-    attack: AttackQuery
+    query: Query
 
 
 @dataclass(frozen=True)
 class CompareQuery:
-    """A comparison as a URL holds it: the attack, the input that varies and its options."""
+    """A comparison as a URL holds it: the question (any kind), the input that varies and its options, the profiles."""
 
-    attack: AttackQuery
+    query: Query
     vary: str | None = None
     options: tuple[str, ...] = ()
     profiles: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
@@ -73,42 +76,36 @@ class CompareQuery:
         """The loadouts: each profile against each option (under the base rules, then the variant when one is named)."""
         setups = [(text, dict(inputs)) for text, inputs in self.profiles] or [("", {})]
         options = [(f"{self.vary} = {o}", {self.vary: o}) for o in self.options] if self.vary else [("", {})]
-        loadouts = []
-        for (profile, own), (option, varied) in itertools.product(setups, options):
-            label = "; ".join(part for part in (profile, option) if part) or "this loadout"
-            loadouts.append((label, {**self.attack.inputs, **own, **varied}))
+        variant = self.query.variant
+        base = replace(self.query, variant=None) if variant is not None else self.query  # type: ignore[type-var]
         columns = []
-        for label, inputs in loadouts:
-            columns.append(
-                Column(
-                    label if self.attack.variant is None else f"{label}, base",
-                    replace(self.attack, inputs=inputs, variant=None),
-                )
-            )
-            if self.attack.variant is not None:
-                columns.append(
-                    Column(f"{label}, {variant_label(self.attack.variant)}", replace(self.attack, inputs=inputs))
-                )
+        for (profile, own), (option, chosen) in itertools.product(setups, options):
+            label = "; ".join(part for part in (profile, option) if part) or "this loadout"
+            changes = {**own, **chosen}
+            columns.append(Column(label if variant is None else f"{label}, base", varied(base, changes)))
+            if variant is not None:
+                columns.append(Column(f"{label}, {variant_label(variant)}", varied(self.query, changes)))
         return columns
 
 
-def parse_compare(system: str, items: Iterable[tuple[str, str]], sampled_only: bool = False) -> CompareQuery:
+def parse_compare(site: Site, system: str, items: Iterable[tuple[str, str]]) -> CompareQuery:
     """The comparison of a query string's pairs.
 
     Raises:
-        SimlabError: For fewer than two loadouts, too many, or ``options`` without ``vary``.
+        SimlabError: For fewer than two loadouts, too many, ``options`` without ``vary``, or an
+            input the question's page has no field for.
     """
     pairs = list(items)
     own = joined([(k, v) for k, v in pairs if k not in PROFILE_KEYS], COMPARE_KEYS)
     profiles = tuple(_profile(k, v) for k, v in pairs if k in PROFILE_KEYS and v.strip())
-    attack = parse_attack(system, [(k, v) for k, v in pairs if k not in COMPARE_KEYS], sampled_only)
+    base, asked, question = view_query(site, system, pairs, COMPARE_KEYS)
     if own.get("options") and "vary" not in own:
         raise SimlabError("options need vary: the input whose options are compared")
     options: tuple[str, ...] = ()
     if own.get("options"):
-        base = get_system(system)
-        options = listed(base, question_of(base, attack.kind), own["vary"], own["options"], "options")
-    query = CompareQuery(attack, own.get("vary"), options, profiles)
+        _, fields = view_form(site, base, asked, question)
+        options = listed(fields, own["vary"], own["options"], "options")
+    query = CompareQuery(question, own.get("vary"), options, profiles)
     count = len(query.columns())
     if count < 2:
         raise SimlabError(
@@ -140,7 +137,7 @@ def compare_items(query: CompareQuery) -> list[tuple[str, Any]]:
     """The query string of a comparison (the inverse of :func:`parse_compare`)."""
     own: list[tuple[str, Any]] = [("vary", query.vary), ("options", ",".join(query.options))] if query.vary else []
     own += [(f"profile.{n}", text) for n, (text, _) in enumerate(query.profiles, 1)]
-    return own + [(k, v) for k, v in query_items(query.attack) if k != query.vary]
+    return own + view_items(query.query, (query.vary or "",))
 
 
 def compare_loadouts(
@@ -160,17 +157,17 @@ def compare_loadouts(
     share = replace(site, max_trials=site.max_trials // len(columns))
     answers = []
     for column in columns:
-        answers.append(answer_of(site.answers, column.attack, column.attack.request(share)))
+        answers.append(answer_of(site.answers, column.query, column.query.request(share)))
     first = answers[0]
     table = pd.DataFrame({"metric": list(first["metrics"])})
     for column, answer in zip(columns, answers, strict=True):
         table[column.label] = [answer["metrics"].get(m) for m in table["metric"]]
-    if query.attack.method == "exact":
+    if query.query.method == "exact":
         for column in columns[1:]:
             table[f"Δ {column.label}"] = table[column.label] - table[columns[0].label]
         return table, answers
     per_batch = -(-int(first["trials"]) // batches)
-    frames = [_batches(column.attack, per_batch, batches, site) for column in columns]
+    frames = [_batches(column.query, per_batch, batches, site) for column in columns]
     for column, frame in zip(columns[1:], frames[1:], strict=True):
         differences = paired_differences(frames[0], frame)
         table[f"Δ {column.label}"] = [differences[m][2] if m in differences else None for m in table["metric"]]
@@ -178,11 +175,11 @@ def compare_loadouts(
     return table, answers
 
 
-def _batches(attack: AttackQuery, per_batch: int, batches: int, site: Site) -> pd.DataFrame:
+def _batches(loadout: Query, per_batch: int, batches: int, site: Site) -> pd.DataFrame:
     """The metrics of each batch of one loadout's trials (the same trials of the same stream for every loadout)."""
     rows = []
     for batch in range(batches):
-        question, request = replace(attack, trials=per_batch).request(site)
+        question, request = replace(loadout, trials=per_batch).request(site)  # type: ignore[type-var]
         rows.append(question.answer(replace(request, first_trial=batch * per_batch)).metrics)
     return pd.DataFrame(rows)
 
@@ -228,28 +225,33 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
                 "deltas": deltas,
             }
         )
-    command = "\n".join(c.attack.command() for c in query.columns())
+    command = "\n".join(c.query.command(site) for c in query.columns())
     note = "Each loadout from the command line, one command a line (simlab compare runs an experiment's grid):"
-    answer = grid_answer("compare", query.attack, compare_items(query), [], charts, command, note)
-    answer["comparison"] = {"columns": columns, "rows": rows, "paired": query.attack.method != "exact"}
+    answer = grid_answer("compare", query.query, compare_items(query), [], charts, command, note)
+    answer["comparison"] = {"columns": columns, "rows": rows, "paired": query.query.method != "exact"}
     return answer
 
 
-def compare_fields(base: System, asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
-    """The Compare view's own fields: the input that varies and its options (a list to pick from where it has one)."""
-    names = [spec["name"] for spec in describe(asked.inputs_type)]
+def compare_fields(fields: Mapping[str, dict[str, Any]], given: dict[str, str]) -> list[dict[str, Any]]:
+    """The Compare view's own fields: the input that varies and its options (a list to pick from where it has one).
+
+    Args:
+        fields: The fields of the question's page that may vary, by key.
+        given: The query's values.
+    """
     vary = field(
         {"name": "vary", "default": "", "doc": "the input whose options are compared"}, "vary", given.get("vary"),
-        ["", *names],
+        list(fields),
     )  # fmt: skip
     doc = f"its options (or {ALL}), separated by commas"
-    profile_doc = "a full setup over the inputs below: KEY=VALUE; KEY=VALUE (weapon=gauss rifle; dx=13; mode=full)"
+    example = "; ".join(f"{key}={f['value'] or f['placeholder']}" for key, f in list(fields.items())[:2])
+    profile_doc = f"a full setup over the inputs below: KEY=VALUE; KEY=VALUE ({example})"
     profiles = [
         field({"name": key, "default": "", "doc": profile_doc if key == PROFILE_KEYS[0] else ""}, key, given.get(key))
         for key in PROFILE_KEYS
     ]
     return [
         {**vary, "reload": True},
-        options_field(base, asked, given.get("vary"), "options", given.get("options"), doc),
+        options_field(fields, given.get("vary"), "options", given.get("options"), doc),
         *profiles,
     ]

@@ -25,6 +25,8 @@ __all__ = [
     "field_named",
     "Groups",
     "every_option",
+    "varied_fields",
+    "form_groups",
     "listed",
     "options_field",
     "ALL",
@@ -96,6 +98,19 @@ def battle_groups(base: System, battle: Any, query: BattleQuery) -> Groups:
     groups = battle_form(base, battle, query, field)
     sampling = sampling_fields(query.trials, query.seed, "battles to sample")
     return [*groups, ("rules", _rules(base, query.rules, fight=True)), ("sampling", sampling)]
+
+
+def form_groups(site: Site, base: System, question: Question, query: Any) -> Groups:
+    """The form of any question, by its form: one scenario's inputs, a duel's two sides, a battle's groups.
+
+    Raises:
+        SimlabError: For a battle that is not one of the shipped ones, or a change that does not fit it.
+    """
+    if question.form == "battle":
+        return battle_groups(base, query.load(site.battles), query)
+    if question.form == "sides":
+        return duel_groups(base, question, query)
+    return scenario_groups(base, question, query, site)
 
 
 def _rules(base: System, given: Mapping[str, str], fight: bool = False) -> list[dict[str, Any]]:
@@ -175,31 +190,54 @@ def field_named(message: str, asked: Question, base: System) -> str | None:
     return None
 
 
-def every_option(base: System, asked: Question, name: str) -> list[str] | None:
-    """Every value input ``name`` can take, where there is a list: a table's rows, the choices, true and false."""
-    if name in asked.row_inputs:
-        return [str(r["name"]) for r in base.tables()[asked.row_inputs[name]].as_records()]
-    spec = next((s for s in describe(asked.inputs_type) if s["name"] == name), None)
-    if spec is None:
+def varied_fields(groups: Groups) -> dict[str, dict[str, Any]]:
+    """The fields of a form that a Sweep or a Compare may vary, by key: the question's own inputs.
+
+    The scenario's inputs, a duel's two sides, a battle's range, sides and groups; not the rules,
+    a row's column edits, the method, the trials or the seed (an experiment's grid takes none of those).
+    """
+    fixed = ("rules", "method", "sampling", "find the count")
+    return {
+        f["key"]: f
+        for group, fields in groups
+        if group not in fixed and not group.startswith("edit ")
+        for f in fields
+        if f["key"] != "variant"
+    }
+
+
+def every_option(fields: Mapping[str, dict[str, Any]], key: str) -> list[str] | None:
+    """Every value the field ``key`` can take, where there is a list: a table's rows, the choices, true and false."""
+    control = fields.get(key)
+    if control is None:
         return None
-    if spec.get("choices"):
-        return [str(c) for c in spec["choices"]]
-    if str(spec.get("type", "")).rstrip("?") == "bool":
+    if control["control"] == "select":
+        return [str(c) for c in control["choices"] if str(c) != ""]
+    if control["control"] == "checkbox":
         return ["false", "true"]
     return None
 
 
-def listed(base: System, asked: Question, name: str, text: str | None, key: str) -> tuple[str, ...]:
+def listed(fields: Mapping[str, dict[str, Any]], name: str, text: str | None, key: str) -> tuple[str, ...]:
     """The values of a list typed or chosen in a form (commas between them); ``all`` is every one there is.
 
+    Args:
+        fields: The fields that may vary (:func:`varied_fields`).
+        name: The key of the varied input.
+        text: The values as the query gives them.
+        key: The query's key of the list (for messages).
+
     Raises:
-        SimlabError: For an empty list, or ``all`` of an input without a list of values.
+        SimlabError: For an input the form does not have, an empty list, or ``all`` of an input
+            without a list of values.
     """
+    if name not in fields:
+        raise SimlabError(f"unknown input {name!r} to vary (valid: {', '.join(fields)})")
     values = [v.strip() for v in (text or "").split(",") if v.strip()]
     if not values:
         raise SimlabError(f"{key} is empty: give its values separated by commas (or {ALL})")
     if ALL in values:
-        every = every_option(base, asked, name)
+        every = every_option(fields, name)
         if every is None:
             raise SimlabError(f"{key}: {name} has no list of values to take {ALL} of; give its values")
         values = [v for v in values if v != ALL] + [v for v in every if v not in values]
@@ -207,10 +245,10 @@ def listed(base: System, asked: Question, name: str, text: str | None, key: str)
 
 
 def options_field(
-    base: System, asked: Question, name: str | None, key: str, given: str | None, doc: str
+    fields: Mapping[str, dict[str, Any]], name: str | None, key: str, given: str | None, doc: str
 ) -> dict[str, Any]:
     """The values of a varied input: a list to pick from (with ``all``) where the input has one, else typed."""
-    every = every_option(base, asked, name) if name else None
+    every = every_option(fields, name) if name else None
     control = field({"name": key, "default": "", "doc": doc}, key, given)
     if every is None:
         return control

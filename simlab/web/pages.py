@@ -21,17 +21,18 @@ from simlab.inputs.errors import SimlabError
 from simlab.output.rendering import render
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import SURVIVAL, answer_context
-from simlab.web.battle import BattleQuery, battle_items, parse_battle
+from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
-from simlab.web.compare import PROFILE_KEYS, compare_answer, compare_fields, parse_compare
+from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, parse_compare
 from simlab.web.config import Site
 from simlab.web.find_count import FIND_KEYS, find_count, find_fields, found_summary, parse_find
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
 from simlab.web.query import AttackQuery, DuelQuery, joined, parse_attack, parse_duel, variant_label
 from simlab.web.questions import asked_kind
 from simlab.web.sweep import SWEEP_KEYS, parse_sweep, sweep_answer, sweep_fields
+from simlab.web.varied import view_form, view_query, view_question
 
-__all__ = ["PAGES", "question_page", "grid_page", "sweep_page", "compare_page", "grid_question", "LABELS"]
+__all__ = ["PAGES", "question_page", "grid_page", "sweep_page", "compare_page", "LABELS"]
 
 #: How the home page names the questions every system may ask (the others by their titles).
 LABELS = {"attack": "one attack", "duel": "a duel", "battle": "a battle of several a side"}
@@ -70,6 +71,9 @@ def view_context(site: Site, base: System, kind: str, view: str, form: str, titl
         "error_field": None,
         "answer": None,
         "labels": LABELS,
+        "battles": [],
+        "battle_name": "",
+        "add_group": None,
     }
 
 
@@ -136,7 +140,7 @@ def _duel_page(
             result = answer_of(site.answers, query, (asked, duel))
             encoded = urlencode(query.items())
             context.update(
-                answer_context(result, asked.metric_docs, question.kind, base.name, encoded, query.command())
+                answer_context(result, asked.metric_docs, question.kind, base.name, encoded, query.command(), vary=True)
             )
     except SimlabError as exc:
         context["error"] = str(exc)
@@ -155,8 +159,8 @@ def _battle_page(
     kind = question.kind
     hint = "Change a side's groups, doctrine or range: the battles are sampled and their survival curves appear here."
     context = view_context(site, base, kind, kind, question.form, f"A battle: {base.title}", hint)
-    shipped = sorted(name for name, (owner, _) in site.battles.items() if owner == base.name)
-    context.update(battles=shipped, add_group=None, groups=[])
+    shipped = shipped_battles(site.battles, base.name)
+    context.update(battles=shipped, groups=[])
     search, items = None, request.query_params.multi_items()
     try:
         search, items = parse_find(items)
@@ -186,7 +190,7 @@ def _battle_page(
             context["found"] = found_summary(searched, side.name, side.groups[group].name)
         result = answer_of(site.answers, query, query.request(site, progress))
         encoded = urlencode(query.items())
-        shown = answer_context(result, base.metric_docs, kind, base.name, encoded, query.command(site))
+        shown = answer_context(result, base.metric_docs, kind, base.name, encoded, query.command(site), vary=True)
         survival = {
             "url": f"/chart/{kind}/{base.name}?{encoded}&distribution={SURVIVAL}",
             "name": SURVIVAL,
@@ -209,71 +213,75 @@ _BATTLE_CHARTS = (SURVIVAL, "turns", "standing_a", "standing_b")
 PAGES: dict[str, Page] = {"scenario": _scenario_page, "sides": _duel_page, "battle": _battle_page}
 
 
-def grid_question(system: str, items: Sequence[tuple[str, str]]) -> tuple[System, Question]:
-    """The system of a view of several answers and the question it varies (``kind=``, one scenario).
-
-    Raises:
-        SimlabError: For an unknown system or kind, or a question that is not of one scenario.
-    """
-    base = get_system(system)
-    question = question_of(base, asked_kind("attack", items))
-    if question.form != "scenario":
-        raise SimlabError(f"sweeps and comparisons vary a question of one scenario, not a {question.kind}")
-    return base, question
-
-
 def grid_page(
     site: Site,
     system: str,
     request: Request,
     view: str,
     hint: str,
-    asked: Callable[[dict[str, str]], bool],
-    answer: Callable[[Question, Sequence[tuple[str, str]]], tuple[AttackQuery, dict[str, Any]]],
-    own_fields: Callable[[System, Question, dict[str, str]], list[dict[str, Any]]],
+    own_keys: Sequence[str],
+    asks: Sequence[str],
+    answer: Callable[[Sequence[tuple[str, str]]], dict[str, Any]],
+    own_fields: Callable[[dict[str, dict[str, Any]], Question, dict[str, str]], list[dict[str, Any]]],
 ) -> Response:
-    """A view of several answers (Sweep, Compare): its own fields above the Ask page's form."""
+    """A view of several answers (Sweep, Compare) of any question: its own fields above that question's form.
+
+    Args:
+        site: The application.
+        system: The system's id.
+        request: The HTTP request (its query holds the view and the question it varies).
+        view: The view's name.
+        hint: What to do before anything is varied.
+        own_keys: The view's own keys.
+        asks: The keys that ask for an answer (a sweep's values; a comparison's own keys, or a variant).
+        answer: ``items → what the answer region shows``.
+        own_fields: ``(the page's fields that may vary, the question, the query's values) → the view's fields``.
+    """
     items = request.query_params.multi_items()
-    base, question = grid_question(system, items)
+    base, question = view_question(system, items)
     kind = question.kind
     title = f"{view.capitalize()}: {question.title if kind != 'attack' else base.title}"
     context = view_context(site, base, kind, view, question.form, title, hint)
-    attack = None
     try:
-        if asked(dict(items)):
-            attack, shown = answer(question, items)
-            context.update(shown)
+        if any(k in asks for k, _ in items):
+            context.update(answer(items))
     except SimlabError as exc:
         context["error"] = str(exc)
-    if attack is None:  # nothing varied yet: the form keeps the inputs the address gives (from "compare this")
-        try:
-            attack = parse_attack(system, items, question.sampled_only, kind)
-        except SimlabError:
-            attack = parse_attack(system, [], question.sampled_only, kind)
+    try:  # the form keeps the inputs the address gives (from "compare this")
+        _, _, query = view_query(site, system, items, own_keys)
+        groups, fields = view_form(site, base, question, query)
+    except SimlabError:
+        _, _, query = view_query(site, system, [("kind", kind)], own_keys)
+        groups, fields = view_form(site, base, question, query)
     given = {**dict(items), **joined(items, (k for k, _ in items))}  # a list's several choices, joined
-    context["groups"] = [(view, own_fields(base, question, given)), *scenario_groups(base, question, attack, site)]
+    context["groups"] = [(view, own_fields(fields, question, given)), *groups]
+    if question.form == "battle":
+        context.update(battles=shipped_battles(site.battles, base.name), battle_name=getattr(query, "battle", ""))
     return page_response(request, context)
 
 
 def sweep_page(site: Site, system: str, request: Request, progress: Callable[[int], None]) -> Response:
     """Sweep: one input along the x axis, a metric, one line per value of another."""
 
-    def answer(question: Question, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
-        query = parse_sweep(system, items, question.sampled_only)
-        return query.attack, sweep_answer(query, site)
+    def answer(items: Sequence[tuple[str, str]]) -> dict[str, Any]:
+        return sweep_answer(parse_sweep(site, system, items), site)
+
+    def fields(varied: dict[str, dict[str, Any]], question: Question, given: dict[str, str]) -> list[dict[str, Any]]:
+        return sweep_fields(varied, list(question.metrics), given)
 
     hint = "Choose the input along the x axis, its values and a metric: the chart appears here."
-    wanted = lambda given: any(k in given for k in SWEEP_KEYS)  # noqa: E731 - a one-line test
-    return grid_page(site, system, request, "sweep", hint, wanted, answer, sweep_fields)
+    return grid_page(site, system, request, "sweep", hint, SWEEP_KEYS, ("values",), answer, fields)
 
 
 def compare_page(site: Site, system: str, request: Request, progress: Callable[[int], None]) -> Response:
     """Compare: several loadouts side by side, their differences with paired intervals."""
 
-    def answer(question: Question, items: Sequence[tuple[str, str]]) -> tuple[AttackQuery, dict[str, Any]]:
-        query = parse_compare(system, items, question.sampled_only)
-        return query.attack, compare_answer(question, query, site)
+    def answer(items: Sequence[tuple[str, str]]) -> dict[str, Any]:
+        _, question = view_question(system, items)
+        return compare_answer(question, parse_compare(site, system, items), site)
+
+    def fields(varied: dict[str, dict[str, Any]], question: Question, given: dict[str, str]) -> list[dict[str, Any]]:
+        return compare_fields(varied, given)
 
     hint = "Give two or more profiles, or the input that varies and its options, or a variant: side by side."
-    wanted = lambda given: any(key in given for key in ("vary", "variant", *PROFILE_KEYS))  # noqa: E731
-    return grid_page(site, system, request, "compare", hint, wanted, answer, compare_fields)
+    return grid_page(site, system, request, "compare", hint, COMPARE_KEYS, (*COMPARE_KEYS, "variant"), answer, fields)

@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.requests import Request, question_request
@@ -134,6 +134,14 @@ class DuelQuery:
 
     kind: str = "duel"
     sampled = True
+    #: Duels are sampled, under the base rules and ``rule.NAME`` (no variant on the page).
+    method: ClassVar[str] = "monte_carlo"
+    variant: ClassVar[str | None] = None
+
+    @property
+    def inputs(self) -> dict[str, str]:
+        """Both sides' inputs by the keys a form and an experiment name them: ``a.KEY``, ``b.KEY``."""
+        return {f"{side}.{k}": v for side, given in (("a", self.a), ("b", self.b)) for k, v in given.items()}
 
     def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and request, checked as the command line checks them (the arguments as for an attack).
@@ -141,11 +149,10 @@ class DuelQuery:
         Raises:
             SimlabError: One line naming the input at fault.
         """
-        sides = {f"{side}.{k}": v for side, given in (("a", self.a), ("b", self.b)) for k, v in given.items()}
         return question_request(
             self.system,
             self.kind,
-            inputs=sides,
+            inputs=self.inputs,
             rules=self.rules,
             trials=self.trials,
             seed=self.seed,

@@ -9,7 +9,7 @@ question of an existing form is served with no change here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from simlab.inputs.requests import Request
@@ -32,6 +32,22 @@ class Query(Protocol):
     @property
     def sampled(self) -> bool:
         """Whether its answer is sampled."""
+
+    @property
+    def method(self) -> str:
+        """``exact`` or ``monte_carlo``."""
+
+    @property
+    def variant(self) -> str | None:
+        """The house-rule variant it is asked under (None: the base rules)."""
+
+    @property
+    def rules(self) -> Mapping[str, str]:
+        """Its rule parameters (``rule.NAME``), by name."""
+
+    @property
+    def inputs(self) -> Mapping[str, str]:
+        """Its inputs by the keys its form and an experiment's grid name them (``weapon``, ``a.skill``, ``a.count``)."""
 
     def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and its request, checked as the command line checks them."""

@@ -3,30 +3,32 @@
 ``/sweep/SYSTEM?x=range_m&values=4,20,60&metric=p_hit&series=weapon&series_values=...`` with
 the scenario's other inputs as on the Ask page: the hit-probability and damage-by-range
 charts designers ask for, or (with a ``series`` and an ``x`` that is not a number) a heatmap
-such as weapon × armour. Every point is one answer of the system, exact or sampled, so the
+such as weapon × armour. Any question sweeps (``kind=duel`` with ``x=a.weapon``,
+``kind=battle`` with ``x=a.groups.0.count``): its inputs are its own page's fields
+(:mod:`simlab.web.varied`). Every point is one answer of the system, exact or sampled, so the
 chart is the one ``simlab run`` would draw of an experiment with that grid.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.params import describe
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.publish import png_bytes
-from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
-from simlab.web.query import AttackQuery, joined, parse_attack, query_items
+from simlab.web.query import joined
+from simlab.web.questions import Query
+from simlab.web.varied import varied, view_form, view_items, view_query
 
 __all__ = [
     "SweepQuery",
@@ -44,56 +46,56 @@ __all__ = [
 
 #: The most points (answers) one sweep may ask for.
 MAX_POINTS = 400
-#: The keys of a sweep besides those of one attack.
+#: The keys of a sweep besides those of the question it varies.
 SWEEP_KEYS = ("x", "values", "metric", "series", "series_values")
 
 
 @dataclass(frozen=True)
 class SweepQuery:
-    """A sweep as a URL holds it: the attack it varies and how."""
+    """A sweep as a URL holds it: the question it varies (any kind) and how."""
 
-    attack: AttackQuery
+    query: Query
     x: str
     values: tuple[str, ...]
     metric: str
     series: str | None = None
     series_values: tuple[str, ...] = ()
 
-    def points(self) -> list[AttackQuery]:
-        """The attacks of every point, series by series."""
+    def cells(self) -> list[dict[str, str]]:
+        """The values of x (and of the series) at every point, series by series."""
         lines = self.series_values if self.series else ("",)
-        result = []
-        for line in lines:
-            for value in self.values:
-                inputs = {**self.attack.inputs, self.x: value, **({self.series: line} if self.series else {})}
-                result.append(replace(self.attack, inputs=inputs))
-        return result
+        series = [{self.series: line} if self.series else {} for line in lines]
+        return [{self.x: value, **line} for line in series for value in self.values]
+
+    def points(self) -> list[Query]:
+        """The questions of every point, series by series."""
+        return [varied(self.query, cell) for cell in self.cells()]
 
 
-def parse_sweep(system: str, items: Iterable[tuple[str, str]], sampled_only: bool = False) -> SweepQuery:
+def parse_sweep(site: Site, system: str, items: Iterable[tuple[str, str]]) -> SweepQuery:
     """The sweep of a query string's pairs.
 
     Raises:
-        SimlabError: For a missing ``x``, ``values`` or ``metric``, an input swept twice, or too many points.
+        SimlabError: For a missing ``x`` or ``metric``, an input the question's page has no field for,
+            an empty list of values, an input swept twice, or too many points.
     """
     pairs = list(items)
     own = joined(pairs, SWEEP_KEYS)
-    attack = parse_attack(system, [(k, v) for k, v in pairs if k not in SWEEP_KEYS], sampled_only)
+    base, asked, question = view_query(site, system, pairs, SWEEP_KEYS)
     for key in ("x", "metric"):
         if key not in own:
             raise SimlabError(f"a sweep needs {key}: the input along the x axis and the metric shown")
-    base = get_system(system)
-    asked = question_of(base, attack.kind)
     series = own.get("series")
     if series == own["x"]:
         raise SimlabError(f"series {series!r} is also x: choose another input for the lines")
+    _, fields = view_form(site, base, asked, question)
     query = SweepQuery(
-        attack=attack,
+        query=question,
         x=own["x"],
-        values=listed(base, asked, own["x"], own.get("values"), "values"),
+        values=listed(fields, own["x"], own.get("values"), "values"),
         metric=own["metric"],
         series=series,
-        series_values=listed(base, asked, series, own.get("series_values"), "series_values") if series else (),
+        series_values=listed(fields, series, own.get("series_values"), "series_values") if series else (),
     )
     if len(query.values) * max(1, len(query.series_values)) > MAX_POINTS:
         raise SimlabError(f"the sweep asks for more than {MAX_POINTS} answers: give fewer values")
@@ -103,14 +105,14 @@ def parse_sweep(system: str, items: Iterable[tuple[str, str]], sampled_only: boo
 def sweep_table(query: SweepQuery, answers: list[dict[str, Any]]) -> pd.DataFrame:
     """The tidy table of the answers (one row per point and metric), as a run's table is."""
     rows = []
-    for point, answer in zip(query.points(), answers, strict=True):
+    for point, answer in zip(query.cells(), answers, strict=True):
         if query.metric not in answer["metrics"]:
             raise SimlabError(f"unknown metric {query.metric!r} (valid: {', '.join(answer['metrics'])})")
         low, high = answer.get("ci95", {}).get(query.metric, (None, None))
         rows.append(
             {
-                query.x: _number(point.inputs[query.x]),
-                **({query.series: point.inputs[query.series]} if query.series else {}),
+                query.x: _number(point[query.x]),
+                **({query.series: point[query.series]} if query.series else {}),
                 "method": answer["method"],
                 "metric": query.metric,
                 "value": answer["metrics"][query.metric],
@@ -141,7 +143,7 @@ def sweep_items(query: SweepQuery) -> list[tuple[str, Any]]:
     own: list[tuple[str, Any]] = [("x", query.x), ("values", ",".join(query.values)), ("metric", query.metric)]
     if query.series:
         own += [("series", query.series), ("series_values", ",".join(query.series_values))]
-    return own + [(k, v) for k, v in query_items(query.attack) if k not in (query.x, query.series)]
+    return own + view_items(query.query, (query.x, query.series or ""))
 
 
 def _toml(value: Any) -> str:
@@ -153,20 +155,26 @@ def _toml(value: Any) -> str:
     return text if isinstance(number, float) and text.strip() == text else json.dumps(text)
 
 
-def sweep_experiment(query: SweepQuery) -> str:
-    """The experiment file that runs the same sweep with ``simlab run`` (and draws the same chart)."""
-    attack = query.attack
-    lines = ['name = "sweep"', f'system = "{attack.system}"']
-    if attack.kind != "attack":
-        lines.append(f'kind = "{attack.kind}"')
-    lines.append(f'method = "{attack.method}"')
-    if attack.method != "exact":
-        lines += [*([f"trials = {attack.trials}"] if attack.trials else []), f"seed = {attack.seed}"]
-    fixed = {k: v for k, v in attack.inputs.items() if k not in (query.x, query.series)}
+def sweep_experiment(query: SweepQuery, site: Site) -> str:
+    """The experiment file that runs the same sweep with ``simlab run`` (and draws the same chart).
+
+    A battle's experiment names its battle file by its full path, so the file runs wherever it is saved.
+    """
+    asked = query.query
+    lines = ['name = "sweep"', f'system = "{asked.system}"']
+    if asked.kind != "attack":
+        lines.append(f'kind = "{asked.kind}"')
+    battle = str(getattr(asked, "battle", ""))
+    if battle in site.battles:
+        lines.append(f"battle = {json.dumps(str(site.battles[battle][1].resolve()))}")
+    lines.append(f'method = "{asked.method}"')
+    if asked.method != "exact":
+        lines += [*([f"trials = {asked.trials}"] if asked.trials else []), f"seed = {asked.seed}"]
+    fixed = {k: v for k, v in asked.inputs.items() if k not in (query.x, query.series)}
     if fixed:
         lines += ["", "[fixed]", *(f"{json.dumps(k)} = {_toml(v)}" for k, v in fixed.items())]
-    if attack.rules:
-        lines += ["", "[rules]", *(f"{json.dumps(k)} = {_toml(v)}" for k, v in attack.rules.items())]
+    if asked.rules:
+        lines += ["", "[rules]", *(f"{json.dumps(k)} = {_toml(v)}" for k, v in asked.rules.items())]
     lines += ["", "[grid]", f"{json.dumps(query.x)} = [{', '.join(_toml(v) for v in query.values)}]"]
     if query.series:
         lines.append(f"{json.dumps(query.series)} = [{', '.join(_toml(v) for v in query.series_values)}]")
@@ -179,7 +187,7 @@ def sweep_experiment(query: SweepQuery) -> str:
     return "\n".join(lines) + "\n"
 
 
-def sweep_point(point: AttackQuery, site: Site) -> dict[str, Any]:
+def sweep_point(point: Query, site: Site) -> dict[str, Any]:
     """One point of a sweep: its method, metrics and intervals."""
     result = answer_of(site.answers, point, point.request(site))
     return {"method": result["method"], "metrics": result["metrics"], "ci95": result.get("ci95", {})}
@@ -203,26 +211,35 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
         for row in table.to_dict("records")
     ]
     note = "The same as an experiment: save it as sweep.toml and run simlab run sweep.toml"
-    return grid_answer("sweep", query.attack, sweep_items(query), metrics, [chart], sweep_experiment(query), note)
+    experiment = sweep_experiment(query, site)
+    return grid_answer("sweep", query.query, sweep_items(query), metrics, [chart], experiment, note)
 
 
-def sweep_fields(base: System, asked: Question, given: dict[str, str]) -> list[dict[str, Any]]:
-    """The Sweep view's own fields: the x input and its values, the metric, the series and its values."""
-    names = [spec["name"] for spec in describe(asked.inputs_type)]
+def sweep_fields(
+    fields: Mapping[str, dict[str, Any]], metrics: Sequence[str], given: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The Sweep view's own fields: the x input and its values, the metric, the series and its values.
+
+    Args:
+        fields: The fields of the question's page that may vary, by key.
+        metrics: The question's metrics.
+        given: The query's values.
+    """
+    names = list(fields)
     x = field({"name": "x", "default": "", "choices": names, "doc": "the input along the x axis"}, "x", given.get("x"))
     series = field(
         {"name": "series", "default": "", "doc": "an input with one line per value (optional)"}, "series",
-        given.get("series"), ["", *names],
+        given.get("series"), names,
     )  # fmt: skip
     metric = field(
-        {"name": "metric", "default": "", "choices": list(asked.metrics), "doc": "the metric shown"}, "metric",
+        {"name": "metric", "default": "", "choices": list(metrics), "doc": "the metric shown"}, "metric",
         given.get("metric"),
     )  # fmt: skip
     doc = f"its values (or {ALL}), separated by commas"
     return [
         {**x, "reload": True},
-        options_field(base, asked, given.get("x") or names[0], "values", given.get("values"), doc),
+        options_field(fields, given.get("x") or names[0], "values", given.get("values"), doc),
         metric,
-        {**series, "reload": True},
-        options_field(base, asked, given.get("series"), "series_values", given.get("series_values"), doc),
+        {**series, "reload": True, "blank": "(none)"},
+        options_field(fields, given.get("series"), "series_values", given.get("series_values"), doc),
     ]

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 
 from simlab.web.compare import compare_loadouts, parse_compare
 from simlab.web.config import Site
-from simlab.web.pages import compare_page, grid_question, sweep_page
+from simlab.web.pages import compare_page, sweep_page
 from simlab.web.sweep import parse_sweep, sweep_point, sweep_table
 
 __all__ = ["View", "VIEWS"]
@@ -39,29 +39,25 @@ class View:
 
 
 def _sweep_payload(site: Site, system: str, items: Items) -> dict[str, Any]:
-    _, question = grid_question(system, items)
-    query = parse_sweep(system, items, question.sampled_only)
+    query = parse_sweep(site, system, items)
     points = [{"inputs": dict(p.inputs), **sweep_point(p, site)} for p in query.points()]
     return {"x": query.x, "metric": query.metric, "series": query.series, "points": points}
 
 
 def _sweep_csv(site: Site, system: str, items: Items) -> str:
-    _, question = grid_question(system, items)
-    query = parse_sweep(system, items, question.sampled_only)
+    query = parse_sweep(site, system, items)
     table = sweep_table(query, [sweep_point(point, site) for point in query.points()])
     return str(table.to_csv(index=False, lineterminator="\n"))
 
 
 def _compare_payload(site: Site, system: str, items: Items) -> dict[str, Any]:
-    _, question = grid_question(system, items)
-    query = parse_compare(system, items, question.sampled_only)
+    query = parse_compare(site, system, items)
     table, _ = compare_loadouts(query, site)
     return {"columns": [c.label for c in query.columns()], "table": table.to_dict("records")}
 
 
 def _compare_csv(site: Site, system: str, items: Items) -> str:
-    _, question = grid_question(system, items)
-    table, _ = compare_loadouts(parse_compare(system, items, question.sampled_only), site)
+    table, _ = compare_loadouts(parse_compare(site, system, items), site)
     return str(table.to_csv(index=False, lineterminator="\n"))
 
 

@@ -238,13 +238,68 @@ def _ship_turn(
     """Ship ``x``'s turn from ``state``: the states it can lead to, with their chances (as the kernel plays it)."""
     n = len(side_of)
     band = state[n]
-    ships = [list(row) for row in state[:n]]
-    if ships[x][2] != 0 or _over(ships, side_of, sides):
+    if state[x][2] != 0:
         return [(state, 1.0)]
-    status = np.array([row[2] for row in ships], np.int64)
-    y = int(standing_target(targets[x], side_of, status, np.zeros(n, np.int64)))
+    statuses = tuple(row[2] for row in state[:n])
+    aim_key = ("target", x, statuses)  # whom x shoots at, or -1 when the battle is over: the ships out decide
+    if aim_key not in cache:
+        over = _over([list(row) for row in state[:n]], side_of, sides)
+        status = np.array(statuses, np.int64)
+        cache[aim_key] = -1 if over else int(standing_target(targets[x], side_of, status, np.zeros(n, np.int64)))
+    y = cache[aim_key]
     if y < 0:
         return [(state, 1.0)]
+    ships = [list(row) for row in state[:n]]
+
+    sand_up = ships[y][3] >= 0 and ships_[y, sk.SAND] == 1 and ships_[y, sk.SANDCASTERS] > 0
+    # What the attack depends on: the target's damage and engineer, and the band each ship acted at
+    # (its lasers held back or fired for point defence); worked out once for every fleet state that shares it.
+    acted = tuple(row[3] for row in ships)
+    turn_key = ("turn", x, y, band, ships[y][0], ships[y][1], ships[y][4], sand_up, acted)
+    if turn_key not in cache:
+        cache[turn_key] = _attack_outcomes(x, y, band, ships, acted, sand_up, ships_, turrets, lasers_of, band_dm,
+                                           band_fires, applied, rule_ints, per_crit, cache)  # fmt: skip
+    branches, engineer_ok = cache[turn_key]
+    results: list[tuple[tuple[Any, ...], float]] = []
+    side_list = side_of.tolist()  # plain ints in the loop below: numpy scalars cost more
+    breaks = (int(sides[0, k.S_BREAK]), int(sides[1, k.S_BREAK]))
+    standing_but_y = [0, 0]  # only y's row changes besides x's own (x acts at this band, its engineer rolls)
+    for i in range(n):
+        if i != y:
+            standing_but_y[side_list[i]] += statuses[i] == 0
+    rows = list(state[:n])
+    row_x, row_y = state[x], state[y]
+    moves = rule_ints[sk.R_EVERY_TURN_MOVES] == 1
+    for (hits_on, crits_on, out), p_branch in branches.items():
+        standing = list(standing_but_y)
+        standing[side_list[y]] += out == 0
+        new_band = band
+        if battle_outcome(standing[0], standing[1], breaks[0], breaks[1]) < 0:
+            fastest = next(i for i in order if (out if i == y else statuses[i]) == 0)
+            if fastest == x or moves:
+                policy = sides[side_list[fastest], k.S_POLICY]
+                if policy == sk.CLOSE:
+                    new_band = max(0, band - 1)
+                elif policy == sk.OPEN:
+                    new_band = min(band_dm.shape[0] - 1, band + 1)
+        rows[y] = (hits_on, crits_on, out, row_y[3], row_y[4])
+        for engineer, p_engineer in ((1, engineer_ok), (0, 1 - engineer_ok)):  # its roll only counts against it later
+            if p_engineer > 0:
+                rows[x] = (row_x[0], row_x[1], row_x[2], band, engineer)
+                results.append(((*rows, new_band), p_branch * p_engineer))
+    return results
+
+
+def _attack_outcomes(
+    x: int, y: int, band: int, ships: list[list[int]], acted: tuple[int, ...], sand_up: bool, ships_: np.ndarray,
+    turrets: np.ndarray, lasers_of: np.ndarray, band_dm: np.ndarray, band_fires: np.ndarray, applied: np.ndarray,
+    rule_ints: np.ndarray, per_crit: int, cache: dict[Any, Any],
+) -> tuple[dict[tuple[int, int, int], float], float]:  # fmt: skip
+    """Ship ``x``'s attack on ship ``y`` at ``band``: the target's (hits, criticals, out), and x's engineer roll.
+
+    The target's states after the attack come with their chances, as the kernel plays it;
+    ``acted`` is the band each ship acted at (-1: not yet), which sets the lasers it holds back or fired.
+    """
 
     def plan(i: int, at: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Ship i's lasers held and fired, its groups and the gunner's kind, at band ``at`` (no draws)."""
@@ -257,9 +312,9 @@ def _ship_turn(
 
     held = lasers_of.copy()  # ships that have not acted yet count every laser as held
     fired = np.zeros_like(lasers_of)
-    for i in range(n):
-        if ships[i][3] >= 0:
-            held[i], fired[i] = plan(i, ships[i][3])[:2]
+    for i, at in enumerate(acted):
+        if at >= 0:
+            held[i], fired[i] = plan(i, at)[:2]
     group, best = plan(x, band)[2:]
     goal = int(rule_ints[sk.R_SKILL_TARGET])
     crew = [(0, 0, 0, 1.0)]
@@ -273,7 +328,6 @@ def _ship_turn(
                 p *= p_ok if ok else 1 - p_ok
             crew.append((pilot, navigator, gunner, p))
         engineer_ok = chance[3]
-    sand_up = ships[y][3] >= 0 and ships_[y, sk.SAND] == 1 and ships_[y, sk.SANDCASTERS] > 0
     branches: dict[tuple[int, int, int], float] = {}
     pd = np.zeros((int(turrets.sum()) + 1, 2), np.int64)  # each group's point defence, cleared before use
     cumulative = int(rule_ints[sk.R_CUMULATIVE]) == 1  # plain ints in the inner loops: numpy scalars cost more
@@ -315,30 +369,7 @@ def _ship_turn(
                 reached = grown
         for outcome, p in reached.items():
             branches[outcome] = branches.get(outcome, 0.0) + p
-    results: list[tuple[tuple[Any, ...], float]] = []
-    side_list = side_of.tolist()  # plain ints in the loop below: numpy scalars cost more
-    breaks = (int(sides[0, k.S_BREAK]), int(sides[1, k.S_BREAK]))
-    for (hits_on, crits_on, out), p_branch in branches.items():
-        after = [list(row) for row in ships]
-        after[y][0], after[y][1], after[y][2] = hits_on, crits_on, out
-        after[x][3] = band
-        standing = [0, 0]
-        for i in range(n):
-            standing[side_list[i]] += after[i][2] == 0
-        new_band = band
-        if battle_outcome(standing[0], standing[1], breaks[0], breaks[1]) < 0:
-            fastest = next(i for i in order if after[i][2] == 0)
-            if fastest == x or rule_ints[sk.R_EVERY_TURN_MOVES] == 1:
-                policy = sides[int(side_of[fastest]), k.S_POLICY]
-                if policy == sk.CLOSE:
-                    new_band = max(0, band - 1)
-                elif policy == sk.OPEN:
-                    new_band = min(band_dm.shape[0] - 1, band + 1)
-        for engineer, p_engineer in ((1, engineer_ok), (0, 1 - engineer_ok)):  # its roll only counts against it later
-            if p_engineer > 0:
-                after[x][4] = engineer
-                results.append(((*(tuple(row) for row in after), new_band), p_branch * p_engineer))
-    return results
+    return branches, engineer_ok
 
 
 def _over(ships: list[list[int]], side_of: np.ndarray, sides: np.ndarray) -> bool:

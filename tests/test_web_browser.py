@@ -289,6 +289,9 @@ def test_duels_and_battles_offer_their_compare_and_sweep_whose_experiment_runs(c
 def test_charts_name_sides_and_wounds_and_show_the_chance_of_at_least_each(client):
     battle = client.get("/battle/striker?battle=striker_fireteam&trials=500").text
     assert "Standing: fireteam" in battle and "Standing: gunners" in battle  # the sides' names, not a and b
+    both = re.search(r'data-chart="standing"(?![^>]*data-more)[^>]* src="([^"]+)"', battle)  # drawn at once, both sides
+    assert both is not None and "Figures standing at the end: fireteam and gunners" in battle
+    assert client.get(html.unescape(both.group(1))).headers["content-type"] == "image/png"
     chart = re.search(r'src="(/chart/attack/striker[^"]*distribution=outcome)"', client.get(
         "/attack/striker?weapon=rifle&armor=cloth").text)  # fmt: skip
     assert chart is not None

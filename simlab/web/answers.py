@@ -37,6 +37,8 @@ __all__ = [
     "json_response",
     "grid_answer",
     "chart_caption",
+    "chart_png",
+    "STANDING",
 ]
 
 #: The links an answer offers: the page itself, its JSON and its CSV.
@@ -45,6 +47,8 @@ LINKS = {"page": "", "json": "/api", "csv": "/csv"}
 OUTCOMES = "outcomes"
 #: The name of a battle's survival curves among its charts.
 SURVIVAL = "survival"
+#: The name of a battle's chart of both sides' figures standing at the end.
+STANDING = "standing"
 _CACHED = {"Cache-Control": "private, max-age=3600"}
 
 
@@ -126,10 +130,10 @@ def chart_caption(name: str, result: Mapping[str, Any]) -> str:
     """What a distribution of an answer is, in words: a battle's side by its name, not "a" or "b"."""
     base = name.removesuffix("_exact")
     stem, _, side = base.rpartition("_")
-    sides = result.get("scenario", {})
-    if side in ("a", "b") and isinstance(sides.get(side), dict) and sides[side].get("name"):
+    names = side_names(result)
+    if side in ("a", "b") and names[side] != side:
         exact = " (exact)" if name != base else ""
-        return f"{label_of(stem).capitalize()}: {sides[side]['name']}{exact}"
+        return f"{label_of(stem).capitalize()}: {names[side]}{exact}"
     return f"Distribution of the {label_of(name)}"
 
 
@@ -177,11 +181,13 @@ def chart_response(
             for m in outcomes
         ]
         figure = plots.stacked(pd.DataFrame(rows), metrics=outcomes, rows="answer", title="How the attack ends")
-        return Response(png_bytes(figure), media_type="image/png", headers=_CACHED)
+        return Response(chart_png(figure), media_type="image/png", headers=_CACHED)
     if name == SURVIVAL and any(m.startswith("standing_") for m in result["metrics"]):
         frame = metrics_frame(result).assign(method=result["method"])
         figure = plots.survival(frame, title=f"Figures standing: {result['scenario']['battle']}")
-        return Response(png_bytes(figure), media_type="image/png", headers=_CACHED)
+        return Response(chart_png(figure), media_type="image/png", headers=_CACHED)
+    if name == STANDING and {"standing_a", "standing_b"} <= set(result["distributions"]):
+        return Response(standing_chart(result, at_least).png, media_type="image/png", headers=_CACHED)
     pmf = result["distributions"].get(name)
     if not pmf:
         raise SimlabError(f"unknown distribution {name!r} (valid: {', '.join(result['distributions'])})")
@@ -208,7 +214,41 @@ def distribution_chart(
     title = f"{caption}: the chance of at least each" if at_least else caption
     figure = plots.distribution(frame, name=name, title=title, at_least=at_least, outcome_labels=outcome_labels)
     width, height = (float(v) for v in figure.get_size_inches())
-    return Chart(f"distribution_{name}", title, png_bytes(figure), width, height)
+    return Chart(f"distribution_{name}", title, chart_png(figure), width, height)
+
+
+def side_names(result: Mapping[str, Any]) -> dict[str, str]:
+    """A battle's sides by their names (``a`` and ``b`` where the answer names none)."""
+    sides = result.get("scenario", {})
+    return {s: str(sides[s]["name"]) if isinstance(sides.get(s), dict) and sides[s].get("name") else s for s in "ab"}
+
+
+def standing_chart(result: Mapping[str, Any], at_least: bool = False) -> Chart:
+    """Both sides' figures standing at the end of a battle in one chart, a bar per side and count."""
+    names = side_names(result)
+    frame = pd.concat(
+        pd.DataFrame(
+            {
+                "distribution": STANDING,
+                "outcome": [int(k) for k in result["distributions"][f"standing_{s}"]],
+                "probability": list(result["distributions"][f"standing_{s}"].values()),
+                "method": result["method"],
+                "side": names[s],
+            }
+        )
+        for s in "ab"
+    )
+    caption = f"Figures standing at the end: {names['a']} and {names['b']}"
+    title = f"{caption}: the chance of at least each" if at_least else caption
+    figure = plots.distribution(frame, name=STANDING, by="side", title=title, at_least=at_least)
+    figure.axes[0].set_xlabel("figures standing at the end")
+    width, height = (float(v) for v in figure.get_size_inches())
+    return Chart("distribution_standing", title, chart_png(figure), width, height)
+
+
+def chart_png(figure: Any) -> bytes:
+    """A chart as the page sends it: drawn per request, so encoded quickly (a little larger than a report's)."""
+    return png_bytes(figure, compress_level=1)
 
 
 def csv_response(result: dict[str, Any]) -> Response:

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from simlab.inputs.errors import SimlabError
 from simlab.output.rendering import render
 from simlab.systems import Question, System, get_system, question_of
-from simlab.web.answers import SURVIVAL, answer_context
+from simlab.web.answers import STANDING, SURVIVAL, answer_context, side_names
 from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
 from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, parse_compare
@@ -197,7 +197,13 @@ def _battle_page(
             "caption": "Figures standing after each turn, per side (95 % bands)",
             "more": False,
         }
-        shown["answer"]["chart_urls"].insert(0, survival)
+        standing = {
+            "url": f"/chart/{kind}/{base.name}?{encoded}&distribution={STANDING}",
+            "name": STANDING,
+            "caption": "Figures standing at the end: {a} and {b}".format(**side_names(result)),
+            "more": False,
+        }
+        shown["answer"]["chart_urls"][:0] = [survival, standing]
         for chart in shown["answer"]["chart_urls"]:  # the rest on demand: each chart is drawn when asked for
             chart["more"] = chart["name"] not in _BATTLE_CHARTS
         shown["answer"]["metrics"] = [m for m in shown["answer"]["metrics"] if not m["name"].startswith("standing_")]
@@ -208,7 +214,7 @@ def _battle_page(
 
 
 #: The charts a battle's page draws at once; its other distributions are drawn when opened.
-_BATTLE_CHARTS = (SURVIVAL, "turns", "standing_a", "standing_b")
+_BATTLE_CHARTS = (SURVIVAL, STANDING)
 #: The page of each form of question.
 PAGES: dict[str, Page] = {"scenario": _scenario_page, "sides": _duel_page, "battle": _battle_page}
 

@@ -21,8 +21,7 @@ import pandas as pd
 from simlab.inputs.errors import SimlabError
 from simlab.output import plots
 from simlab.output.document import Chart
-from simlab.output.publish import png_bytes
-from simlab.web.answers import grid_answer, shown
+from simlab.web.answers import chart_png, grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
@@ -199,7 +198,7 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
     table = sweep_table(query, answers)
     figure = sweep_chart(query, table)
     width, height = (float(v) for v in figure.get_size_inches())
-    chart = Chart("sweep", f"{query.metric} against {query.x}", png_bytes(figure), width, height)
+    chart = Chart("sweep", f"{query.metric} against {query.x}", chart_png(figure), width, height)
     keys = [query.x, *([query.series] if query.series else [])]
     metrics = [
         {

@@ -26,6 +26,18 @@ def _dotted(inputs: Mapping[str, Any]) -> dict[str, Any]:
     return {key.replace("__", "."): value for key, value in inputs.items()}
 
 
+#: One's own rows as the functions take them: a directory, a mapping, or None.
+Tables = str | Path | Mapping[str, Mapping[str, Mapping[str, Any]]] | None
+
+
+def _own(system: str, tables: Tables) -> dict[str, Any]:
+    """One's own tables of ``system`` (:mod:`simlab.inputs.own_tables`)."""
+    from simlab.inputs.own_tables import own_tables
+    from simlab.systems import get_system
+
+    return own_tables(get_system(system).tables(), tables, "tables")
+
+
 def attack(
     system: str,
     *,
@@ -35,6 +47,7 @@ def attack(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
+    tables: Tables = None,
     **inputs: Any,
 ) -> AttackResult:
     """Answer one attack question.
@@ -47,6 +60,7 @@ def attack(
         seed: Root seed (``monte_carlo``).
         rules: Rule parameters that differ from the spec's defaults.
         threads: Worker threads (None: all CPUs).
+        tables: Your own rows: a directory of ``TABLE.csv`` files, or ``{TABLE: {ROW: {COLUMN: VALUE}}}``.
         **inputs: Scenario inputs; ``ROW__COLUMN`` (double underscore) sets a column of a
             table row, as ``--set ROW.COLUMN=...`` does.
 
@@ -68,6 +82,7 @@ def attack(
         threads=threads,
         max_trials=MAX_TRIALS_PER_CELL,
         names=_API_NAMES,
+        tables=_own(system, tables),
     )
     return question.answer(request)
 
@@ -81,6 +96,7 @@ def duel(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
+    tables: Tables = None,
 ) -> AttackResult:
     """Sample duels of two sides, as ``simlab duel SYSTEM --a ... --b ...`` does.
 
@@ -92,6 +108,7 @@ def duel(
         seed: Root seed.
         rules: Rule parameters that differ from the spec's defaults.
         threads: Worker threads (None: all CPUs).
+        tables: Your own rows: a directory of ``TABLE.csv`` files, or ``{TABLE: {ROW: {COLUMN: VALUE}}}``.
 
     Example:
         >>> duel("space_v4", a={"ship": "patrol cruiser"}, b={"ship": "mercenary cruiser", "pd_hold": 3})
@@ -107,6 +124,7 @@ def duel(
         threads=threads,
         max_trials=MAX_TRIALS_PER_CELL,
         names=_API_NAMES,
+        tables=_own(system, tables),
     )
     return question.answer(request)
 
@@ -120,6 +138,7 @@ def battle(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
+    tables: Tables = None,
 ) -> AttackResult:
     """Sample a battle of several figures a side, as ``simlab battle SYSTEM BATTLE.toml`` does.
 
@@ -131,6 +150,7 @@ def battle(
         seed: Root seed.
         rules: Rule parameters that differ from the spec's defaults.
         threads: Worker threads (None: all CPUs).
+        tables: Your own rows: a directory of ``TABLE.csv`` files, or ``{TABLE: {ROW: {COLUMN: VALUE}}}``.
 
     Example:
         >>> battle("striker", "experiments/battles/striker_fireteam.toml", changes={"a.count": 6})
@@ -149,6 +169,7 @@ def battle(
         threads=threads,
         max_trials=MAX_TRIALS_PER_CELL,
         names=_API_NAMES,
+        tables=_own(system, tables),
     )
     return question.answer(request)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from simlab.engine.results import METHODS, in_series
 from simlab.inputs.battles import Battle
+from simlab.inputs.tables import Table
 from simlab.inputs.variants import BASE, Variant
 from simlab.systems import Question, System, get_system, question_of
 
@@ -75,6 +76,10 @@ class Experiment:
         charts: Charts to draw, or empty for the default choice.
         battle: The battle of a ``battle`` experiment (file ``battle``, relative to the experiment).
         rules: Rule parameters every cell is asked under (``[rules]``); a variant's win over them.
+        tables: One's own tables (``[tables.TABLE."ROW"]`` or ``tables = "DIR"``), by name; a
+            variant's row changes apply on top of them.
+        skip_invalid: Leave out the cells the rules forbid (listed in the report) instead of refusing.
+        skipped: The cells left out: each one's index in the grid, its inputs and the reason.
     """
 
     path: Path
@@ -93,6 +98,9 @@ class Experiment:
     charts: tuple[ChartSpec, ...]
     battle: Battle | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
+    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    skip_invalid: bool = False
+    skipped: tuple[tuple[int, Mapping[str, Any], str], ...] = ()
 
     @property
     def owner(self) -> System:
@@ -120,6 +128,16 @@ class Experiment:
         for values in itertools.product(*(self.grid[k] for k in keys)):
             yield {**self.fixed, **dict(zip(keys, values, strict=True))}
 
+    def kept_cells(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The cells a run computes, each with its index in the grid (which picks its random stream).
+
+        Every cell but those left out (``skip_invalid``): a skipped cell changes no other cell's numbers.
+        """
+        left_out = {index for index, _, _ in self.skipped}
+        for index, inputs in enumerate(self.cells()):
+            if index not in left_out:
+                yield index, inputs
+
     @property
     def dimensions(self) -> dict[str, tuple[Any, ...]]:
         """The grid, with ``variant`` (``base`` and each variant's name) first when there are variants."""
@@ -144,11 +162,11 @@ class Experiment:
 
     @property
     def n_cells(self) -> int:
-        """Number of grid cells."""
+        """Number of grid cells a run computes (those skipped left out)."""
         count = 1
         for values in self.grid.values():
             count *= len(values)
-        return count
+        return count - len(self.skipped)
 
 
 @dataclass(frozen=True, eq=False)

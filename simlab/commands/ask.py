@@ -19,7 +19,7 @@ from simlab.commands.options import WHOLE, Progress, max_trials_option, print_js
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS
 from simlab.inputs.params import parse_assignments
 from simlab.output.console import print_battle, print_result
-from simlab.systems import SYSTEM_NAMES, question_of
+from simlab.systems import SYSTEM_NAMES, get_system, question_of
 
 __all__ = ["attack", "duel", "battle", "ask"]
 
@@ -36,12 +36,19 @@ Examples:
 
 
 def _rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--rule`` and ``--variant``: the rules a question is asked under."""
+    """``--rule``, ``--variant`` and ``--tables``: the rules and tables a question is asked under."""
     for option in reversed(
         [
             click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter."),
             click.option(
                 "--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML)."
+            ),
+            click.option(
+                "--tables",
+                "tables_dir",
+                type=click.Path(path_type=Path),
+                metavar="DIR",
+                help="Your own rows: TABLE.csv adds or changes rows, TABLE.only.csv replaces the table.",
             ),
         ]
     ):
@@ -95,12 +102,14 @@ def ask(
     *,
     rule_items: tuple[str, ...],
     variant_file: Path | None,
+    tables_dir: Path | None,
     as_json: bool,
     trials: int | None,
     exact: bool = False,
     **options: Any,
 ) -> None:
     """Answer one question of any kind and print it: the one path of ``attack``, ``duel`` and ``battle``."""
+    from simlab.inputs.own_tables import own_tables
     from simlab.inputs.requests import DEFAULT_BY_FORM, question_request
 
     question = question_of(system, kind)
@@ -113,6 +122,7 @@ def ask(
         exact=exact,
         trials=trials,
         variant=variant_of(variant_file, system),
+        tables=own_tables(get_system(system).tables(), tables_dir),
         progress=Progress(n_trials) if sys.stderr.isatty() and not exact else None,
         **options,
     )

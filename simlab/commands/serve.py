@@ -29,7 +29,16 @@ __all__ = ["serve"]
     default=None,
     help="The most trials one request may sample [default: 2,000,000].",
 )
-def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: int | None) -> None:
+@click.option(
+    "--tables",
+    "tables_dir",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Your own rows: a folder per system (DIR/hitech_tft/weapons.csv), offered beside the shipped ones.",
+)
+def serve(
+    host: str, port: int, open_browser: bool, results: Path, max_trials: int | None, tables_dir: Path | None
+) -> None:
     """Serve the web page: Ask (/attack/SYSTEM), Results (/results) and the JSON API (/api/...)."""
     try:
         import uvicorn
@@ -42,8 +51,8 @@ def serve(host: str, port: int, open_browser: bool, results: Path, max_trials: i
         raise SimlabError(f"invalid value {port} for --port: expected a whole number from 1 to 65535")
     limit = DEFAULT_WEB_MAX_TRIALS if max_trials is None else max_trials
     check_trials(limit)
+    app = create_app(max_trials=limit, results=results, tables=tables_dir)
     listening = _listen(host, port)
-    app = create_app(max_trials=limit, results=results)
     url = f"http://{host}:{port}/"
     click.echo(f"simlab serve: {url} (Ctrl+C stops it)")
     if open_browser:

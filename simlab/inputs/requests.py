@@ -22,6 +22,7 @@ from simlab.engine.bounds import check_seed, check_threads, check_trials
 from simlab.inputs.battles import Battle, load_battle, override
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS, Limits
+from simlab.inputs.tables import Table
 from simlab.inputs.variants import Variant
 from simlab.systems import AttackRequest, BattleRequest, DuelRequest, Question, System, get_system, question_of
 from simlab.systems.battle_keys import refuse_unread_rules
@@ -161,6 +162,7 @@ def question_request(
     progress: Callable[[int], None] | None = None,
     names: Mapping[str, str] | None = None,
     block_size: int | None = None,
+    tables: Mapping[str, Table[Any]] | None = None,
 ) -> tuple[Question, Request]:
     """The question of ``kind`` that ``system`` answers, and its request: the sampling choices checked.
 
@@ -182,6 +184,7 @@ def question_request(
             (default: the command line's ``--exact``, ``--trials``, ``--kind``).
         block_size: Trials per block (None: the engine's choice); it never changes the
             result, only how often ``progress`` is called.
+        tables: One's own tables, by name (:mod:`simlab.inputs.own_tables`): rows beside the shipped ones.
 
     Raises:
         SimlabError: One line naming the input at fault and what is valid.
@@ -213,5 +216,6 @@ def question_request(
         threads=threads,
         progress=None if exact else progress,
         block_size=block_size,
+        tables=dict(tables or {}),
     )
     return question, request

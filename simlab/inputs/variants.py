@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, parse_toml, read_text
+from simlab.inputs.own_tables import changed_tables
 from simlab.inputs.params import NAME_RULE, as_plain, build, valid_name
 from simlab.inputs.tables import Table
 from simlab.systems import AttackRequest, BattleRequest, DuelRequest, get_system
@@ -74,13 +75,14 @@ class Variant:
     tables: Mapping[str, Table[Any]]
 
     def apply(self, request: Request) -> Request:
-        """The request (attack or duel) under this variant; its own ``rules`` still win over the variant's."""
-        return dataclasses.replace(
-            request,
-            rules={**self.rules, **request.rules},
-            tables={**request.tables, **self.tables},
-            variant=self.name,
-        )
+        """The request under this variant; its own ``rules`` still win over the variant's.
+
+        The variant's row changes apply on top of the request's own rows (a designer's tables).
+        """
+        tables = {**request.tables, **self.tables}
+        for name in self.tables.keys() & request.tables.keys():
+            tables[name] = changed_tables(request.tables, {name: self.table_changes[name]}, str(self.path))[name]
+        return dataclasses.replace(request, rules={**self.rules, **request.rules}, tables=tables, variant=self.name)
 
     def describe(self) -> dict[str, Any]:
         """What the variant changes, for provenance."""
@@ -93,12 +95,15 @@ class Variant:
         }
 
 
-def load_variant(path: Path | str, system: str | None = None) -> Variant:
+def load_variant(
+    path: Path | str, system: str | None = None, tables: Mapping[str, Table[Any]] | None = None
+) -> Variant:
     """Read and validate a variant file.
 
     Args:
         path: The TOML file.
         system: The system the variant must be for (None: any).
+        tables: One's own tables, whose rows the variant may change too (None: the shipped ones only).
 
     Raises:
         VariantError: Naming the file and key, with the valid names.
@@ -108,16 +113,19 @@ def load_variant(path: Path | str, system: str | None = None) -> Variant:
         text = read_text(path, "variant file")
     except FileError as exc:
         raise VariantError(path, "", exc.reason) from None
-    return parse_variant(text, path, system)
+    return parse_variant(text, path, system, tables)
 
 
-def parse_variant(text: str, path: Path | str, system: str | None = None) -> Variant:
+def parse_variant(
+    text: str, path: Path | str, system: str | None = None, tables: Mapping[str, Table[Any]] | None = None
+) -> Variant:
     """Validate a variant's TOML text (a file's, or an upload's, which is never written).
 
     Args:
         text: The TOML.
         path: What errors name (the file, or the upload's file name).
         system: The system the variant must be for (None: any).
+        tables: One's own tables, whose rows the variant may change too (None: the shipped ones only).
 
     Raises:
         VariantError: Naming the file and key, with the valid names.
@@ -150,22 +158,10 @@ def parse_variant(text: str, path: Path | str, system: str | None = None) -> Var
         raise VariantError(path, "[rules]", str(exc)) from None
     plain = as_plain(checked, natives=True)
     changes = data.get("tables", {})
-    if not isinstance(changes, dict):
-        raise VariantError(path, "tables", 'expected tables [tables.TABLE."ROW"]')
-    available = chosen.tables()
-    tables: dict[str, Table[Any]] = {}
-    for table_name, rows in changes.items():
-        if table_name not in available:
-            raise VariantError(path, "tables", str(UnknownNameError("table", table_name, available)))
-        if not isinstance(rows, dict) or not all(isinstance(c, dict) for c in rows.values()):
-            raise VariantError(path, f"tables.{table_name}", 'expected [tables.TABLE."ROW"] tables of column = value')
-        table = available[table_name]
-        for row, columns in rows.items():
-            try:
-                table = table.with_rows({row: columns}, owner=table.row_name)
-            except SimlabError as exc:
-                raise VariantError(path, f'[tables.{table_name}."{row}"]', str(exc)) from None
-        tables[table_name] = table
+    try:
+        changed = changed_tables({**chosen.tables(), **(tables or {})}, changes, str(path))
+    except SimlabError as exc:
+        raise VariantError(path, "", str(exc).removeprefix(f"{path}: ")) from None
     return Variant(
         path=path,
         system=chosen.name,
@@ -173,5 +169,5 @@ def parse_variant(text: str, path: Path | str, system: str | None = None) -> Var
         description=str(data.get("description", "")),
         rules={name: plain[name] for name in rules},
         table_changes=changes,
-        tables=tables,
+        tables=changed,
     )

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from markupsafe import Markup
 
+from simlab.inputs.own_tables import describe_tables
 from simlab.output import pivots as reports
 from simlab.output.headline import headline
 from simlab.output.rendering import render
@@ -94,9 +95,13 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
         ("question", f"{experiment.question.title} (kind {experiment.kind})"),
         ("method", experiment.method),
         ("grid", " × ".join(f"{k} ({len(v)})" for k, v in experiment.grid.items()) or "one cell"),
-        ("cells", f"{experiment.n_cells:,}"),
+        ("cells", f"{experiment.n_cells:,}" + (f" ({len(experiment.skipped)} skipped, listed below)"
+                                               if experiment.skipped else "")),
         ("fixed inputs", ", ".join(f"{k} = {v}" for k, v in experiment.fixed.items()) or "none"),
-    ]
+    ]  # fmt: skip
+    if experiment.tables:
+        own = describe_tables(experiment.tables, system.tables())
+        summary.append(("your own rows", "; ".join(f"{name}: {', '.join(t['rows'])}" for name, t in own.items())))
     if len(sampled):
         trials = sampled["trials"].astype("int64")
         used = f"{trials.min():,}" if trials.min() == trials.max() else f"{trials.min():,} to {trials.max():,}"
@@ -109,6 +114,9 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     said = headline(run.table, [k for k in grid if k != "variant"], variants)
     report = Report(experiment.name, experiment.description, summary, charts=list(charts), headline=said)
     metrics = list(dict.fromkeys(run.table["metric"]))
+    if experiment.skipped:
+        left_out = pd.DataFrame([{**inputs, "why it cannot be": reason} for _, inputs, reason in experiment.skipped])
+        report.tables.append(Table("Cells skipped: combinations the rules forbid (skip_invalid = true)", left_out))
     if "weapon" in grid and "armor" in grid and len(grid["weapon"]) > 1 and len(grid["armor"]) > 1:
         _weapon_armour_tables(report, run, metrics)
     else:

@@ -12,6 +12,7 @@ from importlib import metadata
 from typing import Any
 
 from simlab import __version__
+from simlab.inputs.own_tables import describe_tables
 from simlab.inputs.params import as_plain, build
 from simlab.records import Experiment
 
@@ -59,6 +60,8 @@ def parameters_hash(experiment: Experiment) -> str:
     }
     if experiment.battle is not None:  # the battle's sides, doctrine and groups determine the results too
         payload["battle"] = experiment.battle.data
+    if experiment.tables:  # one's own rows
+        payload["own_tables"] = {name: table.digest for name, table in experiment.tables.items()}
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()
 
 
@@ -88,6 +91,9 @@ def experiment_provenance(experiment: Experiment, *, seconds: float, trials_used
         "rules": as_plain(build(system.rules_type, experiment.rules, what="rule parameter")),
         "tables": {name: {"file": t.source, "sha256": t.digest} for name, t in system.tables().items()},
         "variants": [variant.describe() for variant in experiment.variants],
+        **({"own_tables": describe_tables(experiment.tables, system.tables())} if experiment.tables else {}),
+        **({"skipped_cells": [{"cell": i, "inputs": dict(c), "reason": r} for i, c, r in experiment.skipped]}
+           if experiment.skipped else {}),
         **_battle_provenance(experiment),
         "parameters_hash": parameters_hash(experiment),
         "versions": package_versions(),

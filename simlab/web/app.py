@@ -45,7 +45,7 @@ from simlab.systems import System, all_systems
 from simlab.web.answers import chart_response, csv_response, json_response
 from simlab.web.battle import battle_files
 from simlab.web.cache import answer_of
-from simlab.web.config import Site, variant_systems
+from simlab.web.config import Site, own_tables_by_system, variant_systems
 from simlab.web.pages import LABELS, question_page
 from simlab.web.query import carry_upload, variant_files
 from simlab.web.questions import parse_query
@@ -69,6 +69,7 @@ def create_app(
     variants: Path = Path("experiments/variants"),
     battles: Path = Path("experiments/battles"),
     sampled_slots: int = DEFAULT_SAMPLED_SLOTS,
+    tables: Path | None = None,
 ) -> FastAPI:
     """The application.
 
@@ -78,10 +79,12 @@ def create_app(
         variants: The directory of the variant files a page may choose by name.
         battles: The directory of the battle files the Battle view starts from.
         sampled_slots: Sampled answers computed at once; a request beyond them gets HTTP 503.
+        tables: A directory of one's own rows, a folder per system (``DIR/hitech_tft/weapons.csv``).
     """
     files = variant_files(variants)
     systems = all_systems()
-    site = Site(max_trials, files, variant_systems(files), battle_files(battles), systems)
+    own = own_tables_by_system(tables, systems)
+    site = Site(max_trials, files, variant_systems(files), battle_files(battles), systems, own=own)
     kinds = {kind for system in systems for kind in system.kinds}
     outcomes_of = {system.name: system.outcome_metrics for system in systems}
     labels_of = {system.name: system.distribution_labels for system in systems}

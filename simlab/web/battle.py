@@ -96,6 +96,7 @@ class BattleQuery:
             names=WEB_NAMES,
             progress=progress,
             block_size=BLOCK_SIZE,
+            tables=site.own.get(self.system),
         )
 
     def items(self) -> list[tuple[str, Any]]:
@@ -160,14 +161,15 @@ def battle_items(query: BattleQuery) -> list[tuple[str, Any]]:
 
 
 def battle_form(
-    base: System, battle: Battle, query: BattleQuery, make_field: Field
+    base: System, battle: Battle, query: BattleQuery, make_field: Field, tables: Mapping[str, Any] | None = None
 ) -> list[tuple[str, list[dict[str, Any]]]]:
     """The form's groups: the battle's range, each side (doctrine, formation), each group of figures, rules.
 
-    Every field is named by its dotted path and shows the battle's value.
+    Every field is named by its dotted path and shows the battle's value; ``tables`` are those whose
+    rows the lists offer (the shipped ones with one's own; None: the shipped ones).
     """
     asked = base.questions[query.kind]
-    tables = base.tables()
+    tables = tables or base.tables()
 
     def given(value: Any) -> str | None:
         return None if value is None else str(value).lower() if isinstance(value, bool) else str(value)

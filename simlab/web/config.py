@@ -6,13 +6,16 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from simlab.inputs.errors import SimlabError
+from simlab.inputs.own_tables import table_directory
+from simlab.inputs.tables import Table
 from simlab.inputs.variants import load_variant
 from simlab.systems import System
 from simlab.web.cache import AnswerCache
 
-__all__ = ["Site", "variant_systems"]
+__all__ = ["Site", "variant_systems", "own_tables_by_system"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class Site:
         battles: The battle files the Battle view starts from, by name, with their systems.
         systems: Every system, in id order.
         answers: The answers computed, each kept for the page's charts, CSV and JSON.
+        own: One's own tables by system (``simlab serve --tables DIR``: a folder per system).
     """
 
     max_trials: int
@@ -34,6 +38,32 @@ class Site:
     battles: Mapping[str, tuple[str, Path]]
     systems: Sequence[System]
     answers: AnswerCache = field(default_factory=AnswerCache)
+    own: Mapping[str, Mapping[str, Table[Any]]] = field(default_factory=dict)
+
+    def tables_of(self, system: System) -> dict[str, Table[Any]]:
+        """The tables a page of ``system`` offers: the shipped ones with one's own rows."""
+        return {**system.tables(), **self.own.get(system.name, {})}
+
+
+def own_tables_by_system(directory: Path | None, systems: Sequence[System]) -> dict[str, dict[str, Table[Any]]]:
+    """One's own tables of each system from ``DIR/SYSTEM/TABLE.csv`` (``simlab serve --tables DIR``).
+
+    Raises:
+        SimlabError: For a directory with no folder of a system, or a table file that does not read.
+    """
+    if directory is None:
+        return {}
+    if not directory.is_dir():
+        raise SimlabError(f"--tables {directory}: no such directory (it holds a folder per system)")
+    names = {system.name: system for system in systems}
+    folders = [path for path in sorted(directory.iterdir()) if path.is_dir()]
+    unknown = [path.name for path in folders if path.name not in names]
+    if unknown or not folders:
+        raise SimlabError(
+            f"--tables {directory}: a folder per system ({', '.join(names)}), each of TABLE.csv files; "
+            + (f"not {unknown[0]!r}" if unknown else "none found")
+        )
+    return {path.name: table_directory(names[path.name].tables(), path) for path in folders}
 
 
 def variant_systems(files: Mapping[str, Path]) -> dict[str, str]:

@@ -41,7 +41,7 @@ Groups = list[tuple[str, list[dict[str, Any]]]]
 
 def scenario_groups(base: System, asked: Question, query: AttackQuery, site: Site) -> Groups:
     """The form of a question of one scenario: its inputs, its rows' columns, the rules (and a variant), the method."""
-    tables = base.tables()
+    tables = site.tables_of(base)
     scenario = []
     for spec in describe(asked.inputs_type):
         rows = asked.row_inputs.get(spec["name"])
@@ -78,9 +78,9 @@ def scenario_groups(base: System, asked: Question, query: AttackQuery, site: Sit
     return [("scenario", scenario), *edits, ("rules", rules), ("method", sampling)]
 
 
-def duel_groups(base: System, asked: Question, query: DuelQuery) -> Groups:
-    """The duel form: each side's inputs (``a.KEY``, ``b.KEY``), the rules, trials and seed."""
-    tables = base.tables()
+def duel_groups(base: System, asked: Question, query: DuelQuery, tables: Mapping[str, Any] | None = None) -> Groups:
+    """The duel form: each side's inputs (``a.KEY``, ``b.KEY``), the rules, trials and seed (lists of ``tables``)."""
+    tables = tables or base.tables()
     groups = []
     for side, given in (("a", query.a), ("b", query.b)):
         fields = []
@@ -93,9 +93,9 @@ def duel_groups(base: System, asked: Question, query: DuelQuery) -> Groups:
     return [*groups, ("rules", _rules(base, query.rules, fight=True)), ("sampling", sampling)]
 
 
-def battle_groups(base: System, battle: Any, query: BattleQuery) -> Groups:
-    """The battle form: the battle's own values by dotted path, then the rules, trials and seed."""
-    groups = battle_form(base, battle, query, field)
+def battle_groups(base: System, battle: Any, query: BattleQuery, tables: Mapping[str, Any] | None = None) -> Groups:
+    """The battle form: the battle's values by dotted path, the rules, trials and seed (lists of ``tables``)."""
+    groups = battle_form(base, battle, query, field, tables)
     sampling = sampling_fields(query.trials, query.seed, "battles to sample")
     return [*groups, ("rules", _rules(base, query.rules, fight=True)), ("sampling", sampling)]
 
@@ -107,9 +107,9 @@ def form_groups(site: Site, base: System, question: Question, query: Any) -> Gro
         SimlabError: For a battle that is not one of the shipped ones, or a change that does not fit it.
     """
     if question.form == "battle":
-        return battle_groups(base, query.load(site.battles), query)
+        return battle_groups(base, query.load(site.battles), query, site.tables_of(base))
     if question.form == "sides":
-        return duel_groups(base, question, query)
+        return duel_groups(base, question, query, site.tables_of(base))
     return scenario_groups(base, question, query, site)
 
 

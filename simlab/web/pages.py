@@ -144,7 +144,7 @@ def _duel_page(
             )
     except SimlabError as exc:
         context["error"] = str(exc)
-    context["groups"] = duel_groups(base, question, query)
+    context["groups"] = duel_groups(base, question, query, site.tables_of(base))
     return page_response(request, context)
 
 
@@ -173,7 +173,8 @@ def _battle_page(
     context["battle_name"] = query.battle
     try:
         found = query.load(site.battles)
-        context["groups"] = [*battle_groups(base, found, query), ("find the count", find_fields(found, search))]
+        groups = battle_groups(base, found, query, site.tables_of(base))
+        context["groups"] = [*groups, ("find the count", find_fields(found, search))]
         context["add_group"] = {  # a new group, like the side's last one
             label: f"/{kind}/{base.name}?"
             + urlencode([*battle_items(query), (f"{label}.groups.{len(side.groups)}.count", 1)])

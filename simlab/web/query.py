@@ -95,6 +95,7 @@ class AttackQuery:
             variant=variant,
             progress=progress,
             block_size=BLOCK_SIZE,
+            tables=site.own.get(self.system),
         )
 
     def items(self) -> list[tuple[str, Any]]:
@@ -161,6 +162,7 @@ class DuelQuery:
             names=WEB_NAMES,
             progress=progress,
             block_size=BLOCK_SIZE,
+            tables=site.own.get(self.system),
         )
 
     def items(self) -> list[tuple[str, Any]]:

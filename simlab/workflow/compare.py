@@ -68,6 +68,7 @@ def _sampled_batches(
             variant,
             experiment.battle,
             rules=experiment.rules,
+            tables=experiment.tables,
             method="monte_carlo",
             trials=per_batch,
             seed=experiment.seed,
@@ -127,7 +128,8 @@ def compare_experiment(
     inputs_columns = list(experiment.inputs)
     per_batch = -(-experiment.trials // batches)
     rows: list[dict[str, Any]] = []
-    for cell, inputs in enumerate(experiment.cells()):
+    own: dict[str, Any] = {"rules": experiment.rules, "tables": experiment.tables}  # the experiment's own
+    for cell, inputs in experiment.kept_cells():
         labels = {k: inputs[k] for k in inputs_columns}
         base_exact = None
         base_batches = None
@@ -136,12 +138,8 @@ def compare_experiment(
             for method in experiment.methods:
                 if method == "exact":
                     if base_exact is None:
-                        base_exact = answer(
-                            system, experiment.kind, inputs, rules=experiment.rules, method="exact"
-                        ).metrics
-                    changed = answer(
-                        system, experiment.kind, inputs, variant, rules=experiment.rules, method="exact"
-                    ).metrics
+                        base_exact = answer(system, experiment.kind, inputs, method="exact", **own).metrics
+                    changed = answer(system, experiment.kind, inputs, variant, method="exact", **own).metrics
                     for metric, value in changed.items():
                         if experiment.metrics is None or metric in experiment.metrics:
                             rows.append(_row(head, method, metric, base_exact[metric], value, None, None, None))

@@ -35,6 +35,7 @@ anything runs or is written.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -46,8 +47,10 @@ from simlab.inputs.battles import Battle, BattleError, load_battle
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
+from simlab.inputs.own_tables import own_tables
 from simlab.inputs.params import NAME_RULE, build, coerce, field_specs, valid_name
 from simlab.inputs.requests import build_request
+from simlab.inputs.tables import Table
 from simlab.inputs.variants import Variant, load_variant
 from simlab.records import CHART_KINDS, ChartSpec, Experiment
 from simlab.systems import Question, System, get_system, question_of
@@ -82,6 +85,8 @@ _TOP_KEYS = (
     "charts",
     "battle",
     "rules",
+    "tables",
+    "skip_invalid",
 )
 _SCALARS = (str, int, float, bool)
 DEFAULT_TRIALS = 1_000_000
@@ -218,14 +223,16 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         precision = float(check.typed(data, "precision", (int, float), "a number > 0"))
         if not precision > 0:
             raise check.fail("", "precision", f"expected a number > 0, got {precision}")
+    own = _own_tables(check, data, path, system)
     variants = []
     for variant_file in _strings(check, data, "variants"):
         try:
-            variants.append(load_variant(path.parent / variant_file, system.name))
+            variants.append(load_variant(path.parent / variant_file, system.name, own))
         except SimlabError as exc:
             raise check.fail("", "variants", str(exc)) from None
     if len({v.name for v in variants}) != len(variants):
         raise check.fail("", "variants", "two variants have the same name")
+    skip_invalid = check.typed(data, "skip_invalid", bool, "true or false") if "skip_invalid" in data else False
     fixed = _table(check, data, "fixed")
     rules = _table(check, data, "rules")
     try:
@@ -270,13 +277,35 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         charts=(),
         battle=battle,
         rules=rules,
+        tables=own,
+        skip_invalid=skip_invalid,
     )
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
     experiment = Experiment(**{**experiment.__dict__, "charts": charts})
     limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), experiment.sampled_trials, str(path))
     if check_cells:
+        _check_values(check, system, experiment)
+    if skip_invalid:  # worked out by every process that loads the file: all leave out the same cells
+        experiment = dataclasses.replace(experiment, skipped=_invalid_cells(system, experiment))
+    if check_cells:
         _check_cells(check, system, experiment)
     return experiment
+
+
+def _own_tables(check: _Checker, data: Mapping[str, Any], path: Path, system: System) -> dict[str, Table[Any]]:
+    """The experiment's own rows: ``[tables.TABLE."ROW"]`` tables, or ``tables = "DIR"`` (beside the file)."""
+    if "tables" not in data:
+        return {}
+    given = data["tables"]
+    if isinstance(given, str):
+        given = str(path.parent / given)
+    elif not isinstance(given, dict):
+        expected = 'a directory ("mygear/") or [tables.TABLE."ROW"] tables'
+        raise check.fail("", "tables", f"expected {expected}, got {given!r}")
+    try:
+        return own_tables(system.tables(), given, str(path))
+    except SimlabError as exc:
+        raise check.fail("", "tables", str(exc).removeprefix(f"{path}: ")) from None
 
 
 def _battle(check: _Checker, data: Mapping[str, Any], path: Path, system: str) -> Battle:
@@ -387,11 +416,19 @@ def _chart(
     return ChartSpec(kind=kind, options={k: v for k, v in data.items() if k != "kind"})
 
 
-def _check_value(system: System, asked: Question, key: str, value: Any, battle: Battle | None = None) -> None:
-    """Check one input on its own: its name, its type, and the table row it names."""
+def _check_value(
+    system: System,
+    asked: Question,
+    key: str,
+    value: Any,
+    battle: Battle | None = None,
+    own: Mapping[str, Table[Any]] | None = None,
+) -> None:
+    """Check one input on its own: its name, its type, and the table row it names (one's own rows among them)."""
+    tables = {**system.tables(), **(own or {})}
     if asked.form == "battle":
         assert battle is not None  # a battle question's experiment has its battle
-        asked.check(build_request(system, asked, {key: value}, battle=battle, trials=1))
+        asked.check(build_request(system, asked, {key: value}, battle=battle, trials=1, tables=dict(own or {})))
         return
     what = "scenario input"
     if asked.form == "sides":
@@ -403,7 +440,7 @@ def _check_value(system: System, asked: Question, key: str, value: Any, battle: 
     if dot:
         if prefix not in asked.row_inputs:
             raise UnknownNameError("row input", prefix, asked.row_inputs)
-        specs = field_specs(system.tables()[asked.row_inputs[prefix]].row_type)
+        specs = field_specs(tables[asked.row_inputs[prefix]].row_type)
         if column not in specs:
             raise UnknownNameError(f"{prefix} column", column, specs)
         coerce(specs[column], value, "")
@@ -413,31 +450,49 @@ def _check_value(system: System, asked: Question, key: str, value: Any, battle: 
         raise UnknownNameError(what, key, specs)
     value = coerce(specs[key], value, "")
     if key in asked.row_inputs and value:
-        system.tables()[asked.row_inputs[key]].row(value)
+        tables[asked.row_inputs[key]].row(value)
 
 
-def _check_cells(check: _Checker, system: System, experiment: Experiment) -> None:
-    """Validate every input on its own, then every cell (for combinations the rules forbid)."""
+def _check_values(check: _Checker, system: System, experiment: Experiment) -> None:
+    """Validate every input of ``[fixed]`` and ``[grid]`` on its own: a misspelt name is refused, skipped or not."""
     first = next(experiment.cells())
     for table, values in (("fixed", {k: [v] for k, v in experiment.fixed.items()}), ("grid", experiment.grid)):
         for key, options in values.items():
             for value in options:
                 try:
-                    _check_value(system, experiment.question, key, value, experiment.battle)
+                    _check_value(system, experiment.question, key, value, experiment.battle, experiment.tables)
                 except UnknownNameError as exc:
                     if _allowed(system, experiment, {**first, key: value}):
                         continue  # a name that only exists with other inputs (weapon + ammo)
                     raise check.fail(table, key, str(exc)) from None
                 except SimlabError as exc:
                     raise check.fail(table, key, str(exc)) from None
+
+
+def _check_cells(check: _Checker, system: System, experiment: Experiment) -> None:
+    """Validate every cell the run computes, under every variant (for combinations the rules forbid)."""
     for variant in (None, *experiment.variants):
-        for cell in experiment.cells():
+        for _, cell in experiment.kept_cells():
             try:
                 _check_request(system, experiment, cell, variant)
             except SimlabError as exc:
                 shown = ", ".join(f"{k}={cell[k]!r}" for k in experiment.grid)
                 under = f" under variant {variant.name}" if variant else ""
-                raise check.fail("grid", "", f"cell {shown}{under}: {exc}") from None
+                raise check.fail("grid", "", f"cell {shown}{under}: {exc} (or skip_invalid = true)") from None
+
+
+def _invalid_cells(system: System, experiment: Experiment) -> tuple[tuple[int, dict[str, Any], str], ...]:
+    """The cells the rules forbid (under the base rules or any variant), each with the reason."""
+    found = []
+    for index, cell in enumerate(experiment.cells()):
+        for variant in (None, *experiment.variants):
+            try:
+                _check_request(system, experiment, cell, variant)
+            except SimlabError as exc:
+                under = f" (under variant {variant.name})" if variant else ""
+                found.append((index, {k: cell[k] for k in experiment.grid}, f"{exc}{under}"))
+                break
+    return tuple(found)
 
 
 def _allowed(system: System, experiment: Experiment, inputs: Mapping[str, Any]) -> bool:
@@ -450,7 +505,9 @@ def _allowed(system: System, experiment: Experiment, inputs: Mapping[str, Any]) 
 
 def _check_request(system: System, experiment: Experiment, inputs: Mapping[str, Any], variant: Variant | None) -> None:
     asked = question_of(system, experiment.kind)
-    request = cell_request(system, asked, inputs, variant, experiment.battle, experiment.rules, trials=1)
+    request = cell_request(
+        system, asked, inputs, variant, experiment.battle, experiment.rules, tables=experiment.tables, trials=1
+    )
     asked.check(request)
 
 
@@ -461,15 +518,17 @@ def cell_request(
     variant: Variant | None = None,
     battle: Battle | None = None,
     rules: Mapping[str, Any] | None = None,
+    tables: Mapping[str, Table[Any]] | None = None,
     **options: Any,
 ) -> Any:
     """The request of one cell of an experiment (under a variant), its inputs named as in the file.
 
-    ``rules`` are the experiment's own (``[rules]``); a variant's rules win over them.
+    ``rules`` are the experiment's own (``[rules]``); a variant's rules win over them. ``tables``
+    are its own rows; a variant's row changes apply on top of them.
     """
     given = {**(rules or {}), **(variant.rules if variant is not None else {})}
     return build_request(system, asked, inputs, battle=battle, variant=variant, rules=given, source="experiment",
-                         **options)  # fmt: skip
+                         tables=dict(tables or {}), **options)  # fmt: skip
 
 
 def answer(

@@ -21,6 +21,7 @@ from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.cluster import current_client
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
+from simlab.inputs.tables import Table
 from simlab.inputs.variants import BASE, Variant
 from simlab.records import Experiment, ExperimentRun
 from simlab.systems import System, get_system
@@ -51,11 +52,16 @@ Marginals = dict[str, dict[str, float]]
 
 
 def _exact_cell(
-    system: System, kind: str, inputs: dict[str, Any], variant: Variant | None, rules: Mapping[str, Any]
+    system: System,
+    kind: str,
+    inputs: dict[str, Any],
+    variant: Variant | None,
+    rules: Mapping[str, Any],
+    tables: Mapping[str, Table[Any]],
 ) -> tuple[AttackResult, Marginals]:
     """A cell's exact answer and its metrics under each of the system's marginal changes."""
     asked = system.questions[kind]
-    request = cell_request(system, asked, inputs, variant, rules=rules, method="exact")
+    request = cell_request(system, asked, inputs, variant, rules=rules, tables=tables, method="exact")
     result = asked.answer(request)
     changed: Marginals = {}
     for change, apply in asked.marginals.items():
@@ -94,7 +100,7 @@ def _answers(
             if method == "exact":
                 found = exact.get(index)
                 results[method], marginals = found or _exact_cell(
-                    system, experiment.kind, inputs, variant, experiment.rules
+                    system, experiment.kind, inputs, variant, experiment.rules, experiment.tables
                 )
             else:
                 results[method] = _sampled(system, experiment, inputs, cell, variant, threads)
@@ -119,11 +125,15 @@ EXACT_CELLS_PER_TASK = 48
 
 
 def _exact_chunk(
-    system_name: str, kind: str, cells: list[tuple[dict[str, Any], Variant | None]], rules: Mapping[str, Any]
+    system_name: str,
+    kind: str,
+    cells: list[tuple[dict[str, Any], Variant | None]],
+    rules: Mapping[str, Any],
+    tables: Mapping[str, Table[Any]],
 ) -> list[tuple[AttackResult, Marginals]]:
     """A task of a cluster: the exact answers of a few cells (the system is looked up on the worker)."""
     system = get_system(system_name)
-    return [_exact_cell(system, kind, inputs, variant, rules) for inputs, variant in cells]
+    return [_exact_cell(system, kind, inputs, variant, rules, tables) for inputs, variant in cells]
 
 
 def _exact_on_cluster(
@@ -133,7 +143,15 @@ def _exact_on_cluster(
     pairs = [(inputs, variant) for _, inputs, variant in cells]
     chunks = [pairs[i : i + EXACT_CELLS_PER_TASK] for i in range(0, len(pairs), EXACT_CELLS_PER_TASK)]
     futures = [
-        client.submit(_exact_chunk, experiment.system, experiment.kind, chunk, dict(experiment.rules), pure=False)
+        client.submit(
+            _exact_chunk,
+            experiment.system,
+            experiment.kind,
+            chunk,
+            dict(experiment.rules),
+            dict(experiment.tables),
+            pure=False,
+        )
         for chunk in chunks
     ]
     return [result for part in client.gather(futures) for result in part]
@@ -156,6 +174,7 @@ def _sampled(
             variant,
             experiment.battle,
             rules=experiment.rules,
+            tables=experiment.tables,
             method="monte_carlo",
             trials=trials,
             seed=experiment.seed,
@@ -221,7 +240,7 @@ def run_experiment(
     dist_rows: list[dict[str, Any]] = []
     curve_rows: list[dict[str, Any]] = []
     marginal_rows: list[dict[str, Any]] = []
-    jobs = list(itertools.product(rule_sets(experiment, base_variant), enumerate(experiment.cells())))
+    jobs = list(itertools.product(rule_sets(experiment, base_variant), experiment.kept_cells()))
     cells = [(cell, inputs, variant) for (_, variant), (cell, inputs) in jobs]
     answers = _answers(system, experiment, cells, threads, progress)
     for ((variant_name, _), (cell, inputs)), (results, changed) in zip(jobs, answers, strict=True):

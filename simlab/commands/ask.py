@@ -18,7 +18,7 @@ import click
 from simlab.commands.options import WHOLE, Progress, max_trials_option, print_json, scheduler_option, variant_of
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS
 from simlab.inputs.params import parse_assignments
-from simlab.output.console import print_battle, print_result
+from simlab.output.console import print_battle, print_result, print_side_by_side
 from simlab.systems import SYSTEM_NAMES, get_system, question_of
 
 __all__ = ["attack", "duel", "battle", "ask"]
@@ -91,14 +91,23 @@ def _sampling_options(what: str, default: int) -> Callable[[Callable[..., Any]],
 @click.option("--exact", is_flag=True, help="Compute exact values instead of sampling.")
 @_sampling_options("Trials", DEFAULT_TRIALS)
 def attack(system: str, sets: tuple[str, ...], kind: str, **options: Any) -> None:
-    """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling."""
-    ask(system, kind, parse_assignments(sets, "--set"), **options)
+    """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling.
+
+    Give one input several values (--set "weapon=gauss rifle" --set "weapon=assault rifle") for the
+    options side by side: a column each and the differences from the first (paired when sampled).
+    """
+    ask(system, kind, _pairs(sets, "--set"), **options)
+
+
+def _pairs(items: tuple[str, ...], option: str, prefix: str = "") -> list[tuple[str, str]]:
+    """``KEY=VALUE`` items as pairs, in order (a key may repeat: options side by side)."""
+    return [(f"{prefix}{k}", v) for item in items for k, v in parse_assignments([item], option).items()]
 
 
 def ask(
     system: str,
     kind: str,
-    inputs: dict[str, Any],
+    given: list[tuple[str, Any]],
     *,
     rule_items: tuple[str, ...],
     variant_file: Path | None,
@@ -108,24 +117,37 @@ def ask(
     exact: bool = False,
     **options: Any,
 ) -> None:
-    """Answer one question of any kind and print it: the one path of ``attack``, ``duel`` and ``battle``."""
+    """Answer one question of any kind and print it: the one path of ``attack``, ``duel`` and ``battle``.
+
+    ``given`` are the inputs as ``(key, value)`` pairs; one key given several values asks for the
+    options side by side (:mod:`simlab.workflow.side_by_side`).
+    """
     from simlab.inputs.own_tables import own_tables
     from simlab.inputs.requests import DEFAULT_BY_FORM, question_request
+    from simlab.workflow.side_by_side import several_values, side_by_side
 
     question = question_of(system, kind)
     n_trials = DEFAULT_BY_FORM[question.form] if trials is None else trials
-    question, request = question_request(
-        system,
-        kind,
-        inputs=inputs,
-        rules=parse_assignments(rule_items, "--rule"),
-        exact=exact,
-        trials=trials,
-        variant=variant_of(variant_file, system),
-        tables=own_tables(get_system(system).tables(), tables_dir),
-        progress=Progress(n_trials) if sys.stderr.isatty() and not exact else None,
+    flag = {"sides": "--a/--b"}.get(question.form, "--set")
+    inputs, varied, values = several_values(given, flag)
+    shared = {
+        "rules": parse_assignments(rule_items, "--rule"),
+        "exact": exact,
+        "trials": trials,
+        "variant": variant_of(variant_file, system),
+        "tables": own_tables(get_system(system).tables(), tables_dir),
         **options,
-    )
+    }
+    if varied is not None:
+        asked = [question_request(system, kind, inputs={**inputs, varied: v}, **shared) for v in values]
+        compared = side_by_side(asked[0][0], [request for _, request in asked], varied, values)
+        if as_json:
+            print_json(compared.to_json())
+        else:
+            print_side_by_side(compared)
+        return
+    progress = Progress(n_trials) if sys.stderr.isatty() and not exact else None
+    question, request = question_request(system, kind, inputs=inputs, progress=progress, **shared)
     result = question.answer(request)
     if as_json:
         print_json(result.to_json())
@@ -143,10 +165,11 @@ def ask(
 @_rules_options
 @_sampling_options("Duels", DEFAULT_DUELS)
 def duel(system: str, a_items: tuple[str, ...], b_items: tuple[str, ...], **options: Any) -> None:
-    """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines)."""
-    sides = {f"a.{k}": v for k, v in parse_assignments(a_items, "--a").items()}
-    sides.update({f"b.{k}": v for k, v in parse_assignments(b_items, "--b").items()})
-    ask(system, "duel", sides, **options)
+    """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines).
+
+    Give one side's input several values (--a weapon=rifle --a weapon=shotgun) for the options side by side.
+    """
+    ask(system, "duel", [*_pairs(a_items, "--a", "a."), *_pairs(b_items, "--b", "b.")], **options)
 
 
 @click.command(short_help="Battles of several figures or ships a side, fought to the end (N against M).")
@@ -163,5 +186,8 @@ def duel(system: str, a_items: tuple[str, ...], b_items: tuple[str, ...], **opti
 @_rules_options
 @_sampling_options("Battles", DEFAULT_BATTLES)
 def battle(system: str, battle_file: Path, set_items: tuple[str, ...], **options: Any) -> None:
-    """Sample battles of SYSTEM described by BATTLE.toml (sides, groups, doctrine; docs/rules/engagements.md)."""
-    ask(system, "battle", parse_assignments(set_items, "--set"), battle=str(battle_file), **options)
+    """Sample battles of SYSTEM described by BATTLE.toml (sides, groups, doctrine; docs/rules/engagements.md).
+
+    Give one path several values (--set a.count=3 --set a.count=4) for the options side by side.
+    """
+    ask(system, "battle", _pairs(set_items, "--set"), battle=str(battle_file), **options)

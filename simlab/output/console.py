@@ -114,6 +114,42 @@ def print_result(result: AttackResult) -> None:
             click.echo(f"  rare  {rest:8.4f}  (outcomes below 0.00005 each)")
 
 
+def print_side_by_side(compared: Any) -> None:
+    """Options side by side (:class:`~simlab.workflow.side_by_side.SideBySide`): a column per option, then Δ.
+
+    Each sampled value carries its 95 % half-width, each difference its paired half-width.
+    """
+    first = compared.results[0]
+    how = "exact" if first.method == "exact" else f"sampled, {first.trials:,} trials each, seed {first.seed}"
+    if first.method != "exact":
+        how += ", the same random streams for every option; Δ with paired 95 % intervals"
+    click.echo(f"{first.system}: {compared.key} side by side ({how})")
+    click.echo()
+    labels = [f"{compared.key}={option}" for option in compared.options]
+    rows = []
+    for metric in first.metrics:
+        cells = []
+        for result in compared.results:
+            value = result.metrics.get(metric)
+            interval = result.ci95.get(metric)
+            text = "" if value is None else f"{value:.6g}"
+            if interval is not None and value is not None:
+                text += f" ±{(interval[1] - interval[0]) / 2:.2g}"
+            cells.append(text)
+        for differences in compared.differences:
+            delta, half = differences.get(metric, (None, None))
+            cells.append("" if delta is None else f"{delta:+.6g}" + ("" if half is None else f" ±{half:.2g}"))
+        rows.append((metric, cells))
+    header = ["metric", *labels, *(f"Δ {label}" for label in labels[1:])]
+    widths = [max(len(header[0]), *(len(m) for m, _ in rows))]
+    widths += [max(len(header[i + 1]), *(len(c[i]) for _, c in rows)) for i in range(len(header) - 1)]
+    click.echo(
+        "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
+    )
+    for metric, cells in rows:
+        click.echo("  ".join([metric.ljust(widths[0]), *(c.rjust(w) for c, w in zip(cells, widths[1:], strict=True))]))
+
+
 def print_bench(report: Mapping[str, Any]) -> None:
     """The report of ``simlab bench``: each workload's rates, the exact engines, the web page, start-up."""
     for w in report["workloads"]:

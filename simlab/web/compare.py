@@ -30,7 +30,7 @@ from simlab.web.forms import ALL, field, listed, options_field
 from simlab.web.query import joined, variant_label
 from simlab.web.questions import Query
 from simlab.web.varied import varied, view_form, view_items, view_query
-from simlab.workflow.compare import DEFAULT_BATCHES, paired_differences
+from simlab.workflow.compare import DEFAULT_BATCHES, batch_metrics, paired_differences
 
 __all__ = [
     "CompareQuery",
@@ -165,22 +165,15 @@ def compare_loadouts(
         for column in columns[1:]:
             table[f"Δ {column.label}"] = table[column.label] - table[columns[0].label]
         return table, answers
-    per_batch = -(-int(first["trials"]) // batches)
-    frames = [_batches(column.query, per_batch, batches, site) for column in columns]
+    frames = []
+    for column in columns:
+        question, request = column.query.request(share)
+        frames.append(batch_metrics(question, request, batches))
     for column, frame in zip(columns[1:], frames[1:], strict=True):
         differences = paired_differences(frames[0], frame)
         table[f"Δ {column.label}"] = [differences[m][2] if m in differences else None for m in table["metric"]]
         table[f"± {column.label}"] = [differences[m][3] if m in differences else None for m in table["metric"]]
     return table, answers
-
-
-def _batches(loadout: Query, per_batch: int, batches: int, site: Site) -> pd.DataFrame:
-    """The metrics of each batch of one loadout's trials (the same trials of the same stream for every loadout)."""
-    rows = []
-    for batch in range(batches):
-        question, request = replace(loadout, trials=per_batch).request(site)  # type: ignore[type-var]
-        rows.append(question.answer(replace(request, first_trial=batch * per_batch)).metrics)
-    return pd.DataFrame(rows)
 
 
 def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str, Any]:

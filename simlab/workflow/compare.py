@@ -11,6 +11,7 @@ independent runs of the same size would give (``independent_half_width``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -22,10 +23,10 @@ import pandas as pd
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import Variant
 from simlab.records import Comparison, Experiment
-from simlab.systems import System
-from simlab.workflow.experiments import answer
+from simlab.systems import Question, System, question_of
+from simlab.workflow.experiments import answer, cell_request
 
-__all__ = ["compare_experiment", "paired_differences", "DEFAULT_BATCHES", "comparison_units"]
+__all__ = ["compare_experiment", "paired_differences", "DEFAULT_BATCHES", "comparison_units", "batch_metrics"]
 
 #: Batches the trials of a sampled cell are split into.
 DEFAULT_BATCHES = 40
@@ -48,6 +49,20 @@ def comparison_units(experiment: Experiment, variants: Sequence[Variant]) -> int
     return experiment.n_cells * len(experiment.methods) * len(variants)
 
 
+def batch_metrics(question: Question, request: Any, batches: int) -> pd.DataFrame:
+    """The metrics of each of ``batches`` equal batches of a sampled request's trials, one row per batch.
+
+    Batch ``k`` samples trials ``k * per_batch`` onwards of the request's stream, so two requests that
+    differ only in their rules or inputs draw the same numbers batch by batch (common random numbers).
+    """
+    per_batch = -(-int(request.trials) // batches)
+    rows = []
+    for batch in range(batches):
+        part = dataclasses.replace(request, trials=per_batch, first_trial=batch * per_batch, progress=None)
+        rows.append(question.answer(part).metrics)
+    return pd.DataFrame(rows)
+
+
 def _sampled_batches(
     system: System,
     experiment: Experiment,
@@ -59,25 +74,12 @@ def _sampled_batches(
     threads: int | None,
 ) -> pd.DataFrame:
     """Metrics of each batch of trials: one row per batch, one column per metric."""
-    rows = []
-    for batch in range(batches):
-        result = answer(
-            system,
-            experiment.kind,
-            inputs,
-            variant,
-            experiment.battle,
-            rules=experiment.rules,
-            tables=experiment.tables,
-            method="monte_carlo",
-            trials=per_batch,
-            seed=experiment.seed,
-            cell=cell,
-            first_trial=batch * per_batch,
-            threads=threads,
-        )
-        rows.append(result.metrics)
-    return pd.DataFrame(rows)
+    asked = question_of(system, experiment.kind)
+    request = cell_request(
+        system, asked, inputs, variant, experiment.battle, experiment.rules, tables=experiment.tables,
+        method="monte_carlo", trials=per_batch * batches, seed=experiment.seed, cell=cell, threads=threads,
+    )  # fmt: skip
+    return batch_metrics(asked, request, batches)
 
 
 def paired_differences(

@@ -432,8 +432,11 @@ def test_variants_compare_and_regress_take_battle_experiments(tmp_path, capsys):
     assert code == 0, err
     code, out, _ = run_cli(capsys, "regress", str(experiment), "--dir", baselines)
     assert code == 0 and "no change" in out
-    code, out, _ = run_cli(capsys, "regress", str(experiment), "--dir", baselines, "--variant", variant)
+    code, out, _ = run_cli(capsys, "regress", str(experiment), "--dir", baselines, "--variant", variant, "--all")
     assert code == 1 and "changed:" in out and "standing_a_turn_" in out
+    listed = [line.split() for line in out.splitlines()]
+    metrics = [words[2] for words in listed if len(words) > 3 and words[1] == "monte_carlo"]
+    assert metrics[0].startswith("p_") and metrics.index("p_b_wins") < metrics.index("mean_rounds_b")  # chances first
 
 
 # ENG-4.4: Space Combat V4 fleets.

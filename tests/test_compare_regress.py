@@ -130,11 +130,17 @@ def test_regress_names_the_changed_autofire_cells_only(baselined, capsys):
     experiment, directory = baselined
     code, out, _ = run_cli(capsys, "regress", str(experiment), "--dir", str(directory), "--variant", EXTRA_HIT)
     assert code == 1
-    listed = [line for line in out.splitlines() if " exact " in line or " monte_carlo " in line]
+    rows = [line for line in out.splitlines() if "rows" not in line]  # not the headings
+    listed = [line for line in rows if " exact " in line or " monte_carlo " in line]
     assert listed and all(" four " in line for line in listed)
     assert " single " not in out
-    deltas = [abs(float(line.split()[-2])) for line in listed if " exact " in line]
-    assert deltas == sorted(deltas, reverse=True)  # largest first
+    assert "NaN" not in out and all(line.split()[-2] == "exact" for line in listed if " exact " in line)
+    metrics = [next(word for word in line.split() if word.startswith(("p_", "mean_"))) for line in listed]
+    assert metrics[0].startswith("p_")  # the chances first, each metric's rows together, heaviest first
+    assert all(metrics.index(m) == i or metrics[i - 1] == m for i, m in enumerate(metrics))
+    weights = [float(line.split()[-1]) for line in listed if line.split()[-1] != "inf"]
+    first_metric = [float(line.split()[-1]) for line in listed if metrics[0] in line.split()]
+    assert first_metric == sorted(first_metric, reverse=True) and weights
 
 
 def test_regress_errors(baselined, tmp_path, capsys):

@@ -221,6 +221,8 @@ def baseline(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
+@click.option("--limit", type=WHOLE, default=40, show_default=True, help="Changed rows shown per experiment.")
+@click.option("--all", "show_all", is_flag=True, help="Show every changed row.")
 @jobs_option
 @limit_options
 def regress(
@@ -229,11 +231,17 @@ def regress(
     margin: float,
     directory: Path | None,
     threads: int | None,
+    limit: int,
+    show_all: bool,
     jobs: int | None,
     max_cells: int,
     max_trials: int,
 ) -> None:
-    """Compare experiments with their baselines: exit 0 if nothing changed, 1 if something did."""
+    """Compare experiments with their baselines: exit 0 if nothing changed, 1 if something did.
+
+    Changes are listed by what matters: the chances first, each metric's rows together, the rows
+    of most statistical weight first (|Δ| over its standard error; relative |Δ| for exact rows).
+    """
     import pandas as pd
 
     from simlab.inputs.variants import load_variant
@@ -274,11 +282,18 @@ def regress(
     click.echo(f"changed: {count} of {total} rows")
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.max_colwidth", 30):
         for name, rows in changed.items():
-            click.echo(f"\n{name}: {len(rows)} changed rows, largest first (inputs the same in every row left out)")
+            click.echo(
+                f"\n{name}: {len(rows)} changed rows, the chances first, then by weight "
+                "(|Δ|/SE; exact rows |Δ|/|baseline|; inputs the same in every row left out)"
+            )
             every = result.rows[name]
             constant = [c for c in every.columns[: every.columns.get_loc("method")] if every[c].nunique() == 1]
-            shown = rows.drop(columns=["cell", *constant]).head(40)
+            shown = rows.drop(columns=["cell", *constant])
+            shown = shown if show_all else shown.head(limit)
+            exact = shown["method"] == "exact"
+            shown = shown.astype({"p_value": object})
+            shown.loc[exact, "p_value"] = "exact"
             click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
-            if len(rows) > 40:
-                click.echo(f"... and {len(rows) - 40} more")
+            if len(rows) > len(shown):
+                click.echo(f"... and {len(rows) - len(shown)} more (--all shows them, --limit N more of them)")
     sys.exit(1)

@@ -209,6 +209,10 @@ def compare_rows(
     result["current"] = merged["value"]
     result["delta"] = delta
     result["p_value"] = np.where(exact, np.nan, np.where(np.isnan(delta), 0.0, p))
+    with np.errstate(divide="ignore", invalid="ignore"):  # |Δ| over its standard error, or relative when exact
+        relative = delta.abs() / np.maximum(merged["value_base"].abs(), 1e-300)
+        result["weight"] = np.where(exact | deterministic, relative, delta.abs() / se)
+    result["weight"] = result["weight"].fillna(np.inf)
     # A value that is not a number on either side is always a change, never "no change".
     result["changed"] = np.where(exact, ~(delta.abs() <= tolerance), False)
     return result
@@ -245,14 +249,28 @@ class Regression:
 
     @property
     def changed(self) -> dict[str, pd.DataFrame]:
-        """The changed rows of each experiment, largest difference first."""
+        """The changed rows of each experiment, what matters first (:func:`by_weight`)."""
         result = {}
         for name, rows in self.rows.items():
             changed = rows[rows["changed"]]
             if len(changed):
-                order = changed["delta"].abs().sort_values(ascending=False, kind="stable").index
-                result[name] = changed.loc[order].drop(columns=["changed"])
+                result[name] = by_weight(changed).drop(columns=["changed"])
         return result
+
+
+def by_weight(rows: pd.DataFrame) -> pd.DataFrame:
+    """Changed rows grouped by metric, the chances (``p_...``, the headline metrics) first.
+
+    Within each group, and among the groups of each kind, the heaviest first: ``weight`` is |Δ| over
+    its standard error for a sampled row, |Δ| relative to the baseline value for an exact row, so a
+    win chance moved by ten standard errors comes before an ammunition count moved by 31 rounds.
+    """
+    heaviest = rows.groupby("metric")["weight"].max()
+    chance = rows["metric"].astype(str).str.startswith("p_")
+    order = pd.DataFrame(
+        {"chance": ~chance, "group": -rows["metric"].map(heaviest), "metric": rows["metric"], "weight": -rows["weight"]}
+    )
+    return rows.loc[order.sort_values(["chance", "group", "metric", "weight"], kind="stable").index]
 
 
 def regress(

@@ -392,6 +392,12 @@ class Question:
             raise ValueError(f"question {self.kind}: form {self.form!r} is not one of {FORMS}")
         if self.form != "scenario" and not self.sampled_only:
             raise ValueError(f"question {self.kind}: only scenario questions have an exact engine")
+        if self.form != "scenario" or "weapon" in self.row_inputs:  # what an answer is worth per credit
+            from simlab.systems.costs import COST_METRICS, Costed
+
+            if not isinstance(self.answer, Costed):
+                object.__setattr__(self, "answer", Costed(self.answer, self.form, self.row_inputs))
+            object.__setattr__(self, "extra_metrics", {**self.extra_metrics, **COST_METRICS[self.form]})
 
     @property
     def metric_docs(self) -> dict[str, str]:

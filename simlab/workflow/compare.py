@@ -25,11 +25,12 @@ from simlab.inputs.variants import Variant
 from simlab.records import Comparison, Experiment
 from simlab.systems import Question, System, question_of
 from simlab.workflow.experiments import answer, cell_request
+from simlab.workflow.side_by_side import BATCHES
 
 __all__ = ["compare_experiment", "paired_differences", "DEFAULT_BATCHES", "comparison_units", "batch_metrics"]
 
 #: Batches the trials of a sampled cell are split into.
-DEFAULT_BATCHES = 40
+DEFAULT_BATCHES = BATCHES
 #: Most batches a comparison splits its trials into (each batch is a pass over every cell).
 MAX_BATCHES = 1000
 

@@ -18,7 +18,9 @@ from typing import Any
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
 from simlab.systems import Question
-from simlab.workflow.compare import DEFAULT_BATCHES, batch_metrics, paired_differences
+
+#: Batches the sampled trials are split into for the paired intervals (as simlab compare's default).
+BATCHES = 40
 
 __all__ = ["SideBySide", "side_by_side", "several_values"]
 
@@ -81,7 +83,7 @@ def side_by_side(
     requests: Sequence[Any],
     key: str,
     options: Sequence[str],
-    batches: int = DEFAULT_BATCHES,
+    batches: int = BATCHES,
 ) -> SideBySide:
     """Answer each option's request, and each metric's difference from the first (paired when sampled).
 
@@ -92,6 +94,8 @@ def side_by_side(
         options: Its values.
         batches: Batches the sampled trials are split into for the paired intervals.
     """
+    from simlab.workflow.compare import batch_metrics, paired_differences  # pandas: only when options are compared
+
     results = tuple(question.answer(request) for request in requests)
     first = results[0]
     differences: list[dict[str, tuple[float, float | None]]] = []

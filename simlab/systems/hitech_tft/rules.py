@@ -142,6 +142,9 @@ class Weapon:
     clip: int | None = spec_field(None, doc="rounds (or bursts, or shots) per clip", minimum=1, maximum=10000)
     clip_unit: str = spec_field("rounds", doc="unit of the clip", choices=("rounds", "bursts", "shots"))
     flags: frozenset[str] = spec_field(frozenset(), doc="space-separated flags", choices=WEAPON_FLAGS)
+    cost: float | None = spec_field(
+        None, doc="list price; blank: no price (the rules give none)", minimum=0, maximum=1e12
+    )
     notes: str = spec_field("", doc="free text")
 
     @property
@@ -169,6 +172,9 @@ class Armour:
     soft: bool = spec_field(False, doc="knockdown from the dice before armour (TFT-5.1)")
     st_multiplier: int = spec_field(
         1, doc="battle dress multiplies the wearer's ST by this (TFT-6.2)", minimum=1, maximum=10
+    )
+    cost: float | None = spec_field(
+        None, doc="list price; blank: no price (the rules give none)", minimum=0, maximum=1e12
     )
     notes: str = spec_field("", doc="free text")
 

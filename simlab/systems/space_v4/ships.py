@@ -50,6 +50,9 @@ class Ship:
     navigator: int = spec_field(0, doc="navigator skill (SPC-6)", **SKILL)
     gunner: int = spec_field(0, doc="chief gunner skill (SPC-6)", **SKILL)
     engineer: int = spec_field(0, doc="engineer skill (SPC-6)", **SKILL)
+    cost: float | None = spec_field(
+        None, doc="list price in MCr (illustrative: no rules text gives one); blank: no price", minimum=0, maximum=1e12
+    )
     notes: str = spec_field("", doc="free text")
 
 

@@ -168,6 +168,9 @@ class Weapon:
     pen: int = spec_field(doc="penetration (STR-4.2)", minimum=0, maximum=100)
     autofire_bonus: int = spec_field(0, doc="half-clip to-hit bonus; 0 when none (STR-2.2)", minimum=0, maximum=99)
     magazine: int = spec_field(doc="rounds per magazine", minimum=1, maximum=10000)
+    cost: float | None = spec_field(
+        None, doc="list price in Cr (illustrative: no rules text gives one); blank: no price", minimum=0, maximum=1e12
+    )
     notes: str = spec_field("", doc="free text; 'illustrative' marks values not in the seed")
 
     @property
@@ -183,6 +186,9 @@ class Armour:
     name: str = spec_field(doc="the armour's name, as used in scenarios")
     av: int = spec_field(doc="armour value (STR-4.2)", minimum=0, maximum=100)
     av_laser: int | None = spec_field(None, doc="armour value against lasers; blank: av", minimum=0, maximum=100)
+    cost: float | None = spec_field(
+        None, doc="list price in Cr (illustrative: no rules text gives one); blank: no price", minimum=0, maximum=1e12
+    )
     notes: str = spec_field("", doc="free text; 'illustrative' marks values not in the seed")
 
 

@@ -255,6 +255,9 @@ class Weapon:
     magazine: int = spec_field(doc="rounds per magazine", minimum=1, maximum=10000)
     magazine_type: str = spec_field("box", doc="box, R, I, B or C (TYC-2.2)", choices=("box", "R", "I", "B", "C"))
     flags: frozenset[str] = spec_field(frozenset(), doc="space-separated flags", choices=WEAPON_FLAGS)
+    cost: float | None = spec_field(
+        None, doc="list price in Cr (illustrative: no rules text gives one); blank: no price", minimum=0, maximum=1e12
+    )
     notes: str = spec_field("", doc="free text; 'illustrative' marks values not in the seed")
 
     @property
@@ -270,6 +273,9 @@ class Armour:
     name: str = spec_field(doc="the armour's name")
     av: int = spec_field(doc="armour value at the locations it covers (TYC-5.2)", minimum=0, maximum=1000)
     covers: str = spec_field("", doc="space-separated locations (TYC-5.1), or all")
+    cost: float | None = spec_field(
+        None, doc="list price in Cr (illustrative: no rules text gives one); blank: no price", minimum=0, maximum=1e12
+    )
     notes: str = spec_field("", doc="free text")
 
     def av_at(self, location: str) -> int:

@@ -1,10 +1,13 @@
-"""The notebooks run top to bottom (executed by a Jupyter kernel, as a designer would) and show their charts."""
+"""The notebooks run top to bottom (executed by a Jupyter kernel, as a designer would), show their charts, and
+are committed with the outputs they print now (``simlab notebooks`` writes them, ``--check`` finds stale ones)."""
 
 from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from conftest import run_cli
+
+from simlab.workflow.notebooks import execute, stale_cells
 
 NOTEBOOKS = sorted(Path("notebooks").glob("*.ipynb"))
 
@@ -14,15 +17,30 @@ def test_the_walk_throughs_exist():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs_top_to_bottom(path, monkeypatch):
-    monkeypatch.setenv("SIMLAB_NOTEBOOK_TRIALS", "2000")  # the sampled experiments at a quick look's trials
-    notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": "notebooks"}})
-    client.execute()
-    errors = [o for cell in notebook.cells for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+def test_notebook_runs_top_to_bottom_and_its_committed_outputs_are_current(path):
+    committed = nbformat.read(path, as_version=4)
+    fresh = execute(path)
+    errors = [o for cell in fresh.cells for o in cell.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
-    drawing = [cell for cell in notebook.cells if cell.cell_type == "code" and "plots." in cell.source]
+    drawing = [cell for cell in fresh.cells if cell.cell_type == "code" and "plots." in cell.source]
     assert drawing, f"{path.name} draws no chart"
     for cell in drawing:
         images = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
         assert images, f"{path.name}: a cell that draws a chart shows no image:\n{cell.source[:200]}"
+    assert not stale_cells(committed, fresh), f"{path.name} is stale: run simlab notebooks"
+    assert sum(bool(cell.get("outputs")) for cell in committed.cells) >= len(drawing)  # committed with its outputs
+
+
+def test_a_stale_notebook_is_named_cell_by_cell(tmp_path, capsys):
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("print(6 * 7)", outputs=[nbformat.v4.new_output("stream", text="41\n")])],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    )
+    path = tmp_path / "mine.ipynb"
+    nbformat.write(notebook, path)
+    code, out, _ = run_cli(capsys, "notebooks", "--check", str(path))
+    assert code == 1 and "cell 1 (print(6 * 7)): its printed output changed" in out
+    code, out, _ = run_cli(capsys, "notebooks", str(path))
+    assert code == 0 and nbformat.read(path, as_version=4).cells[0].outputs[0]["text"] == "42\n"
+    code, _, err = run_cli(capsys, "notebooks", str(tmp_path / "none.txt"))
+    assert code == 2 and "not a notebook" in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -613,3 +614,44 @@ def test_eng_3_sides_hold_the_range_where_the_duel_never_moves_it(capsys, system
     code, out, err = run_cli(capsys, "battle", system, path, "--set", "a.range_policy=close")
     assert code == 2 and not out and err.count("\n") == 1
     assert "a.formation.range_policy" in err and "'close'" in err and "do not read range_policy" in err
+
+
+def test_every_shipped_battle_s_description_names_only_the_gear_its_file_gives():
+    """A description that names a weapon, armour or ship names one of the file's groups' (not another row)."""
+    from simlab.inputs.battles import load_battle
+
+    for path in sorted(Path("experiments/battles").glob("*.toml")):
+        battle = load_battle(path)
+        tables = get_system(battle.system).tables()
+        rows = {str(r.name).lower() for name in ("weapons", "armor", "ships") if name in tables for r in tables[name]}
+        used = {str(v).lower() for side in battle.sides for g in side.groups for v in g.inputs.values()}
+        text = str(battle.data.get("description", "")).lower()
+        for name in sorted(used, key=len, reverse=True):  # what the file gives, then what is left
+            text = re.sub(rf"\b{re.escape(name)}(s|es)?\b", " ", text)
+        named = [row for row in rows if re.search(rf"\b{re.escape(row)}(s|es)?\b", text)]
+        assert not named, f"{path.name}: the description names {named}, which no group of the file has"
+
+
+def test_every_row_of_every_table_is_suggested_when_typed_in_the_wrong_case():
+    from simlab.inputs.errors import UnknownNameError
+    from simlab.systems import all_systems
+
+    for system in all_systems():
+        for table in system.tables().values():
+            for row in table:
+                typed = str(row.name).swapcase()
+                if typed == str(row.name):
+                    continue  # no letters to mistype
+                with pytest.raises(UnknownNameError, match=f"did you mean {re.escape(repr(str(row.name)))}"):
+                    table.row(typed)
+
+
+def test_a_misspelt_armour_is_blamed_on_the_side_that_wears_it():
+    """An attack reads the shooter's weapon and the target's armour: the armour's mistake is the target's."""
+    from simlab.api import battle, duel
+    from simlab.inputs.errors import SimlabError
+
+    with pytest.raises(SimlabError, match=r"^side A: unknown armor 'Cloth'"):
+        duel("striker", a={"weapon": "rifle", "armor": "Cloth"}, b={"weapon": "rifle"}, trials=10)
+    with pytest.raises(SimlabError, match=r"a\.groups\.0\.armor: unknown armor 'flak jaket'"):
+        battle("striker", FIRETEAM, changes={"a.groups.0.armor": "flak jaket"}, trials=10)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.errors import SimlabError, UnknownNameError, about_armour
 from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.params import NAME_RULE, build, is_digits, spec_field, valid_name
 
@@ -369,6 +369,11 @@ def blame(battle: Battle, group_key: str, message: str) -> str:
         if f"{name}" in message.split(":")[0] or repr(str(value)) in message or f"{group_key}.{name}" in message:
             return f"{group_key}.{name}"
     return group_key
+
+
+def blame_pair(battle: Battle, shooter_key: str, target_key: str, message: str) -> str:
+    """The input of one group's attack on another that ``message`` is about: the target's armour, or the shooter's."""
+    return blame(battle, target_key if about_armour(message) else shooter_key, message)
 
 
 #: Keys of the battle's own structure whose values are numbers (text from a command line is read as one).

@@ -3,3 +3,13 @@
 from simlab.errors import InvalidValueError, ScenarioError, SimlabError, UnknownNameError, close_names
 
 __all__ = ["SimlabError", "UnknownNameError", "InvalidValueError", "ScenarioError", "close_names"]
+
+
+def about_armour(message: str) -> bool:
+    """Whether a one-line message of an attack is about the target's armour (its first clause names it).
+
+    An attack reads the shooter's weapon and the target's armour; a duel or a battle names the
+    side or group whose input is at fault, so an armour's mistake is the target's, not the shooter's.
+    """
+    first = message.split(";")[0].split(":")[0]
+    return "armor" in first or "armour" in first

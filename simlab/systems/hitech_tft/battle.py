@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
-from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
+from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame_pair
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build, spec_field
 from simlab.systems.base import BattleRequest
@@ -140,7 +140,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     protection_at = np.zeros((count, count, 4), np.int64)
     attacks: dict[tuple[int, int], ResolvedAttack] = {}
     for gs, (s, key, shooter, own) in enumerate(templates):
-        for gt, (t, _, target, other) in enumerate(templates):
+        for gt, (t, target_key, target, other) in enumerate(templates):
             if s == t:
                 continue
             pair = _scenario(shooter, armor=target.armor, st=target.st)
@@ -151,7 +151,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
                     tables,
                 )  # fmt: skip
             except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+                raise battle.error(blame_pair(battle, key, target_key, str(exc)), str(exc)) from None
             attacks[gs, gt] = attack
             protection[gs, gt] = attack.protection
             factor[gs, gt] = attack.damage_factor

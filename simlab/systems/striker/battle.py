@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
-from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
+from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame_pair
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.inputs.tables import Table
@@ -128,7 +128,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     hit_tables = np.zeros((count, count, 4, 13), np.int64)
     can_suppress = np.ones(count, bool)
     for gs, (s, key, shooter, own) in enumerate(templates):
-        for gt, (t, _, target, other) in enumerate(templates):
+        for gt, (t, target_key, target, other) in enumerate(templates):
             if s == t:
                 continue
             overrides = {"weapon": own.get("weapon", {}), "armor": other.get("armor", {})}
@@ -139,7 +139,7 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
                 dm[0, gs, gt] = attack.to_hit_dm
                 dm_prone[0, gs, gt] = resolve(_attack_of(normal, prone), rules, overrides, tables).to_hit_dm
             except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+                raise battle.error(blame_pair(battle, key, target_key, str(exc)), str(exc)) from None
             attacks[gs, gt] = attack
             hit_tables[gs, gt, :, : attack.level_by_pen.shape[0]] = hit_table(attack)
             try:

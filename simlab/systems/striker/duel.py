@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, about_armour
 from simlab.inputs.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, spec_field
 from simlab.inputs.tables import Table
 from simlab.systems.base import Deferred, duel_resolver
@@ -131,7 +131,8 @@ def resolve_duel(
         try:
             attacks.append(resolve(_attack_of(shooter, target), rules, overrides, tables))
         except SimlabError as exc:
-            raise SimlabError(f"side {label}: {exc}") from None
+            whose = ("B" if label == "A" else "A") if about_armour(str(exc)) else label  # the target's armour
+            raise SimlabError(f"side {whose}: {exc}") from None
     sides = np.zeros((2, 9), np.int64)
     levels = np.zeros((2, attacks[0].level_by_pen.shape[0]), np.int64)
     for s, (side, attack) in enumerate(zip((side_a, side_b), attacks, strict=True)):

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from simlab.engine.blocks import Tallies, sample_cell
 from simlab.engine.interpreted import block_functions
 from simlab.engine.intervals import mean_interval
-from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
+from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame_pair
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
 from simlab.systems.base import BattleRequest
@@ -99,14 +99,14 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     shots: list[np.ndarray] = [np.zeros(0)] * count
     pair_tables: dict[tuple[int, int], np.ndarray] = {}
     for gs, (s, key, shooter, own) in enumerate(templates):
-        for gt, (t, _, target, other) in enumerate(templates):
+        for gt, (t, target_key, target, other) in enumerate(templates):
             if s == t:
                 continue
             rows = {"weapon": own.get("weapon", {}), "armor": other.get("armor", {})}
             try:
                 p, table, plan, shot, _ = _side(shooter, target, rules, rows, tables)
             except SimlabError as exc:
-                raise battle.error(blame(battle, key, str(exc)), str(exc)) from None
+                raise battle.error(blame_pair(battle, key, target_key, str(exc)), str(exc)) from None
             params[gs], plans[gs], shots[gs] = p, plan, shot
             pair_tables[gs, gt] = table
     wear = max(len(table) for table in pair_tables.values())

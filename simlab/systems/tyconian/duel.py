@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
-from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.errors import ScenarioError, SimlabError, about_armour
 from simlab.inputs.params import SKILL, as_plain, build, spec_field
 from simlab.inputs.tables import Table
 from simlab.systems.base import Deferred, duel_resolver
@@ -237,7 +237,8 @@ def resolve_duel(
                 shooter, target, rules, {"weapon": own.get("weapon", {}), "armor": other.get("armor", {})}, tables
             )
         except SimlabError as exc:
-            raise SimlabError(f"side {label}: {exc}") from None
+            whose = ("B" if label == "A" else "A") if about_armour(str(exc)) else label  # the target's armour
+            raise SimlabError(f"side {whose}: {exc}") from None
         params.append(p)
         locations.append(loc)
         plans.append(plan)

@@ -35,9 +35,9 @@ VIEWS = {
     "battle": "/battle/striker?battle=striker_fireteam&trials=2000",
     "sweep": "/sweep/hitech_tft?x=range_m&values=4,20,80&metric=p_hit&weapon=assault+rifle",
     "compare": "/compare/hitech_tft?vary=weapon&options=assault+rifle,gauss+rifle,laser+rifle&armor=flak+jacket",
-    "sweep battle": "/sweep/striker?kind=battle&battle=striker_fireteam&trials=1000&x=a.groups.0.count&values=2,3,4,5"
+    "sweep battle": "/sweep/striker?kind=battle&battle=striker_fireteam&trials=200&x=a.groups.0.count&values=2,3,4"
     "&metric=p_a_wins",
-    "compare duel": "/compare/striker?kind=duel&a.weapon=rifle&b.weapon=submachinegun&trials=2000&vary=a.armor"
+    "compare duel": "/compare/striker?kind=duel&a.weapon=rifle&b.weapon=submachinegun&trials=400&vary=a.armor"
     "&options=cloth,flak+jacket",
 }
 

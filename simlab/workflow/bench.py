@@ -424,13 +424,15 @@ def startup_bench(repeat: int = 5) -> list[dict[str, Any]]:
     """How long each of :data:`STARTUP_COMMANDS` takes as a whole process, against the yardstick.
 
     The command and ``python -c "import numpy"`` run in turn, ``repeat`` times each after one
-    run of each to warm the caches; the ratio is the median of the pairs' ratios, so that a
-    drift of the machine's speed moves both sides of a pair alike.
+    run of each to warm the caches (with ``repeat`` 1, a look at the figures' shape, none); the
+    ratio is the median of the pairs' ratios, so that a drift of the machine's speed moves both
+    sides of a pair alike.
     """
     rows = []
     for name, arguments, goal in STARTUP_COMMANDS:
         command = ("-m", "simlab", *arguments)
-        _process_seconds(command), _process_seconds(STARTUP_YARDSTICK)
+        if repeat > 1:
+            _process_seconds(command), _process_seconds(STARTUP_YARDSTICK)
         pairs = [(_process_seconds(command), _process_seconds(STARTUP_YARDSTICK)) for _ in range(repeat)]
         ratio = statistics.median(a / b for a, b in pairs)
         rows.append({

@@ -62,17 +62,33 @@ def execute(path: Path, trials: int = NOTEBOOK_TRIALS) -> Any:
     for cell in notebook.cells:  # what a kernel adds that says nothing about the answer
         cell.get("metadata", {}).pop("execution", None)
         if cell.cell_type == "code":
-            cell["outputs"] = [o for o in cell.get("outputs", []) if o.get("name") != "stderr"]
+            cell["outputs"] = _coalesced([o for o in cell.get("outputs", []) if o.get("name") != "stderr"])
     return notebook
 
 
+def _coalesced(outputs: list[Any]) -> list[Any]:
+    """Printed text in one output per run of prints (a kernel splits it by timing, not by meaning)."""
+    merged: list[Any] = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and output.get("output_type") == "stream"
+            and last.get("output_type") == "stream"
+            and last.get("name") == output.get("name")
+        ):
+            last["text"] = "".join(last["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
+
+
 def text_outputs(cell: Any) -> list[str]:
-    """A cell's outputs as text: printed lines and the plain-text form of its values (not its images)."""
-    shown = []
+    """A cell's outputs as text: what it printed (however the kernel split it) and the plain form of its values."""
+    printed = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+    shown = [printed] if printed else []
     for output in cell.get("outputs", []):
-        if output.get("output_type") == "stream":
-            shown.append("".join(output.get("text", "")))
-        elif "text/plain" in output.get("data", {}) and "image/png" not in output.get("data", {}):
+        if "text/plain" in output.get("data", {}) and "image/png" not in output.get("data", {}):
             shown.append("".join(output["data"]["text/plain"]))
     return shown
 

@@ -78,9 +78,7 @@ def _battle_drawn(client: Any, system: str, battle: str, repeat: int, trials: in
     return {"battle": battle, "system": system, "charts": charts, **_percentiles(seconds)}
 
 
-def serve_bench(
-    repeat: int = 40, battle_repeat: int | None = None, battle_trials: int | None = None
-) -> dict[str, Any]:
+def serve_bench(repeat: int = 40, battle_repeat: int | None = None, battle_trials: int | None = None) -> dict[str, Any]:
     """p50 and p95 of the web views, in milliseconds.
 
     Args:
@@ -118,7 +116,7 @@ def serve_bench(
         goal_ms=1000.0, meets_goal=heatmap["p95_ms"] < 1000.0, cells=len(weapons.split(",")) * len(armours.split(","))
     )
     battles = [
-        _battle_drawn(client, owner, name, max(3, repeat // 10))
+        _battle_drawn(client, owner, name, times, battle_trials)
         for name, (owner, _) in sorted(battle_files(BATTLES).items())
     ]
     for entry in battles:

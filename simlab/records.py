@@ -21,7 +21,15 @@ from simlab.systems import Question, System, get_system, question_of
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CHART_KINDS", "ChartSpec", "Experiment", "ExperimentRun", "Comparison"]
+__all__ = [
+    "CHART_KINDS",
+    "ChartSpec",
+    "Experiment",
+    "ExperimentRun",
+    "Comparison",
+    "ExperimentQuestion",
+    "QUESTION_KINDS",
+]
 
 #: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
 CHART_KINDS: dict[str, tuple[str, ...]] = {
@@ -53,6 +61,40 @@ class ChartSpec:
         return self.options.get(key, default)
 
 
+#: The kinds of question an experiment may state (``[question]``).
+QUESTION_KINDS = ("best", "threshold", "ranking", "effect")
+
+
+@dataclass(frozen=True)
+class ExperimentQuestion:
+    """What an experiment asks (``[question]``): its report's headline answers it.
+
+    Attributes:
+        kind: ``best`` (which option of ``input`` has the highest ``metric``, per value of
+            ``per``), ``threshold`` (the smallest value of ``input`` whose ``metric`` reaches
+            ``target``, per value of ``per``), ``ranking`` (the options of ``input`` ordered by
+            ``metric``, ties named) or ``effect`` (what each variant changes, largest first).
+        metric: The metric the answer is about.
+        input: The options (best, ranking) or the input whose value reaches the target (threshold).
+        per: Inputs answered for each of their values.
+        target: The value to reach (threshold).
+        at_least: Reach means ``metric >= target`` (False: ``<=``).
+        smallest: The smallest value of ``input`` that reaches it (False: the largest).
+        lowest: Lower is better (best, ranking).
+        where: Inputs held at one value; the inputs neither held nor named are averaged over.
+    """
+
+    kind: str
+    metric: str
+    input: str | None = None
+    per: tuple[str, ...] = ()
+    target: float | None = None
+    at_least: bool = True
+    smallest: bool = True
+    lowest: bool = False
+    where: Mapping[str, Any] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A validated experiment file.
@@ -80,6 +122,8 @@ class Experiment:
             variant's row changes apply on top of them.
         skip_invalid: Leave out the cells the rules forbid (listed in the report) instead of refusing.
         skipped: The cells left out: each one's index in the grid, its inputs and the reason.
+        asks: The question it states (``[question]``), which its report's headline answers.
+        labels: Its own words for its inputs and metrics (``[labels]``: ``"a.count" = "riflemen"``).
     """
 
     path: Path
@@ -101,6 +145,8 @@ class Experiment:
     tables: Mapping[str, Table[Any]] = field(default_factory=dict)
     skip_invalid: bool = False
     skipped: tuple[tuple[int, Mapping[str, Any], str], ...] = ()
+    asks: ExperimentQuestion | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def owner(self) -> System:

@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from simlab.inputs.own_tables import describe_tables
 from simlab.output import pivots as reports
+from simlab.output.answers import answer_question
 from simlab.output.headline import headline
 from simlab.output.rendering import render
 from simlab.records import Comparison, ExperimentRun
@@ -111,7 +112,10 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     summary.append(("run time", f"{run.seconds:.1f} s"))
     grid = experiment.dimensions
     variants = [v.name for v in experiment.variants]
-    said = headline(run.table, [k for k in grid if k != "variant"], variants)
+    if experiment.asks is not None:  # the question it states, answered
+        said = answer_question(run.table, experiment.asks, experiment.labels, variants)
+    else:
+        said = headline(run.table, [k for k in grid if k != "variant"], variants)
     report = Report(experiment.name, experiment.description, summary, charts=list(charts), headline=said)
     metrics = list(dict.fromkeys(run.table["metric"]))
     if experiment.skipped:

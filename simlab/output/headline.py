@@ -106,8 +106,9 @@ def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str]) -> list[str]:
 
     ordered = wide.sort_values("edge", ascending=False, kind="stable").to_dict("records")
     sentences = [f"Most one-sided: {said(row)}." for row in ordered[:3]]
-    if len(ordered) > 3:
-        sentences.append(f"Most even: {said(ordered[-1])}.")
+    decided = [row for row in ordered[3:] if row["p_a_wins"] + row["p_b_wins"] >= 0.5]  # not all draws
+    if decided:
+        sentences.append(f"Most even of the fights someone wins at least half the time: {said(decided[-1])}.")
     return sentences
 
 

@@ -52,7 +52,7 @@ from simlab.inputs.params import NAME_RULE, build, coerce, field_specs, valid_na
 from simlab.inputs.requests import build_request
 from simlab.inputs.tables import Table
 from simlab.inputs.variants import Variant, load_variant
-from simlab.records import CHART_KINDS, ChartSpec, Experiment
+from simlab.records import CHART_KINDS, QUESTION_KINDS, ChartSpec, Experiment, ExperimentQuestion
 from simlab.systems import Question, System, get_system, question_of
 
 __all__ = [
@@ -87,7 +87,11 @@ _TOP_KEYS = (
     "rules",
     "tables",
     "skip_invalid",
+    "question",
+    "labels",
 )
+#: The keys of ``[question]``.
+_QUESTION_KEYS = ("kind", "metric", "input", "per", "target", "at_least", "smallest", "lowest", "where")
 _SCALARS = (str, int, float, bool)
 DEFAULT_TRIALS = 1_000_000
 #: Attacks covered by the attacks-to-incapacitate curves (and most an ``attacks`` chart shows).
@@ -281,7 +285,12 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         skip_invalid=skip_invalid,
     )
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
-    experiment = Experiment(**{**experiment.__dict__, "charts": charts})
+    labels = _table(check, data, "labels")
+    for key, label in labels.items():
+        if not isinstance(label, str) or not label.strip():
+            raise check.fail("labels", key, f"expected the words for {key}, got {_describe(label)}")
+    asks = _question(check, data, experiment, known_metrics) if "question" in data else None
+    experiment = Experiment(**{**experiment.__dict__, "charts": charts, "asks": asks, "labels": labels})
     limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), experiment.sampled_trials, str(path))
     if check_cells:
         _check_values(check, system, experiment)
@@ -327,6 +336,52 @@ def _strings(check: _Checker, data: Mapping[str, Any], key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise check.fail("", key, f"expected a list of text values, got {_describe(value)}")
     return value
+
+
+def _question(
+    check: _Checker, data: Mapping[str, Any], experiment: Experiment, metrics: Mapping[str, str]
+) -> ExperimentQuestion:
+    """The experiment's ``[question]``, checked against its grid, metrics and variants."""
+    given = _table(check, data, "question")
+    for key in given:
+        if key not in _QUESTION_KEYS:
+            raise check.unknown("question", key, "key", _QUESTION_KEYS)
+    kind = given.get("kind")
+    if kind not in QUESTION_KINDS:
+        raise check.fail("question", "kind", f"expected one of {', '.join(QUESTION_KINDS)}, got {kind!r}")
+    metric = given.get("metric")
+    if not isinstance(metric, str) or metric not in metrics:
+        raise check.fail("question", "metric", str(UnknownNameError("metric", str(metric), metrics)))
+    grid = experiment.dimensions
+    varying = [k for k, v in grid.items() if len(v) > 1]
+    chosen = given.get("input")
+    if kind == "effect":
+        if not experiment.variants:
+            raise check.fail("question", "kind", "effect needs variants: what a variant changes (variants = [...])")
+    elif not isinstance(chosen, str) or chosen not in varying:
+        raise check.fail("question", "input", f"expected an input the grid varies ({', '.join(varying) or 'none'})")
+    per = given.get("per", [])
+    per = [per] if isinstance(per, str) else per
+    if not isinstance(per, list) or any(p not in varying or p == chosen for p in per):
+        raise check.fail("question", "per", f"expected inputs the grid varies besides input ({', '.join(varying)})")
+    where = given.get("where", {})
+    if not isinstance(where, dict) or any(k not in grid or v not in grid[k] for k, v in where.items()):
+        raise check.fail("question", "where", "expected {INPUT = VALUE} of the grid's inputs and values")
+    target = given.get("target")
+    if kind == "threshold":
+        if isinstance(target, bool) or not isinstance(target, int | float):
+            raise check.fail("question", "target", "a threshold needs the target value of the metric (target = 0.75)")
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in grid[str(chosen)]):
+            raise check.fail("question", "input", f"a threshold's input takes numbers; {chosen} does not")
+    flags = {}
+    for flag, default in (("at_least", True), ("smallest", True), ("lowest", False)):
+        value = given.get(flag, default)
+        if not isinstance(value, bool):
+            raise check.fail("question", flag, f"expected true or false, got {value!r}")
+        flags[flag] = value
+    return ExperimentQuestion(
+        kind, metric, chosen, tuple(per), None if target is None else float(target), where=where, **flags
+    )
 
 
 def _table(check: _Checker, data: Mapping[str, Any], key: str) -> dict[str, Any]:

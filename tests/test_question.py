@@ -1,0 +1,82 @@
+"""An experiment states its question (``[question]``) and its report's headline answers it."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import run_cli
+
+import simlab
+
+THRESHOLD = """
+name = "dx_needed"
+system = "hitech_tft"
+method = "exact"
+
+[fixed]
+weapon = "assault rifle"
+armor = "flak jacket"
+
+[grid]
+range_m = [4, 20, 40]
+dx = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]
+
+[question]
+kind = "threshold"
+metric = "p_hit"
+input = "dx"
+target = 0.75
+per = ["range_m"]
+
+[labels]
+dx = "DX"
+"""
+
+
+def test_a_threshold_question_names_for_every_range_the_dx_the_table_gives(tmp_path, capsys):
+    path = tmp_path / "dx.toml"
+    path.write_text(THRESHOLD, encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"), "--jobs", "1")
+    assert code == 0, err
+    report = (tmp_path / "out" / "dx_needed" / "report.md").read_text()
+    table = pd.read_csv(tmp_path / "out" / "dx_needed" / "table.csv")
+    hits = table[table["metric"] == "p_hit"]
+    for range_m in (4, 20, 40):
+        part = hits[hits["range_m"] == range_m].sort_values("dx")
+        reached = part[part["value"] >= 0.75]
+        if len(reached):
+            dx = int(reached["dx"].iloc[0])
+            assert f": {dx}, at {reached['value'].iloc[0]:.4f}" in report, (range_m, dx)
+        else:
+            assert "never reaches 0.75" in report
+    assert report.index("What this says") < report.index("![")  # the answer, then the chart that shows it
+    assert "curve_p_hit_dx" in report.split("## Summary")[0]
+
+
+def test_striker_fireteams_says_how_many_riflemen_it_takes_and_what_suppression_changes():
+    run = simlab.run("experiments/striker_fireteams.toml", trials=4000)
+    from simlab.output.answers import answer_question
+
+    said = answer_question(run.table, run.experiment.asks, run.experiment.labels, [])
+    first = said[0]
+    assert first.startswith("With suppressing gunners 0, the fewest riflemen for which the fireteam's chance to win")
+    assert ": 4, at 0." in first and "[" in first and "(with 3: " in first  # with its interval, and the count below
+    assert said[-1].startswith("The fewest riflemen: 4 with suppressing gunners 0,")
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ('kind = "biggest"\nmetric = "p_hit"', "[question] kind: expected one of best, threshold, ranking, effect"),
+        ('kind = "best"\nmetric = "p_hitt"', "did you mean 'p_hit'"),
+        ('kind = "best"\nmetric = "p_hit"\ninput = "armor"', "expected an input the grid varies (range_m, dx)"),
+        ('kind = "threshold"\nmetric = "p_hit"\ninput = "dx"', "a threshold needs the target value"),
+        ('kind = "effect"\nmetric = "p_hit"', "effect needs variants"),
+    ],
+)
+def test_a_question_that_does_not_fit_its_experiment_is_refused_in_one_line(tmp_path, capsys, question, message):
+    text = THRESHOLD.split("[question]")[0] + "[question]\n" + question + "\n"
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"))
+    assert code == 2 and "bad.toml:" in err and message in err and "Traceback" not in err

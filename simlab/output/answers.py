@@ -77,7 +77,8 @@ def _threshold(frame: pd.DataFrame, asks: ExperimentQuestion, labels: Mapping[st
     option = str(asks.input)
     name, metric = words(str(asks.input), labels), words(asks.metric, labels)
     target = float(asks.target or 0.0)
-    most = "fewest" if asks.smallest else "most"
+    counted = "count" in str(asks.input).rsplit(".", 1)[-1]  # figures or missiles: "the fewest riflemen"
+    most = ("fewest" if asks.smallest else "most") if counted else ("smallest" if asks.smallest else "largest")
     reach = "at least" if asks.at_least else "at most"
     sentences: list[str] = []
     found: list[Any] = []

@@ -33,7 +33,7 @@ __all__ = [
 
 #: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
 CHART_KINDS: dict[str, tuple[str, ...]] = {
-    "curve": ("metric", "x", "by"),
+    "curve": ("metric", "x", "by", "target"),
     "heatmap": ("metric", "rows", "cols", "panels"),
     "distribution": ("distribution", "by"),
     "attacks_to_incapacitate": ("by", "attacks"),

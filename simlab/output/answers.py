@@ -195,7 +195,8 @@ def _effect(
 def question_chart(asks: ExperimentQuestion) -> tuple[str, dict[str, Any]] | None:
     """The chart that shows the answer: a curve with the target for a threshold, a heatmap for the best."""
     if asks.kind == "threshold":
-        return "curve", {"metric": asks.metric, "x": asks.input, "by": list(asks.per[:1]), "where": dict(asks.where)}
+        shown = {"metric": asks.metric, "x": asks.input, "by": list(asks.per[:1]), "target": asks.target}
+        return "curve", {**shown, "where": dict(asks.where)}
     if asks.kind in ("best", "ranking") and asks.per:
         return "heatmap", {"metric": asks.metric, "rows": asks.input, "cols": asks.per[0], "where": dict(asks.where)}
     return None

@@ -8,10 +8,12 @@ specification, is :mod:`simlab.output.charts`.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import io
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import matplotlib
@@ -103,9 +105,23 @@ MAX_ANNOTATED_CELLS = 400
 _MARKERS = "osD^vP*Xh<>"
 
 
+#: An experiment's own words for its inputs and metrics (``[labels]``), while its charts are drawn.
+_OWN_LABELS: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("own_labels", default=None)
+
+
+@contextlib.contextmanager
+def own_labels(labels: Mapping[str, str]) -> Iterator[None]:
+    """Draw the charts inside in an experiment's own words (its ``[labels]``) where it gives them."""
+    token = _OWN_LABELS.set(labels)
+    try:
+        yield
+    finally:
+        _OWN_LABELS.reset(token)
+
+
 def label_of(name: str) -> str:
-    """The axis label of an input or metric (with its unit), else its name in words."""
-    return AXIS_LABELS.get(name, name.replace("_", " "))
+    """The axis label of an input or metric: the experiment's own words, the registry's (with units), or the name."""
+    return (_OWN_LABELS.get() or {}).get(name) or AXIS_LABELS.get(name, name.replace("_", " "))
 
 
 class ChartFigure(Figure):
@@ -156,11 +172,12 @@ def curve(
     by: str | Sequence[str] | None = None,
     where: Mapping[str, Any] | None = None,
     title: str | None = None,
+    target: float | None = None,
 ) -> Figure:
-    """``metric`` against a numeric input ``x``, one line per value of ``by``.
+    """``metric`` against a numeric input ``x``, one line per value of ``by`` (and a dashed ``target``).
 
-    Used for hit-probability curves (``p_hit`` against ``dx``) and range fall-off curves
-    (``mean_damage`` against ``range_m``).
+    Used for hit-probability curves (``p_hit`` against ``dx``), range fall-off curves
+    (``mean_damage`` against ``range_m``) and thresholds (the target a question's answer reaches).
     """
     frame = select(table, where, metric=metric)
     if pd.api.types.is_numeric_dtype(frame[x]):
@@ -197,9 +214,16 @@ def curve(
     axes.set_ylabel(label_of(metric))
     if metric.startswith("p_"):
         axes.set_ylim(-0.02, 1.02)
+    if target is not None:
+        axes.axhline(target, color="0.35", linestyle="--", linewidth=1)
+        axes.annotate(f"target {target:g}", (0.01, target), xycoords=("axes fraction", "data"), fontsize=8,
+                      color="0.35", va="bottom")  # fmt: skip
     axes.grid(alpha=0.3)
     if keys:
-        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        axes.legend(
+            title=", ".join(label_of(k) for k in keys), fontsize=8, title_fontsize=8, loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+        )  # fmt: skip
     axes.set_title(chart_title(title, f"{label_of(metric)} against {label_of(x)}", where), fontsize=9)
     return fixed_layout(figure)
 
@@ -396,7 +420,10 @@ def distribution(
     axes.set_ylabel("probability of at least this" if at_least else "probability")
     axes.grid(alpha=0.3)
     if keys:
-        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        axes.legend(
+            title=", ".join(label_of(k) for k in keys), fontsize=8, title_fontsize=8, loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+        )  # fmt: skip
     axes.set_title(chart_title(title, f"Distribution of the {label_of(name)}", where), fontsize=9)
     return fixed_layout(figure)
 
@@ -442,7 +469,10 @@ def attacks_to_incapacitate(
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(alpha=0.3)
     if keys:
-        axes.legend(title=", ".join(keys), fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        axes.legend(
+            title=", ".join(label_of(k) for k in keys), fontsize=8, title_fontsize=8, loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+        )  # fmt: skip
     axes.set_title(chart_title(title, "Attacks to incapacitate", where), fontsize=9)
     return fixed_layout(figure)
 
@@ -517,7 +547,7 @@ def survival(
     axes.set_ylim(bottom=0)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(alpha=0.3)
-    axes.legend(title=", ".join(keys) or None, fontsize=8, title_fontsize=8, loc="upper left",
+    axes.legend(title=", ".join(label_of(k) for k in keys) or None, fontsize=8, title_fontsize=8, loc="upper left",
                 bbox_to_anchor=(1.01, 1.0))  # fmt: skip
     axes.set_title(chart_title(title, "figures standing, side a (solid) and side b (dashed)", where), fontsize=9)
     return fixed_layout(figure)

@@ -15,6 +15,7 @@ import matplotlib as mpl
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simlab.output import plots
 from simlab.output.answers import question_chart
 from simlab.output.atomic import staged_directory
 from simlab.output.charts import chart_file_name, choose_charts, comparison_charts, draw
@@ -76,7 +77,8 @@ def draw_charts(run: ExperimentRun, directory: Path, svg: bool = False) -> list[
     key = question_chart(experiment.asks) if experiment.asks is not None else None
     if key is not None and not any(spec.kind == key[0] and dict(spec.options) == key[1] for spec in specs):
         specs = (ChartSpec(key[0], key[1]), *specs)  # the chart that shows the answer comes first
-    return save_charts(((spec, draw(spec, run)) for spec in specs), directory, svg)
+    with plots.own_labels(experiment.labels):  # in the experiment's own words
+        return save_charts(((spec, draw(spec, run)) for spec in specs), directory, svg)
 
 
 def write_bundle(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from conftest import run_cli
@@ -80,3 +82,15 @@ def test_a_question_that_does_not_fit_its_experiment_is_refused_in_one_line(tmp_
     path.write_text(text, encoding="utf-8")
     code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"))
     assert code == 2 and "bad.toml:" in err and message in err and "Traceback" not in err
+
+
+def test_an_effect_question_says_what_each_variant_changes_most(tmp_path, capsys):
+    variant = Path("experiments/variants/tft_extra_hit_every_2.toml").resolve()
+    fixed = '[fixed]\nweapon = "assault rifle"'
+    body = THRESHOLD.split("[question]")[0].replace(fixed, f'variants = ["{variant}"]\n\n{fixed}\nmode = "full"')
+    path = tmp_path / "effect.toml"
+    path.write_text(body + '[question]\nkind = "effect"\nmetric = "p_hit"\n', encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"), "--jobs", "1")
+    assert code == 0, err
+    report = (tmp_path / "out" / "dx_needed" / "report.md").read_text()
+    assert "Variant tft_extra_hit_every_2 changes no P(at least one hit) at all." in report  # more hits, same hitting

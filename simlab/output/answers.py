@@ -20,7 +20,7 @@ from simlab.output.pivots import format_value, preferred_method, select
 from simlab.output.plots import label_of
 from simlab.records import ExperimentQuestion
 
-__all__ = ["answer_question", "question_chart", "words"]
+__all__ = ["answer_question", "question_chart", "words", "variant_effects"]
 
 #: Most sentences of one answer (one per value of ``per``).
 MOST = 6
@@ -63,7 +63,7 @@ def answer_question(
 ) -> list[str]:
     """The sentences that answer ``asks`` from a run's table (the report's headline)."""
     if asks.kind == "effect":
-        return _effect(table, asks, labels, variants)
+        return variant_effects(table, asks, labels, variants)
     assert asks.input is not None  # every other kind names its input (checked when the file is read)
     frame = _averaged(table, asks, [asks.input, *asks.per])
     if asks.kind == "threshold":
@@ -163,9 +163,10 @@ def _ranking(frame: pd.DataFrame, asks: ExperimentQuestion, labels: Mapping[str,
     return sentences
 
 
-def _effect(
+def variant_effects(
     table: pd.DataFrame, asks: ExperimentQuestion, labels: Mapping[str, str], variants: Sequence[str]
 ) -> list[str]:
+    """What each variant changes most of the question's metric, and in how many cells (``effect``)."""
     metric = words(asks.metric, labels)
     chosen = select(table, asks.where, metric=asks.metric)
     chosen = select(chosen, method=preferred_method(chosen))
@@ -183,7 +184,7 @@ def _effect(
         at = delta.abs().idxmax()
         where = dict(zip(keys, at if isinstance(at, tuple) else (at,), strict=True))
         where.pop("cell", None)
-        shown = ", ".join(f"{words(k, labels)} {v}" for k, v in where.items() if k in asks.per or len(keys) <= 4)
+        shown = ", ".join(f"{words(k, labels)} {v}" for k, v in where.items())
         changed = int((delta.abs() > 1e-12).sum())
         sentences.append(
             f"Variant {name} moves the {metric} most at {shown}: {format_value(float(base[at]))} → "

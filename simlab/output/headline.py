@@ -14,7 +14,9 @@ from typing import Any
 
 import pandas as pd
 
+from simlab.output.answers import variant_effects
 from simlab.output.pivots import format_value, preferred_method, select
+from simlab.records import ExperimentQuestion
 
 __all__ = ["headline", "MAIN_METRICS"]
 
@@ -115,26 +117,7 @@ def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str]) -> list[str]:
 def _variant_effects(table: pd.DataFrame, metric: str, inputs: Sequence[str], variants: Sequence[str]) -> list[str]:
     if not variants or "variant" not in table:
         return []
-    values = _values(table, metric)
-    keys = ["cell", *[name for name in inputs if name != "variant"]]
-    base = values[values["variant"] == "base"].set_index(keys)["value"]
-    sentences = []
-    for name in variants:
-        other = values[values["variant"] == name].set_index(keys)["value"]
-        delta = (other - base).dropna()
-        if not len(delta) or float(delta.abs().max()) < 1e-12:
-            sentences.append(f"Variant {name} changes no {metric} at all.")
-            continue
-        where = delta.abs().idxmax()
-        labels = dict(zip(keys, where if isinstance(where, tuple) else (where,), strict=True))
-        labels.pop("cell")
-        described = ", ".join(f"{k} = {v}" for k, v in labels.items())
-        changed = int((delta.abs() > 1e-12).sum())
-        sentences.append(
-            f"Variant {name} moves {metric} most at {described}: {format_value(float(base[where]))} → "
-            f"{format_value(float(other[where]))}; it changes {changed} of {len(delta)} cells."
-        )
-    return sentences
+    return variant_effects(table, ExperimentQuestion("effect", metric), {}, variants)
 
 
 def _range_of(table: pd.DataFrame, metric: str, inputs: Sequence[str]) -> list[str]:

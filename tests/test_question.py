@@ -94,3 +94,21 @@ def test_an_effect_question_says_what_each_variant_changes_most(tmp_path, capsys
     assert code == 0, err
     report = (tmp_path / "out" / "dx_needed" / "report.md").read_text()
     assert "Variant tft_extra_hit_every_2 changes no P(at least one hit) at all." in report  # more hits, same hitting
+
+
+def test_no_shipped_headline_has_a_raw_name_in_it():
+    """Every shipped experiment states its question, answered in words: no mean_damage, a.count, full_auto."""
+    import re
+
+    from simlab.output.answers import answer_question
+    from simlab.workflow.experiments import load_experiment
+
+    for path in sorted(Path("experiments").glob("*.toml")):
+        experiment = load_experiment(path, check_cells=False)
+        assert experiment.asks is not None, f"{path.name} states no question"
+        table = pd.read_csv(f"results/baselines/{experiment.name}/table.csv", keep_default_na=False)  # "" stays ""
+        for column in ("value", "ci_low", "ci_high"):
+            table[column] = pd.to_numeric(table[column], errors="coerce")
+        said = answer_question(table, experiment.asks, experiment.labels, [v.name for v in experiment.variants])
+        raw = {w for s in said for w in re.findall(r"[A-Za-z]+(?:_[A-Za-z0-9]+)+|[a-z]+\.[a-z]+", s)}
+        assert said and not raw, f"{path.name}: {sorted(raw)} in {said[0]}"

@@ -31,6 +31,13 @@ def words(name: str, labels: Mapping[str, str]) -> str:
     return labels.get(name) or label_of(name)
 
 
+def value_words(value: Any) -> str:
+    """How a report names an input's value: yes and no, spaces for underscores (very_short: very short)."""
+    if isinstance(value, bool) or str(value) in ("True", "False"):
+        return "yes" if str(value) == "True" else "no"
+    return str(value).replace("_", " ") if isinstance(value, str) else str(value)
+
+
 def _shown(row: Mapping[str, Any]) -> str:
     """A value, with its 95 % interval where it was sampled."""
     value = format_value(float(row["value"]))
@@ -55,7 +62,7 @@ def _combos(frame: pd.DataFrame, per: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def _where(combo: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-    return ", ".join(f"{words(k, labels)} {v}" for k, v in combo.items())
+    return ", ".join(f"{words(k, labels)} {value_words(v)}" for k, v in combo.items())
 
 
 def answer_question(
@@ -66,6 +73,9 @@ def answer_question(
         return variant_effects(table, asks, labels, variants)
     assert asks.input is not None  # every other kind names its input (checked when the file is read)
     frame = _averaged(table, asks, [asks.input, *asks.per])
+    if not len(frame):
+        held = ", ".join(f"{words(k, labels)} {value_words(v)}" for k, v in asks.where.items())
+        return [f"No cell of the run has the {words(asks.metric, labels)} with {held or 'these inputs'}."]
     if asks.kind == "threshold":
         return _threshold(frame, asks, labels)
     if asks.kind == "best":
@@ -95,16 +105,17 @@ def _threshold(frame: pd.DataFrame, asks: ExperimentQuestion, labels: Mapping[st
             continue
         at = reached.index(True)
         row = rows[at]
-        before = f" (with {rows[at - 1][option]}: {_shown(rows[at - 1])})" if at else ""
+        before = f" (with {value_words(rows[at - 1][option])}: {_shown(rows[at - 1])})" if at else ""
         sentences.append(
-            f"{lead} {most} {name} for which the {metric} is {reach} {target:g}: {row[option]}, "
+            f"{lead} {most} {name} for which the {metric} is {reach} {target:g}: {value_words(row[option])}, "
             f"at {_shown(row)}{before}."
         )
         found.append(row[option])
     if len(asks.per) == 1 and len(found) > 1 and None not in found and found[0] != found[-1]:
         per, last = words(asks.per[0], labels), combos[len(found) - 1][asks.per[0]]
         sentences.append(
-            f"The {most} {name}: {found[0]} with {per} {combos[0][asks.per[0]]}, {found[-1]} with {per} {last}."
+            f"The {most} {name}: {value_words(found[0])} with {per} {value_words(combos[0][asks.per[0]])}, "
+            f"{value_words(found[-1])} with {per} {value_words(last)}."
         )
     if len(combos) > MOST:
         sentences.append(f"… and {len(combos) - MOST} more in the tables below.")
@@ -134,15 +145,14 @@ def _best(frame: pd.DataFrame, asks: ExperimentQuestion, labels: Mapping[str, st
             continue
         best = rows[0]
         lead = f"Against {_where(combo, labels)}: " if combo else ""
-        tied = [r[option] for r in rows[1:] if _tie(best, r)]
-        if tied:
-            sentence = (
-                f"{lead}{best[option]} and {', '.join(map(str, tied))} tie for the {which} {metric}, {_shown(best)}"
-            )
-        else:
-            sentence = f"{lead}{best[option]} has the {which} {metric}, {_shown(best)}"
+        tied = [value_words(r[option]) for r in rows[1:] if _tie(best, r)]
+        name = value_words(best[option])
+        first = f"{name} and {', '.join(tied)} tie for" if tied else f"{name} has"
+        sentence = f"{lead}{first} the {which} {metric}, {_shown(best)}"
         following = rows[1 + len(tied)] if len(rows) > 1 + len(tied) else None
-        sentences.append(sentence + (f" (next {following[option]}, {_shown(following)})." if following else "."))
+        if following is not None:
+            sentence += f" (next {value_words(following[option])}, {_shown(following)})"
+        sentences.append(sentence + ".")
     if len(combos) > MOST:
         sentences.append(f"… and {len(combos) - MOST} more in the tables below.")
     return sentences
@@ -151,15 +161,16 @@ def _best(frame: pd.DataFrame, asks: ExperimentQuestion, labels: Mapping[str, st
 def _ranking(frame: pd.DataFrame, asks: ExperimentQuestion, labels: Mapping[str, str]) -> list[str]:
     option = str(asks.input)
     metric = words(asks.metric, labels)
+    order = "lowest" if asks.lowest else "highest"
     sentences = []
     for combo in _combos(frame, asks.per)[:MOST]:
         rows = _ordered(select(frame, combo), asks)
-        listed = ", ".join(f"{r[option]} {_shown(r)}" for r in rows[:8]) + (" …" if len(rows) > 8 else "")
-        ties = [f"{a[option]} and {b[option]}" for a, b in itertools.pairwise(rows) if _tie(a, b)]
+        listed = ", ".join(f"{value_words(r[option])} {_shown(r)}" for r in rows[:8]) + (" …" if len(rows) > 8 else "")
+        pairs = [(a, b) for a, b in itertools.pairwise(rows) if _tie(a, b)]
+        ties = [f"{value_words(a[option])} and {value_words(b[option])}" for a, b in pairs]
         lead = f"Against {_where(combo, labels)}, the" if combo else "The"
-        order = "lowest" if asks.lowest else "highest"
         tie = f"; {', '.join(ties)} tie" if ties else ""
-        sentences.append(f"{lead} {words(str(asks.input), labels)} by {metric}, {order} first: {listed}{tie}.")
+        sentences.append(f"{lead} {words(option, labels)} by {metric}, {order} first: {listed}{tie}.")
     return sentences
 
 
@@ -184,7 +195,7 @@ def variant_effects(
         at = delta.abs().idxmax()
         where = dict(zip(keys, at if isinstance(at, tuple) else (at,), strict=True))
         where.pop("cell", None)
-        shown = ", ".join(f"{words(k, labels)} {v}" for k, v in where.items())
+        shown = ", ".join(f"{words(k, labels)} {value_words(v)}" for k, v in where.items())
         changed = int((delta.abs() > 1e-12).sum())
         sentences.append(
             f"Variant {name} moves the {metric} most at {shown}: {format_value(float(base[at]))} → "

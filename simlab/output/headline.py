@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from simlab.output.answers import variant_effects
+from simlab.output.answers import answer_question, variant_effects
 from simlab.output.pivots import format_value, preferred_method, select
 from simlab.records import ExperimentQuestion
 
@@ -31,8 +31,6 @@ MAIN_METRICS = (
     "p_kill",
     "p_killed",
 )
-#: Most sentences of one kind.
-_MOST = 4
 
 
 def headline(table: pd.DataFrame, inputs: Sequence[str], variants: Sequence[str] = ()) -> list[str]:
@@ -69,28 +67,12 @@ def _values(table: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 def _best_weapons(table: pd.DataFrame, metric: str, inputs: Sequence[str]) -> list[str]:
+    """The best weapon against each armour, the other inputs at their first values (as the tables show)."""
     armour = "armor" if "armor" in inputs else "target_armor"
     values = _values(table, metric)
-    others = [name for name in inputs if name not in ("weapon", armour)]
-    if others:  # the first value of every other input, as the tables show
-        first = {name: values[name].iloc[0] for name in others}
-        values = select(values, first)
-        where = " (" + ", ".join(f"{k} = {v}" for k, v in first.items()) + ")"
-    else:
-        where = ""
-    sentences = []
-    armours = list(dict.fromkeys(values[armour]))
-    for name in armours[:_MOST]:
-        part = values[values[armour] == name].sort_values("value", ascending=False, kind="stable")
-        if len(part) > 1:
-            best, second = part.iloc[0], part.iloc[1]
-            sentences.append(
-                f"Against {name}{where}: {best['weapon']} has the highest {metric}, {format_value(best['value'])}"
-                f" (next {second['weapon']}, {format_value(second['value'])})."
-            )
-    if len(armours) > _MOST:
-        sentences.append(f"… and {len(armours) - _MOST} more armours in the tables below.")
-    return sentences
+    first = {name: values[name].iloc[0] for name in inputs if name not in ("weapon", armour)}
+    asked = ExperimentQuestion("best", metric, "weapon", (armour,), where=first)
+    return answer_question(table, asked, {})
 
 
 def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str]) -> list[str]:

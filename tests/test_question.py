@@ -48,7 +48,7 @@ def test_a_threshold_question_names_for_every_range_the_dx_the_table_gives(tmp_p
         reached = part[part["value"] >= 0.75]
         if len(reached):
             dx = int(reached["dx"].iloc[0])
-            assert f": {dx}, at {reached['value'].iloc[0]:.4f}" in report, (range_m, dx)
+            assert f"at least 0.75 is {dx}: {reached['value'].iloc[0]:.4f}" in report, (range_m, dx)
         else:
             assert "never reaches 0.75" in report
     assert report.index("What this says") < report.index("![")  # the answer, then the chart that shows it
@@ -58,12 +58,14 @@ def test_a_threshold_question_names_for_every_range_the_dx_the_table_gives(tmp_p
 def test_striker_fireteams_says_how_many_riflemen_it_takes_and_what_suppression_changes():
     run = simlab.run("experiments/striker_fireteams.toml", trials=4000)
     from simlab.output.answers import answer_question
+    from simlab.output.words import vocabulary
 
-    said = answer_question(run.table, run.experiment.asks, run.experiment.labels, [])
+    said = answer_question(run.table, run.experiment.asks, vocabulary(run.experiment), [])
     first = said[0]
-    assert first.startswith("With suppressing gunners 0, the fewest riflemen for which the fireteam's chance to win")
-    assert ": 4, at 0." in first and "[" in first and "(with 3: " in first  # with its interval, and the count below
-    assert said[-1].startswith("The fewest riflemen: 4 with suppressing gunners 0,")
+    assert first.startswith("Against no suppressing gunners, 4 riflemen are the fewest for which the fireteam's chance")
+    assert "at least 0.75: 0." in first and "[" in first and "; 3 riflemen: 0." in first  # interval, one fewer
+    assert said[1].startswith("Against 1 suppressing gunner, 3 riflemen are the fewest")
+    assert said[-1] == "The fewest riflemen: 4 against no suppressing gunners, 2 against 2 suppressing gunners."
 
 
 @pytest.mark.parametrize(
@@ -93,7 +95,7 @@ def test_an_effect_question_says_what_each_variant_changes_most(tmp_path, capsys
     code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"), "--jobs", "1")
     assert code == 0, err
     report = (tmp_path / "out" / "dx_needed" / "report.md").read_text()
-    assert "Variant tft_extra_hit_every_2 changes no P(at least one hit) at all." in report  # more hits, same hitting
+    assert "Variant tft_extra_hit_every_2 changes no chance to hit at all." in report  # more hits, same hitting
 
 
 def test_no_shipped_headline_has_a_raw_name_in_it():
@@ -101,6 +103,7 @@ def test_no_shipped_headline_has_a_raw_name_in_it():
     import re
 
     from simlab.output.answers import answer_question
+    from simlab.output.words import vocabulary
     from simlab.workflow.experiments import load_experiment
 
     for path in sorted(Path("experiments").glob("*.toml")):
@@ -109,6 +112,6 @@ def test_no_shipped_headline_has_a_raw_name_in_it():
         table = pd.read_csv(f"results/baselines/{experiment.name}/table.csv", keep_default_na=False)  # "" stays ""
         for column in ("value", "ci_low", "ci_high"):
             table[column] = pd.to_numeric(table[column], errors="coerce")
-        said = answer_question(table, experiment.asks, experiment.labels, [v.name for v in experiment.variants])
+        said = answer_question(table, experiment.asks, vocabulary(experiment), [v.name for v in experiment.variants])
         raw = {w for s in said for w in re.findall(r"[A-Za-z]+(?:_[A-Za-z0-9]+)+|[a-z]+\.[a-z]+", s)}
         assert said and not raw, f"{path.name}: {sorted(raw)} in {said[0]}"

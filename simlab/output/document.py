@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,12 +26,15 @@ from simlab.output import pivots as reports
 from simlab.output.answers import answer_question
 from simlab.output.headline import headline
 from simlab.output.rendering import render
+from simlab.output.words import Vocabulary, vocabulary
 from simlab.records import Comparison, ExperimentRun
 
 __all__ = ["Chart", "Table", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
 
 #: Metrics shown as weapon × armour tables, in order of preference.
 _PIVOT_METRICS = ("mean_damage", "p_incapacitated", "p_hit")
+#: A key chart wider than this (inches) goes under the headline at the page's full width, not beside it.
+WIDE_CHART_IN = 8.5
 #: Tables up to this many rows are shown open; longer ones collapsed.
 OPEN_ROWS = 20
 #: Tables up to this many cells are colour-scaled (beyond, the page would grow heavy).
@@ -90,15 +94,16 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     """The report of ``run`` with its drawn ``charts``."""
     experiment = run.experiment
     system = experiment.owner
+    words = vocabulary(experiment)
     sampled = run.table[run.table["method"] == "monte_carlo"]
     summary = [
         ("system", f"{system.title} ({system.name}, {system.spec})"),
         ("question", f"{experiment.question.title} (kind {experiment.kind})"),
         ("method", experiment.method),
-        ("grid", " × ".join(f"{k} ({len(v)})" for k, v in experiment.grid.items()) or "one cell"),
+        ("grid", " × ".join(f"{words.name(k)} ({len(v)})" for k, v in experiment.grid.items()) or "one cell"),
         ("cells", f"{experiment.n_cells:,}" + (f" ({len(experiment.skipped)} skipped, listed below)"
                                                if experiment.skipped else "")),
-        ("fixed inputs", ", ".join(f"{k} = {v}" for k, v in experiment.fixed.items()) or "none"),
+        ("fixed inputs", ", ".join(words.where(k, v) for k, v in experiment.fixed.items()) or "none"),
     ]  # fmt: skip
     if experiment.tables:
         own = describe_tables(experiment.tables, system.tables())
@@ -113,16 +118,16 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     grid = experiment.dimensions
     variants = [v.name for v in experiment.variants]
     if experiment.asks is not None:  # the question it states, answered
-        said = answer_question(run.table, experiment.asks, experiment.labels, variants)
+        said = answer_question(run.table, experiment.asks, words, variants)
     else:
-        said = headline(run.table, [k for k in grid if k != "variant"], variants)
+        said = headline(run.table, [k for k in grid if k != "variant"], variants, words)
     report = Report(experiment.name, experiment.description, summary, charts=list(charts), headline=said)
     metrics = list(dict.fromkeys(run.table["metric"]))
     if experiment.skipped:
         left_out = pd.DataFrame([{**inputs, "why it cannot be": reason} for _, inputs, reason in experiment.skipped])
         report.tables.append(Table("Cells skipped: combinations the rules forbid (skip_invalid = true)", left_out))
     if "weapon" in grid and "armor" in grid and len(grid["weapon"]) > 1 and len(grid["armor"]) > 1:
-        _weapon_armour_tables(report, run, metrics)
+        _weapon_armour_tables(report, run, metrics, words)
     else:
         inputs = list(grid)
         plain, series = reports.split_series(metrics)
@@ -141,6 +146,7 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
                     reports.marginal_value(run.marginals, "mean_damage", "weapon"),
                 )
             )
+    report.tables = [in_words(table, words, grid) for table in report.tables]
     return report
 
 
@@ -184,7 +190,7 @@ def _fold_variants(shown: pd.DataFrame, shading: pd.DataFrame) -> tuple[pd.DataF
     return relabel(shown), relabel(shading), note
 
 
-def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str]) -> None:
+def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str], words: Vocabulary) -> None:
     experiment = run.experiment
     grid = experiment.dimensions
     others = [k for k, v in grid.items() if k not in ("weapon", "armor") and len(v) > 1]
@@ -194,28 +200,32 @@ def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str]
     main = shown[0]
     for value in grid[panel] if panel else [None]:
         where = {**first, **({panel: value} if panel else {})}
-        suffix = _where_text(where)
+        suffix = _where_text(where, words)
         report.tables.append(
-            Table(f"{main} by weapon and armour{suffix}", reports.pivot(run.table, main, "weapon", "armor", where))
+            Table(
+                f"{words.name(main).capitalize()} by weapon and armour{suffix}",
+                reports.pivot(run.table, main, "weapon", "armor", where),
+            )
         )
     for metric in shown[1:2]:
         report.tables.append(
             Table(
-                f"{metric} by weapon and armour{_where_text(first)}",
+                f"{words.name(metric).capitalize()} by weapon and armour{_where_text(first, words)}",
                 reports.pivot(run.table, metric, "weapon", "armor", first),
             )
         )
     report.tables.insert(
         0,
         Table(
-            f"Best weapons by {main} against each armour{_where_text(first)}",
+            f"Best weapons by {words.name(main)} against each armour{_where_text(first, words)}",
             reports.ranking(run.table, main, "weapon", "armor", first),
         ),
     )
     if len(run.marginals):
         report.tables.append(
             Table(
-                f"Marginal value: change of {main} per weapon, averaged over armour{_where_text(first)}",
+                f"Marginal value: change of {words.name(main)} per weapon, averaged over armour"
+                f"{_where_text(first, words)}",
                 reports.marginal_value(run.marginals, main, "weapon", first),
             )
         )
@@ -304,8 +314,60 @@ def _half_width_text(value: float) -> str:
     return "" if pd.isna(value) else f"± {reports.format_value(value)}"
 
 
-def _where_text(where: dict[str, Any]) -> str:
-    return f" ({', '.join(f'{k} = {v}' for k, v in where.items())})" if where else ""
+def _where_text(where: dict[str, Any], words: Vocabulary) -> str:
+    return f" ({', '.join(words.where(k, v) for k, v in where.items())})" if where else ""
+
+
+def in_words(table: Table, words: Vocabulary, inputs: Iterable[str]) -> Table:
+    """A table whose headers and input values are the designer's words (``table.csv`` keeps the raw names).
+
+    Columns and index levels named after a metric or input take its words (with the unit); the
+    values of input columns take theirs ("full auto", "no armour"). A header whose words another
+    header already has keeps its raw name, so that no two columns look alike.
+    """
+    taken: set[str] = set()
+
+    def header(name: Any) -> Any:
+        if not isinstance(name, str) or name in _KEPT_HEADERS or not words.has_words(name):
+            return name
+        said = words.axis(name)
+        if said in taken:
+            return name
+        taken.add(said)
+        return said
+
+    def worded(frame: pd.DataFrame) -> pd.DataFrame:
+        frame = frame.copy()
+        for column in frame.columns:
+            if isinstance(column, str) and column in inputs and frame[column].dtype == object:
+                frame[column] = frame[column].map(lambda v, c=column: words.value(c, v) if isinstance(v, str) else v)
+        if any(name in inputs for name in frame.index.names):
+            levels = [
+                level.map(lambda v, n=name: words.value(n, v) if isinstance(v, str) else v) if name in inputs else level
+                for level, name in zip(frame.index.levels, frame.index.names, strict=True)
+            ] if isinstance(frame.index, pd.MultiIndex) else None  # fmt: skip
+            if levels is not None:
+                frame.index = frame.index.set_levels(levels)
+            else:
+                name = frame.index.name
+                frame.index = frame.index.map(lambda v: words.value(name, v) if isinstance(v, str) else v)
+                frame.index.name = name
+        frame.index = frame.index.set_names([header(n) for n in frame.index.names])
+        if not isinstance(frame.columns, pd.MultiIndex):
+            frame.columns = pd.Index([header(c) for c in frame.columns], name=header(frame.columns.name))
+        return frame
+
+    inputs = set(inputs)
+    shown = worded(table.frame)
+    shading = None
+    if table.shading is not None:
+        taken.clear()
+        shading = worded(table.shading)
+    return Table(table.caption, shown, shading, table.note)
+
+
+#: Headers that stay as they are: the method and rule set columns say what they are already.
+_KEPT_HEADERS = ("method", "variant", "cell")
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|])")
@@ -376,6 +438,7 @@ def to_html(report: Report) -> str:
         more_charts=[chart for chart in report.charts if chart is not first],
         tables=tables,
         open_rows=OPEN_ROWS,
+        wide_chart_in=WIDE_CHART_IN,
     )
 
 

@@ -16,6 +16,7 @@ import pandas as pd
 
 from simlab.output.answers import answer_question, variant_effects
 from simlab.output.pivots import format_value, preferred_method, select
+from simlab.output.words import Vocabulary
 from simlab.records import ExperimentQuestion
 
 __all__ = ["headline", "MAIN_METRICS"]
@@ -33,25 +34,29 @@ MAIN_METRICS = (
 )
 
 
-def headline(table: pd.DataFrame, inputs: Sequence[str], variants: Sequence[str] = ()) -> list[str]:
+def headline(
+    table: pd.DataFrame, inputs: Sequence[str], variants: Sequence[str] = (), words: Vocabulary | None = None
+) -> list[str]:
     """The sentences that lead a run's report.
 
     Args:
         table: The run's tidy table.
         inputs: The inputs the grid varies.
         variants: The names of the run's variants (besides ``base``).
+        words: How to name its metrics, inputs and values (the registry's words without).
     """
+    words = words or Vocabulary()
     base = table[table["variant"] == "base"] if "variant" in table else table
     metric = main_metric(base)
     if metric is None:
         return []
-    sentences = _variant_effects(table, metric, inputs, variants)
+    sentences = _variant_effects(table, metric, variants, words)
     if "a.ship" in inputs or any(name.startswith("a.") for name in inputs):
-        sentences += _one_sided_duels(base, inputs)
+        sentences += _one_sided_duels(base, inputs, words)
     elif "weapon" in inputs and ("armor" in inputs or "target_armor" in inputs):
-        sentences += _best_weapons(base, metric, inputs)
+        sentences += _best_weapons(base, metric, inputs, words)
     if len(sentences) <= len(variants):
-        sentences += _range_of(base, metric, inputs)
+        sentences += _range_of(base, metric, inputs, words)
     return sentences
 
 
@@ -66,16 +71,16 @@ def _values(table: pd.DataFrame, metric: str) -> pd.DataFrame:
     return select(chosen, method=preferred_method(chosen))
 
 
-def _best_weapons(table: pd.DataFrame, metric: str, inputs: Sequence[str]) -> list[str]:
+def _best_weapons(table: pd.DataFrame, metric: str, inputs: Sequence[str], words: Vocabulary) -> list[str]:
     """The best weapon against each armour, the other inputs at their first values (as the tables show)."""
     armour = "armor" if "armor" in inputs else "target_armor"
     values = _values(table, metric)
     first = {name: values[name].iloc[0] for name in inputs if name not in ("weapon", armour)}
     asked = ExperimentQuestion("best", metric, "weapon", (armour,), where=first)
-    return answer_question(table, asked, {})
+    return answer_question(table, asked, words)
 
 
-def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str]) -> list[str]:
+def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str], words: Vocabulary) -> list[str]:
     if not {"p_a_wins", "p_b_wins"} <= set(table["metric"]):
         return []
     wide = table[table["metric"].isin(["p_a_wins", "p_b_wins"])].pivot_table(
@@ -85,8 +90,9 @@ def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str]) -> list[str]:
     sides = [name for name in inputs if name.startswith(("a.", "b."))] or list(inputs)
 
     def said(row: dict[str, Any]) -> str:
-        described = ", ".join(f"{name} = {row[name]}" for name in sides)
-        return f"{described}: A wins {format_value(row['p_a_wins'])}, B wins {format_value(row['p_b_wins'])}"
+        described = ", ".join(f"{words.name(name, 'inputs')} {words.value(name, row[name])}" for name in sides)
+        a, b = words.side("a"), words.side("b")
+        return f"{described}: {a} wins {format_value(row['p_a_wins'])}, {b} {format_value(row['p_b_wins'])}"
 
     ordered = wide.sort_values("edge", ascending=False, kind="stable").to_dict("records")
     sentences = [f"Most one-sided: {said(row)}." for row in ordered[:3]]
@@ -96,22 +102,22 @@ def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str]) -> list[str]:
     return sentences
 
 
-def _variant_effects(table: pd.DataFrame, metric: str, inputs: Sequence[str], variants: Sequence[str]) -> list[str]:
+def _variant_effects(table: pd.DataFrame, metric: str, variants: Sequence[str], words: Vocabulary) -> list[str]:
     if not variants or "variant" not in table:
         return []
-    return variant_effects(table, ExperimentQuestion("effect", metric), {}, variants)
+    return variant_effects(table, ExperimentQuestion("effect", metric), words, variants)
 
 
-def _range_of(table: pd.DataFrame, metric: str, inputs: Sequence[str]) -> list[str]:
+def _range_of(table: pd.DataFrame, metric: str, inputs: Sequence[str], words: Vocabulary) -> list[str]:
     values = _values(table, metric)
     if len(values) < 2 or not inputs:
         return []
     ordered = values.sort_values("value", ascending=False, kind="stable")
     top, bottom = ordered.iloc[0], ordered.iloc[-1]
     shown = [name for name in inputs if values[name].nunique() > 1] or list(inputs)
-    high = ", ".join(f"{name} = {top[name]}" for name in shown)
-    low = ", ".join(f"{name} = {bottom[name]}" for name in shown)
+    high = ", ".join(words.where(name, top[name]) for name in shown)
+    low = ", ".join(words.where(name, bottom[name]) for name in shown)
     return [
-        f"{metric} is highest, {format_value(float(top['value']))}, at {high}; "
+        f"The {words.name(metric, 'metrics')} is highest, {format_value(float(top['value']))}, at {high}; "
         f"lowest, {format_value(float(bottom['value']))}, at {low}."
     ]

@@ -20,7 +20,7 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_TRIALS
 from simlab.output import plots
 from simlab.output.document import Chart
-from simlab.output.plots import label_of
+from simlab.output.plots import label_of, the
 from simlab.output.publish import png_bytes
 from simlab.output.resolution import resolution_lines
 
@@ -134,7 +134,7 @@ def chart_caption(name: str, result: Mapping[str, Any]) -> str:
     if side in ("a", "b") and names[side] != side:
         exact = " (exact)" if name != base else ""
         return f"{label_of(stem).capitalize()}: {names[side]}{exact}"
-    return f"Distribution of the {label_of(name)}"
+    return f"Distribution of {the(label_of(name, 'distributions'))}"
 
 
 def shown(value: Any) -> str:
@@ -210,7 +210,7 @@ def distribution_chart(
     frame = pd.DataFrame(
         {"distribution": name, "outcome": [int(k) for k in pmf], "probability": list(pmf.values()), "method": method}
     )
-    caption = caption or f"Distribution of the {label_of(name)}"
+    caption = caption or f"Distribution of {the(label_of(name, 'distributions'))}"
     title = f"{caption}: the chance of at least each" if at_least else caption
     figure = plots.distribution(frame, name=name, title=title, at_least=at_least, outcome_labels=outcome_labels)
     width, height = (float(v) for v in figure.get_size_inches())

@@ -22,6 +22,7 @@ import pandas as pd
 from simlab.inputs.errors import SimlabError
 from simlab.output import plots
 from simlab.output.document import Chart
+from simlab.output.plots import label_of, the
 from simlab.systems import Question
 from simlab.web.answers import chart_png, grid_answer, shown
 from simlab.web.cache import answer_of
@@ -198,7 +199,8 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
     for name in dict.fromkeys(frame["distribution"]) if len(frame) else []:
         figure = plots.distribution(frame, name=name, by="loadout")
         width, height = (float(v) for v in figure.get_size_inches())
-        charts.append(Chart(f"distribution_{name}", f"Distribution of the {name}", chart_png(figure), width, height))
+        caption = f"Distribution of {the(label_of(name, 'distributions'))}"
+        charts.append(Chart(f"distribution_{name}", caption, chart_png(figure), width, height))
     rows = []
     for record in table.to_dict("records"):
         cells = [shown(record[c]) for c in columns]

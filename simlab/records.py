@@ -35,7 +35,8 @@ __all__ = [
 CHART_KINDS: dict[str, tuple[str, ...]] = {
     "curve": ("metric", "x", "by", "target"),
     "heatmap": ("metric", "rows", "cols", "panels"),
-    "distribution": ("distribution", "by"),
+    "bars": ("metric", "x", "lowest"),
+    "distribution": ("distribution", "by", "at_least"),
     "attacks_to_incapacitate": ("by", "attacks"),
     "series": ("prefix", "by"),
     "stacked": ("metrics", "rows", "panels"),

@@ -114,3 +114,93 @@ def test_screenshot_of_the_first_screen_is_not_blank(browser, reports, tmp_path)
     keep = os.environ.get("SIMLAB_SCREENSHOT")
     if keep:
         shutil.copy(shot, keep)
+
+
+SHIPPED = sorted(Path("experiments").glob("*.toml"))
+
+
+@pytest.fixture(scope="module")
+def shipped_reports(tmp_path_factory) -> dict[str, Path]:
+    """Every shipped experiment's report from its baseline (the shipped numbers), with its key chart.
+
+    The report is built by the same code as ``simlab run``'s; only its further charts, which come
+    after the first screen, are left out (they need the run's distributions and take a minute).
+    """
+    import pandas as pd
+
+    from simlab.output import plots
+    from simlab.output.answers import question_chart
+    from simlab.output.charts import draw
+    from simlab.output.document import build_report, to_html
+    from simlab.output.publish import save_charts
+    from simlab.output.words import vocabulary
+    from simlab.records import ChartSpec, ExperimentRun
+    from simlab.workflow.experiments import load_experiment
+
+    out = tmp_path_factory.mktemp("shipped")
+    found = {}
+    for path in SHIPPED:
+        experiment = load_experiment(path, check_cells=False)
+        table = pd.read_csv(f"results/baselines/{experiment.name}/table.csv", keep_default_na=False)
+        for column in ("value", "ci_low", "ci_high"):
+            table[column] = pd.to_numeric(table[column], errors="coerce")
+        run = ExperimentRun(experiment, table, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), 0.0)
+        kind, options = question_chart(experiment.asks, experiment.dimensions)
+        spec = ChartSpec(kind, options)
+        directory = out / experiment.name
+        directory.mkdir()
+        with plots.speaking(vocabulary(experiment)):
+            charts = save_charts([(spec, draw(spec, run))], directory)
+        (directory / "report.html").write_text(to_html(build_report(run, charts)), encoding="utf-8")
+        found[experiment.name] = directory / "report.html"
+    return found
+
+
+def _expected_answer(experiment, table) -> str:
+    """What the headline must name, from the table: the threshold's value, or the best option (first case)."""
+    from simlab.output.pivots import preferred_method, select
+    from simlab.output.words import vocabulary
+
+    asks = experiment.asks
+    base = table[table["variant"] == "base"] if "variant" in table else table
+    chosen = select(base, asks.where, metric=asks.metric)
+    chosen = select(chosen, method=preferred_method(chosen))
+    means = chosen.groupby([asks.input, *asks.per], sort=False, as_index=False)["value"].mean()
+    if asks.per:
+        means = means[means[asks.per[0]] == means[asks.per[0]].iloc[0]]
+    words = vocabulary(experiment)
+    if asks.kind == "threshold":
+        ordered = means.sort_values(asks.input, ascending=asks.smallest)
+        hit = ordered["value"] >= asks.target if asks.at_least else ordered["value"] <= asks.target
+        reached = ordered[hit]
+        if not len(reached):
+            return "never reaches"
+        value = reached[asks.input].iloc[0]
+        return words.where(asks.input, value) if words.counted(asks.input) else f"is {words.amount(asks.input, value)}"
+    best = means.sort_values("value", ascending=asks.lowest, kind="stable")[asks.input].iloc[0]
+    return words.value(asks.input, best)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_every_shipped_report_answers_its_question_on_the_first_screen(browser, shipped_reports, path):
+    import pandas as pd
+
+    from simlab.workflow.experiments import load_experiment
+
+    experiment = load_experiment(path, check_cells=False)
+    _open(browser, shipped_reports[experiment.name])
+    height = browser.execute_script("return window.innerHeight")
+    boxes = browser.execute_script(
+        """
+        const box = s => { const e = document.querySelector(s); if (!e) return null;
+                           const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.width]; };
+        return {headline: box('#headline li'), chart: box('#key-chart img')};
+        """
+    )
+    for part, box in boxes.items():
+        assert box is not None and box[0] >= 0 and box[1] <= height, f"{path.stem}: the {part} is below: {box}"
+    assert boxes["chart"][2] >= 500, f"{path.stem}: the key chart is too small to read"
+    first = browser.execute_script("return document.querySelector('#headline li').textContent")
+    table = pd.read_csv(f"results/baselines/{experiment.name}/table.csv", keep_default_na=False)
+    table["value"] = pd.to_numeric(table["value"], errors="coerce")
+    assert _expected_answer(experiment, table) in first, first

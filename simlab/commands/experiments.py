@@ -35,6 +35,10 @@ __all__ = ["run", "compare", "baseline", "regress", "each_experiment", "close_jo
 )
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @click.option("--svg", is_flag=True, help="Write every chart as SVG too (for print), besides the PNG.")
+@click.option(
+    "--dpi", type=click.IntRange(50, 600), default=110, show_default=True,
+    help="Dots per inch of the PNG charts (300 for print).",
+)
 @jobs_option
 @limit_options
 def run(
@@ -42,6 +46,7 @@ def run(
     out: Path,
     threads: int | None,
     svg: bool,
+    dpi: int,
     jobs: int | None,
     max_cells: int,
     max_trials: int,
@@ -57,7 +62,7 @@ def run(
         "run",
         experiments,
         run_and_write,
-        Options(limits, threads, out, svg=svg),
+        Options(limits, threads, out, svg=svg, dpi=dpi),
         jobs,
         lambda task, done: (
             f"{task.name}: {task.cells} cells, {done.result.rows} rows, {seconds_text(done.seconds)} -> "

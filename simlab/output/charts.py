@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from simlab.inputs.variants import BASE
 from simlab.output.plots import (
     attacks_to_incapacitate,
+    bars,
     by_columns,
     chart_title,
     curve,
@@ -139,8 +140,12 @@ def draw(spec: ChartSpec, run: ExperimentRun) -> Figure:
         return curve(run.table, **options)
     if spec.kind == "heatmap":
         return heatmap(run.table, **options)
+    if spec.kind == "bars":
+        return bars(run.table, **options)
     if spec.kind == "distribution":
-        return distribution(run.distributions, name=options.pop("distribution", "damage"), **options)
+        at_least = bool(options.pop("at_least", False))  # the chart names one view: that one; else both
+        name = options.pop("distribution", "damage")
+        return distribution(run.distributions, name=name, at_least=at_least, beside=not at_least, **options)
     if spec.kind == "attacks_to_incapacitate":
         return attacks_to_incapacitate(run.incapacitation, **options)
     if spec.kind == "series":

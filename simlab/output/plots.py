@@ -14,7 +14,7 @@ import io
 import re
 import textwrap
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import matplotlib
 import numpy as np
@@ -25,13 +25,12 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
-from simlab.output.pivots import preferred_method, select
-
-if TYPE_CHECKING:
-    pass
+from simlab.output.pivots import format_value, preferred_method, select
+from simlab.output.words import Vocabulary
 
 __all__ = [
     "curve",
+    "bars",
     "heatmap",
     "distribution",
     "attacks_to_incapacitate",
@@ -39,65 +38,18 @@ __all__ = [
     "stacked",
     "distribution_heatmap",
     "survival",
-    "AXIS_LABELS",
+    "speaking",
+    "value_of",
+    "the",
     "label_of",
     "chart_title",
     "by_columns",
     "fixed_layout",
 ]
 
-#: Axis labels (with units) of common inputs and metrics.
-AXIS_LABELS = {
-    "dx": "firer's DX",
-    "skill": "skill",
-    "range_m": "range (m)",
-    "st": "target's ST",
-    "p_hit": "P(at least one hit)",
-    "mean_hits": "expected hits",
-    "mean_damage": "expected damage (hit points)",
-    "p_stagger": "P(stagger)",
-    "p_knockdown": "P(knockdown)",
-    "p_incapacitated": "P(incapacitated)",
-    "p_killed": "P(killed)",
-    "p_weapon_lost": "P(weapon lost)",
-    "mean_splash_damage": "expected splash damage (hit points)",
-    "damage": "damage of one attack (hit points)",
-    "p_unhurt": "P(unhurt)",
-    "p_light": "P(light wound)",
-    "p_serious": "P(serious wound, conscious)",
-    "p_unconscious": "P(unconscious)",
-    "p_not_dead_yet": "P(not dead yet)",
-    "p_survives": "P(survives attack and aftermath)",
-    "p_a_wins": "P(A wins)",
-    "p_b_wins": "P(B wins)",
-    "mean_turns": "expected turns",
-    "a.weapon": "A's weapon",
-    "b.weapon": "B's weapon",
-    "range_band": "range band",
-    "outcome": "worst result of one attack (0 unhurt ... 5 killed)",
-    "wounds_rows": "hit location",
-    "wounds_outcome": "wound level (TYC-6.2)",
-    "mean_bystander_hits": "expected hits on bystanders",
-    "hits": "hits of one attack",
-    "mean_applied_hits": "expected applied hits",
-    "mean_applied_margin": "expected applied hits of one roll",
-    "applied_hits": "applied hits of one attack",
-    "p_draw": "P(draw)",
-    "a.ship": "A's ship",
-    "b.ship": "B's ship",
-    "turns": "turns the fight lasted",
-    "turns_a_wins": "turn A wins",
-    "turns_b_wins": "turn B wins",
-    "mean_missiles_destroyed": "expected missiles shot down",
-    "a.count": "figures of side a",
-    "b.count": "figures of side b",
-    "p_both_out": "P(both sides out)",
-    "standing_a": "figures of side a standing at the end",
-    "standing_b": "figures of side b standing at the end",
-    "killed_a": "figures of side a killed",
-    "killed_b": "figures of side b killed",
-}
 _STYLE = {"font.size": 9}
+#: Dots per inch of charts on screen (``simlab run --dpi 300`` for print).
+CHART_DPI = 110
 #: The widest chart, in inches: at the figures' 110 dpi it fits a report page without shrinking.
 MAX_WIDTH_IN = 12.0
 #: Heatmaps label their cells with values only up to this many cells (the tables have the numbers).
@@ -105,23 +57,65 @@ MAX_ANNOTATED_CELLS = 400
 _MARKERS = "osD^vP*Xh<>"
 
 
-#: An experiment's own words for its inputs and metrics (``[labels]``), while its charts are drawn.
-_OWN_LABELS: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("own_labels", default=None)
+def series_style(i: int, n: int) -> tuple[Any, str]:
+    """Colour and marker of the ``i``-th of ``n`` lines: ten distinct colours, twenty beyond ten, a marker each."""
+    if n <= 10:
+        return f"C{i % 10}", _MARKERS[i % len(_MARKERS)]
+    return matplotlib.colormaps["tab20"](i % 20), _MARKERS[(i // 2) % len(_MARKERS)]
+
+
+def coinciding(frame: pd.DataFrame, labels: pd.Series, x: str) -> dict[str, list[str]]:
+    """Lines that coincide, drawn once: the first label of each group → every label with the same points.
+
+    Lines coincide when they have the same x values, values and intervals (to 1e-9); a legend that
+    names all of them says so, where drawing them each would hide all but the last.
+    """
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for label in dict.fromkeys(labels):
+        part = frame[labels == label].sort_values(x, kind="stable")
+        points = part[[x, "method", "value", "ci_low", "ci_high"]].to_numpy(dtype=object)
+        key = tuple(tuple(round(v, 9) if isinstance(v, float) and v == v else v for v in row) for row in points)
+        groups.setdefault(key, []).append(label)
+    return {names[0]: names for names in groups.values()}
+
+
+def _joined(names: Sequence[str], width: int = 40) -> str:
+    """Several line names as one legend entry, wrapped."""
+    return textwrap.fill(", ".join(names), width)
+
+
+#: The words charts are drawn in: an experiment's own ``[labels]`` and its battle's sides, then the registry's.
+_SPEAKING: contextvars.ContextVar[Vocabulary | None] = contextvars.ContextVar("speaking", default=None)
 
 
 @contextlib.contextmanager
-def own_labels(labels: Mapping[str, str]) -> Iterator[None]:
-    """Draw the charts inside in an experiment's own words (its ``[labels]``) where it gives them."""
-    token = _OWN_LABELS.set(labels)
+def speaking(words: Vocabulary) -> Iterator[None]:
+    """Draw the charts inside in ``words`` (an experiment's vocabulary: its own labels, its battle's sides)."""
+    token = _SPEAKING.set(words)
     try:
         yield
     finally:
-        _OWN_LABELS.reset(token)
+        _SPEAKING.reset(token)
 
 
-def label_of(name: str) -> str:
-    """The axis label of an input or metric: the experiment's own words, the registry's (with units), or the name."""
-    return (_OWN_LABELS.get() or {}).get(name) or AXIS_LABELS.get(name, name.replace("_", " "))
+def vocabulary_now() -> Vocabulary:
+    """The vocabulary charts are drawn in now (the registry's alone outside :func:`speaking`)."""
+    return _SPEAKING.get() or Vocabulary()
+
+
+def label_of(name: str, kind: str | None = None) -> str:
+    """The axis label of an input, metric or distribution (``kind``), in the designer's words, with its unit."""
+    return vocabulary_now().axis(name, kind)
+
+
+def the(words: str) -> str:
+    """Words with "the" before them, once: "the damage of one attack", "the fireteam's figures"."""
+    return words if words.startswith("the ") else f"the {words}"
+
+
+def value_of(name: str, value: Any) -> str:
+    """A value of an input as a legend or tick shows it ("full auto", "no armour", "yes")."""
+    return vocabulary_now().value(name, value)
 
 
 class ChartFigure(Figure):
@@ -139,21 +133,27 @@ class ChartFigure(Figure):
 
 def _figure(width: float, height: float, layout: Literal["constrained"] | None = "constrained") -> Figure:
     """A chart's figure; one-axes charts pass ``layout=None`` and end with :func:`fixed_layout`."""
-    return ChartFigure(figsize=(width, height), dpi=110, layout=layout)
+    return ChartFigure(figsize=(width, height), dpi=CHART_DPI, layout=layout)
 
 
 def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
+    """Each row's line name in the designer's words ("full auto", "no armour, 20 m")."""
     if not by:
         return pd.Series("", index=frame.index)
-    if len(by) == 1:
-        return frame[by[0]].astype(str)
-    return frame[list(by)].astype(str).agg(", ".join, axis=1)
+    words = vocabulary_now()
+    shown = [frame[key].map(lambda value, key=key: words.value(key, value)) for key in by]
+    return shown[0] if len(shown) == 1 else pd.concat(shown, axis=1).agg(", ".join, axis=1)
 
 
 def chart_title(title: str | None, default: str, where: Mapping[str, Any] | None, width: int = 75) -> str:
-    """The chart's title (wrapped): the given one, or ``default`` with the fixed inputs."""
+    """The chart's title (wrapped): the given one, or ``default`` with the fixed inputs in words."""
     if not title:
-        fixed = [f"{k} = {v}" for k, v in (where or {}).items() if not isinstance(v, (list, tuple))]
+        words = vocabulary_now()
+        fixed = [
+            words.where(k, v)
+            for k, v in (where or {}).items()
+            if not isinstance(v, (list, tuple)) and not (k == "variant" and v == "base")
+        ]
         title = f"{default} ({', '.join(fixed)})" if fixed else default
     return textwrap.fill(title, width)
 
@@ -186,16 +186,15 @@ def curve(
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
-    colours = {}
-    for i, label in enumerate(dict.fromkeys(labels)):
+    drawn = coinciding(frame, labels, x)
+    for i, (label, names) in enumerate(drawn.items()):
         part = frame[labels == label]
         exact = part[part["method"] == "exact"]
         sampled = part[part["method"] == "monte_carlo"]
-        colour = f"C{i % 10}"
-        colours[label] = colour
-        marker = _MARKERS[i % len(_MARKERS)]
+        colour, marker = series_style(i, len(drawn))
+        named = _joined(names) or metric
         if len(exact):
-            axes.plot(exact[x], exact["value"], color=colour, marker=marker, markersize=4, label=label or metric)
+            axes.plot(exact[x], exact["value"], color=colour, marker=marker, markersize=4, label=named)
         if len(sampled):
             errors = np.vstack([sampled["value"] - sampled["ci_low"], sampled["ci_high"] - sampled["value"]])
             errors = np.clip(errors, 0, None)  # a point interval may sit a rounding error off its value
@@ -208,8 +207,10 @@ def curve(
                 markersize=4,
                 capsize=2,
                 mfc="white" if len(exact) else colour,
-                label=None if len(exact) else (label or metric),
+                label=None if len(exact) else named,
             )
+    if len(frame) and pd.api.types.is_numeric_dtype(frame[x]) and (frame[x] % 1 == 0).all():
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts and DX: no 2.5 riflemen
     axes.set_xlabel(label_of(x) + _methods_note(frame))
     axes.set_ylabel(label_of(metric))
     if metric.startswith("p_"):
@@ -262,25 +263,26 @@ def heatmap(
     """
     frame = select(table, where, metric=metric)
     frame = select(frame, method=preferred_method(frame)).assign(value=lambda f: f[value])
+    shown_inputs = [k for k in (rows, cols, panels) if k]
+    averaged = _averaged_over(frame, shown_inputs)
+    if averaged:  # one value per cell: the mean over the inputs the chart does not show (as headlines say)
+        frame = frame.groupby(shown_inputs, sort=False, as_index=False)["value"].mean()
+    words = vocabulary_now()
     panel_values = list(dict.fromkeys(frame[panels])) if panels else [None]
     row_order = list(dict.fromkeys(frame[rows]))
     col_order = list(dict.fromkeys(frame[cols]))
     # Legible at the page's width: panels wrap so that the figure is never wider than the page,
-    # and the cells are labelled (at the size of the tick labels) only when there are few of them.
+    # and the cells are labelled (at the size of the tick labels) where the numbers fit in them.
     panel_width = 0.42 * len(col_order) + 0.9
     across = max(1, min(len(panel_values), int((MAX_WIDTH_IN - 1.6) // panel_width)))
     down = -(-len(panel_values) // across)
-    annotate = len(frame) <= MAX_ANNOTATED_CELLS
-    figure = _figure(
-        min(max(1.6 + across * panel_width, 6.4), MAX_WIDTH_IN),
-        min(max(1.4 + down * (0.8 + 0.24 * len(row_order)), 3.6), 30),
-        layout=None,
-    )
+    width = min(max(1.6 + across * panel_width, 6.4), MAX_WIDTH_IN)
+    cell_width = (width - 1.6) / across / max(len(col_order), 1) * 0.85
+    annotate = len(row_order) * len(col_order) <= MAX_ANNOTATED_CELLS and cell_width >= 0.22
+    figure = _figure(width, min(max(1.4 + down * (0.8 + 0.24 * len(row_order)), 3.6), 30), layout=None)
     grid = figure.subplots(down, across, squeeze=False, sharey=True).ravel()
-    low, high = float(frame["value"].min()), float(frame["value"].max())
-    cmap = "viridis"
-    if diverging:
-        low, high, cmap = -max(abs(low), abs(high), 1e-12), max(abs(low), abs(high), 1e-12), "RdBu_r"
+    low, high, clipped = robust_range(frame["value"].to_numpy(dtype=float), diverging)
+    cmap = "RdBu_r" if diverging else "viridis"
     image = None
     for axes in grid[len(panel_values) :]:
         axes.set_visible(False)
@@ -291,29 +293,110 @@ def heatmap(
         image = axes.imshow(
             values.to_numpy(dtype=float), aspect="auto", cmap=cmap, vmin=low, vmax=high, interpolation="nearest"
         )
-        axes.set_xticks(range(len(col_order)), [str(c) for c in col_order], rotation=60, ha="right", fontsize=7)
+        names = [words.value(cols, c) for c in col_order]
+        axes.set_xticks(range(len(col_order)), names, rotation=60, ha="right", fontsize=7)
         if axes is grid[0]:  # the panels share their rows: their ticks are set once for all
-            axes.set_yticks(range(len(row_order)), [str(r) for r in row_order])
+            axes.set_yticks(range(len(row_order)), [words.value(rows, r) for r in row_order])
         axes.tick_params(axis="y", labelsize=7, labelleft=axes in grid[::across])  # rows named once per line
         if annotate:
-            middle = (low + high) / 2
+            colours = matplotlib.colormaps[cmap]
             for (i, j), shown in np.ndenumerate(values.to_numpy(dtype=float)):
                 if not np.isnan(shown):
-                    dark = abs(shown) < 0.6 * high if diverging else shown > middle
-                    colour = "black" if dark else "white"
-                    axes.text(j, i, f"{shown:.2g}", ha="center", va="center", fontsize=7, color=colour)
+                    shade = colours(float(np.clip((shown - low) / (high - low or 1.0), 0.0, 1.0)))
+                    dark = 0.2126 * shade[0] + 0.7152 * shade[1] + 0.0722 * shade[2] > 0.45
+                    axes.text(j, i, _cell_text(shown), ha="center", va="center", fontsize=6,
+                              color="black" if dark else "white")  # fmt: skip
         axes.set_xlabel(label_of(cols))
         if panel is not None:
-            axes.set_title(f"{label_of(panels or '')} = {panel}", fontsize=9)
+            axes.set_title(words.where(panels or "", panel), fontsize=9)
     for axes in grid[::across]:
         axes.set_ylabel(label_of(rows))
     default = f"{label_of(metric)}: {label_of(rows)} × {label_of(cols)}"
+    if averaged:
+        default += f", averaged over {' and '.join(words.name(k, 'inputs') for k in averaged)}"
     heading = figure.suptitle(chart_title(title, default, where), fontsize=10)
     bar = _lay_out_panels(figure, grid, across, down, heading, colorbar=(low, high) if image is not None else None)
     if image is not None:
         label = label_of(metric) if value == "value" else f"{value} of {label_of(metric)}"
-        figure.colorbar(image, cax=figure.add_axes(bar, label="<colorbar>"), label=label)
+        if clipped:
+            label += "\n(colours clipped to the 2nd-98th percentile)"
+        extend = "both" if clipped else "neither"
+        figure.colorbar(image, cax=figure.add_axes(bar, label="<colorbar>"), label=label, extend=extend)
     return figure
+
+
+def bars(
+    table: pd.DataFrame,
+    metric: str,
+    x: str,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
+    lowest: bool = False,
+) -> Figure:
+    """The options of ``x`` ranked by ``metric``, best first, with 95 % intervals where sampled.
+
+    The picture of a ranking: inputs the chart does not hold are averaged over (the headline's
+    numbers), and the title says which.
+    """
+    frame = select(table, where, metric=metric)
+    frame = select(frame, method=preferred_method(frame))
+    averaged = _averaged_over(frame, [x])
+    frame = frame.groupby(x, sort=False, as_index=False)[["value", "ci_low", "ci_high"]].mean()
+    frame = frame.sort_values("value", ascending=not lowest, kind="stable")  # best at the top of the axes
+    words = vocabulary_now()
+    figure = _figure(7.6, max(2.4, 1.2 + 0.28 * len(frame)), layout=None)
+    axes = figure.add_subplot()
+    positions = np.arange(len(frame))
+    errors = np.clip(np.vstack([frame["value"] - frame["ci_low"], frame["ci_high"] - frame["value"]]), 0, None)
+    sampled = bool(np.nan_to_num(errors).any())
+    axes.barh(positions, frame["value"], color="C0", xerr=errors if sampled else None, capsize=2)
+    axes.set_yticks(positions, [words.value(x, v) for v in frame[x]], fontsize=8)
+    for position, shown in zip(positions, frame["value"], strict=True):
+        axes.annotate(format_value(float(shown)), (float(shown), float(position)), xytext=(4, 0),
+                      textcoords="offset points", va="center", fontsize=7)  # fmt: skip
+    axes.set_xlabel(label_of(metric) + ("\n(bars: 95 % intervals)" if sampled else ""))
+    axes.set_ylabel(label_of(x))
+    axes.grid(alpha=0.3, axis="x")
+    default = f"{label_of(metric)} by {label_of(x)}"
+    if averaged:
+        default += f", averaged over {' and '.join(words.name(k, 'inputs') for k in averaged)}"
+    axes.set_title(chart_title(title, default, where), fontsize=9)
+    return fixed_layout(figure)
+
+
+def _averaged_over(frame: pd.DataFrame, shown: Sequence[str]) -> list[str]:
+    """The inputs that vary among rows a chart draws as one cell (the chart shows their mean)."""
+    fixed = {"cell", "variant", "method", "metric", "value", "ci_low", "ci_high", "trials", "delta", *shown}
+    return [c for c in frame.columns if c not in fixed and frame[c].nunique(dropna=False) > 1]
+
+
+def robust_range(values: np.ndarray, diverging: bool = False) -> tuple[float, float, bool]:
+    """The colour scale of a heatmap: the 2nd to 98th percentile where the extremes lie far out.
+
+    One outlier (a rocket launcher among rifles) would otherwise turn every other cell the same
+    colour. The scale is clipped only when the full range is over 1.5 times the percentiles'
+    (the third value says so, for the colour bar's note); differences stay centred on 0.
+    """
+    shown = values[~np.isnan(values)]
+    if not len(shown):
+        return 0.0, 1.0, False
+    low, high = float(shown.min()), float(shown.max())
+    if diverging:
+        edge = max(abs(low), abs(high), 1e-12)
+        inner = float(np.percentile(np.abs(shown), 98)) if len(shown) >= 20 else edge
+        clipped = inner > 0 and edge > 1.5 * inner
+        edge = inner if clipped else edge
+        return -edge, edge, clipped
+    if len(shown) >= 20:
+        p_low, p_high = (float(v) for v in np.percentile(shown, [2, 98]))
+        if p_high > p_low and (high - low) > 1.5 * (p_high - p_low):
+            return p_low, p_high, True
+    return low, high if high > low else low + 1e-12, False
+
+
+def _cell_text(value: float) -> str:
+    """A heatmap cell's number: two significant figures, 0.52 or 25."""
+    return f"{value:.2g}" if abs(value) < 100 else f"{value:.0f}"
 
 
 def _lay_out_panels(
@@ -377,6 +460,7 @@ def distribution(
     title: str | None = None,
     at_least: bool = False,
     outcome_labels: Mapping[int, str] | None = None,
+    beside: bool = False,
 ) -> Figure:
     """Distribution ``name`` (damage or hits of one attack), one line per value of ``by``.
 
@@ -388,22 +472,53 @@ def distribution(
         title: The title instead of the default.
         at_least: Draw the chance of *at least* each outcome (``P(X >= k)``) instead of each outcome's.
         outcome_labels: Names of the outcomes (wound levels) for the axis.
+        beside: Draw both views side by side: each outcome's chance, and the chance of at least each
+            (what reports show: "how likely is 3 or more?" is read off the right panel).
     """
     frame = select(distributions, where, distribution=name)
     frame = select(frame, method=preferred_method(frame))
-    if at_least:  # P(X >= k): each line's probabilities summed from the top
-        frame = frame.sort_values("outcome", ascending=False)
-        group = [*by_columns(by)] or (lambda _: 0)
-        frame = frame.assign(probability=frame.groupby(group)["probability"].cumsum()).sort_values("outcome")
     keys = by_columns(by)
     labels = _line_labels(frame, keys)
-    figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
-    axes = figure.add_subplot()
-    lines = list(dict.fromkeys(labels))
+    views = (False, True) if beside else (at_least,)
+    figure = _figure((7.6 if keys else 6.4) + (5.0 if beside else 0.0), 4.0, layout=None)
+    panels = figure.subplots(1, len(views), squeeze=False).ravel()
     bars = frame["outcome"].nunique() <= 12
+    for axes, cumulative in zip(panels, views, strict=True):
+        _distribution_axes(axes, frame, labels, name, bars, cumulative, outcome_labels, keys)
+    if keys:
+        panels[-1].legend(
+            title=", ".join(label_of(k) for k in keys), fontsize=8, title_fontsize=8, loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+        )  # fmt: skip
+    heading = chart_title(title, f"Distribution of {the(label_of(name, 'distributions'))}", where)
+    if beside:
+        figure.suptitle(heading, fontsize=9)
+        panels[0].set_title("chance of each", fontsize=9)
+        panels[1].set_title("chance of at least each", fontsize=9)
+    else:
+        panels[0].set_title(heading, fontsize=9)
+    return fixed_layout(figure)
+
+
+def _distribution_axes(
+    axes: Any,
+    frame: pd.DataFrame,
+    labels: pd.Series,
+    name: str,
+    bars: bool,
+    at_least: bool,
+    outcome_labels: Mapping[int, str] | None,
+    keys: Sequence[str],
+) -> None:
+    """One view of a distribution: each outcome's chance, or the chance of at least each (``P(X >= k)``)."""
+    if at_least:  # each line's probabilities summed from the top
+        frame = frame.assign(line=labels).sort_values("outcome", ascending=False)
+        frame = frame.assign(probability=frame.groupby("line")["probability"].cumsum()).sort_values("outcome")
+        labels = frame["line"]
+    lines = list(dict.fromkeys(labels))
     for i, label in enumerate(lines):
         part = frame[labels == label].sort_values("outcome")
-        style: dict[str, Any] = {"color": f"C{i % 10}", "label": label or name}
+        style: dict[str, Any] = {"color": series_style(i, len(lines))[0], "label": label or name}
         if bars:  # few outcomes: grouped bars
             width = 0.8 / len(lines)
             axes.bar(part["outcome"] + (i - (len(lines) - 1) / 2) * width, part["probability"], width=width, **style)
@@ -416,16 +531,10 @@ def distribution(
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     elif len(frame):
         axes.set_xlim(frame["outcome"].min() - 0.5, _quantile_end(frame, labels, 0.999) + 0.5)
-    axes.set_xlabel(label_of(name) + ("" if bars else "\n(outcomes past the 99.9th percentile not shown)"))
-    axes.set_ylabel("probability of at least this" if at_least else "probability")
+    tail = "" if bars else "\n(outcomes past the 99.9th percentile not shown)"
+    axes.set_xlabel(label_of(name, "distributions") + tail)
+    axes.set_ylabel("chance of at least this" if at_least else "chance")
     axes.grid(alpha=0.3)
-    if keys:
-        axes.legend(
-            title=", ".join(label_of(k) for k in keys), fontsize=8, title_fontsize=8, loc="upper left",
-            bbox_to_anchor=(1.01, 1.0),
-        )  # fmt: skip
-    axes.set_title(chart_title(title, f"Distribution of the {label_of(name)}", where), fontsize=9)
-    return fixed_layout(figure)
 
 
 def _quantile_end(frame: pd.DataFrame, labels: pd.Series, level: float) -> float:
@@ -453,18 +562,14 @@ def attacks_to_incapacitate(
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
-    for i, label in enumerate(dict.fromkeys(labels)):
+    lines = list(dict.fromkeys(labels))
+    for i, label in enumerate(lines):
         part = frame[labels == label]
-        axes.plot(
-            part["attacks"],
-            part["p_incapacitated"],
-            color=f"C{i % 10}",
-            marker=_MARKERS[i % len(_MARKERS)],
-            markersize=4,
-            label=label or "target",
-        )
+        colour, marker = series_style(i, len(lines))
+        axes.plot(part["attacks"], part["p_incapacitated"], color=colour, marker=marker, markersize=4,
+                  label=label or "target")  # fmt: skip
     axes.set_xlabel("attacks")
-    axes.set_ylabel("P(incapacitated by then)")
+    axes.set_ylabel("chance to be incapacitated by then")
     axes.set_ylim(-0.02, 1.02)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.grid(alpha=0.3)
@@ -532,14 +637,16 @@ def survival(
     labels = _line_labels(frame, keys)
     figure = _figure(7.6 if keys else 6.4, 4.0, layout=None)
     axes = figure.add_subplot()
-    for i, label in enumerate(dict.fromkeys(labels)):
+    lines = list(dict.fromkeys(labels))
+    for i, label in enumerate(lines):
         part = frame[labels == label]
-        colour = f"C{i % 10}"
+        colour = series_style(i, len(lines))[0]
         for side, style in (("a", "-"), ("b", "--")):
             line = part[part["side"] == side].sort_values("k")
             if not len(line):
                 continue
-            name = f"{label}: side {side}" if label else f"side {side}"
+            who = vocabulary_now().side(side)
+            name = f"{label}: {who}" if label else who
             axes.plot(line["k"], line["value"], style, color=colour, linewidth=1.4, label=name)
             axes.fill_between(line["k"], line["ci_low"], line["ci_high"], color=colour, alpha=0.18, linewidth=0)
     axes.set_xlabel("after turn\n(lines: sampled means; bands: 95 % intervals)")
@@ -549,7 +656,9 @@ def survival(
     axes.grid(alpha=0.3)
     axes.legend(title=", ".join(label_of(k) for k in keys) or None, fontsize=8, title_fontsize=8, loc="upper left",
                 bbox_to_anchor=(1.01, 1.0))  # fmt: skip
-    axes.set_title(chart_title(title, "figures standing, side a (solid) and side b (dashed)", where), fontsize=9)
+    words = vocabulary_now()
+    default = f"figures standing, {words.side('a')} (solid) and {words.side('b')} (dashed)"
+    axes.set_title(chart_title(title, default, where), fontsize=9)
     return fixed_layout(figure)
 
 
@@ -631,8 +740,8 @@ def distribution_heatmap(
     for (i, j), p in np.ndenumerate(values.to_numpy(dtype=float)):
         if p >= 0.0005:
             axes.text(j, i, f"{p:.3f}", ha="center", va="center", fontsize=6.5, color="white" if p > 0.5 else "black")
-    axes.set_xlabel(label_of(f"{prefix}outcome"))
-    axes.set_ylabel(label_of(f"{prefix}rows"))
+    axes.set_xlabel(label_of(f"{prefix}outcome", "distributions"))
+    axes.set_ylabel(label_of(f"{prefix}rows", "distributions"))
     figure.colorbar(image, ax=axes, label="probability", shrink=0.8)
     axes.set_title(chart_title(title, f"{prefix.rstrip('_')} by outcome", where), fontsize=9)
     return figure
@@ -648,19 +757,23 @@ def fixed_layout(figure: Figure) -> Figure:
     axes = figure.axes[0]
     width, height = (float(v) for v in figure.get_size_inches())
     char = 0.075  # inches per character at the 8-9 pt of labels, generously
-    legend = axes.get_legend()
+    legend = figure.axes[-1].get_legend()
     right = 0.25
     if legend is not None:
         texts = [t.get_text() for t in legend.get_texts()] + [legend.get_title().get_text()]
         right = 0.75 + char * max((len(t) for t in texts), default=0)
     title_lines = axes.get_title().count("\n") + 1 if axes.get_title() else 0
+    heading = figure.get_suptitle()
+    title_lines += heading.count("\n") + 1 if heading else 0
     xlabel_lines = axes.get_xlabel().count("\n") + 1 if axes.get_xlabel() else 0
     ticks = [t.get_text() for t in axes.get_yticklabels()] or ["0.00"]
     left = 0.45 + char * max(4, max(len(t) for t in ticks))
     bottom = 0.35 + 0.17 * xlabel_lines
     top = 0.12 + 0.17 * title_lines
+    panels = len(figure.axes)
     figure.subplots_adjust(
         left=min(left / width, 0.4), right=max(1 - right / width, 0.5),
         bottom=min(bottom / height, 0.4), top=max(1 - top / height, 0.6),
+        wspace=(left + 0.2) / max((width - left - right) / panels, 1.0) if panels > 1 else None,
     )  # fmt: skip
     return figure

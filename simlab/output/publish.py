@@ -20,6 +20,7 @@ from simlab.output.answers import question_chart
 from simlab.output.atomic import staged_directory
 from simlab.output.charts import chart_file_name, choose_charts, comparison_charts, draw
 from simlab.output.document import Chart, Report, build_comparison_report, build_report, to_html, to_markdown
+from simlab.output.words import vocabulary
 from simlab.records import ChartSpec, Comparison, ExperimentRun
 
 __all__ = ["write_results", "write_comparison", "write_bundle", "save_charts", "png_bytes", "RESULT_FILES"]
@@ -35,20 +36,26 @@ def _caption(figure: Figure, title: str | None) -> str:
     return suptitle or (figure.axes[0].get_title() if figure.axes else "chart")
 
 
-def png_bytes(figure: Figure, compress_level: int = 6) -> bytes:
+def png_bytes(figure: Figure, compress_level: int = 6, dpi: int | None = None) -> bytes:
     """A figure as the PNG that reports embed and the web page shows.
 
     Args:
         figure: The chart.
         compress_level: zlib's level, 0 to 9: the web page, which draws a chart per request, takes 1
             (a fifth quicker to encode, about a tenth larger).
+        dpi: Dots per inch (the figure's own, 110, without).
     """
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": compress_level})
+    figure.savefig(
+        buffer, format="png", dpi=dpi or figure.dpi, metadata={"Software": None},
+        pil_kwargs={"compress_level": compress_level},
+    )  # fmt: skip
     return buffer.getvalue()
 
 
-def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, svg: bool = False) -> list[Chart]:
+def save_charts(
+    figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, svg: bool = False, dpi: int | None = None
+) -> list[Chart]:
     """Save each figure as PNG (and SVG with ``svg``) into ``directory`` under a unique name.
 
     The PNG is what reports embed; the SVG, for print, costs about as much again to write,
@@ -60,7 +67,7 @@ def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, sv
     with mpl.rc_context({"svg.hashsalt": "simlab", "font.size": 9, "svg.fonttype": "none"}):
         for spec, figure in figures:
             name = chart_file_name(spec, taken)
-            png = png_bytes(figure)
+            png = png_bytes(figure, dpi=dpi)
             (directory / f"{name}.png").write_bytes(png)
             if svg:
                 figure.set_layout_engine("none")  # laid out once, for the PNG; the SVG keeps that layout
@@ -70,15 +77,15 @@ def save_charts(figures: Iterable[tuple[ChartSpec, Figure]], directory: Path, sv
     return charts
 
 
-def draw_charts(run: ExperimentRun, directory: Path, svg: bool = False) -> list[Chart]:
+def draw_charts(run: ExperimentRun, directory: Path, svg: bool = False, dpi: int | None = None) -> list[Chart]:
     """Draw the experiment's charts (or the default choice) as PNG (and SVG) into ``directory``."""
     experiment = run.experiment
     specs = experiment.charts or tuple(choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
-    key = question_chart(experiment.asks) if experiment.asks is not None else None
+    key = question_chart(experiment.asks, experiment.dimensions) if experiment.asks is not None else None
     if key is not None and not any(spec.kind == key[0] and dict(spec.options) == key[1] for spec in specs):
         specs = (ChartSpec(key[0], key[1]), *specs)  # the chart that shows the answer comes first
-    with plots.own_labels(experiment.labels):  # in the experiment's own words
-        return save_charts(((spec, draw(spec, run)) for spec in specs), directory, svg)
+    with plots.speaking(vocabulary(experiment)):  # in the experiment's own words
+        return save_charts(((spec, draw(spec, run)) for spec in specs), directory, svg, dpi)
 
 
 def write_bundle(
@@ -107,12 +114,14 @@ def write_bundle(
     return destination
 
 
-def write_results(run: ExperimentRun, out: Path, provenance: Mapping[str, object], svg: bool = False) -> Path:
-    """Write ``OUT/<name>/`` for one run of an experiment (charts as SVG too with ``svg``)."""
+def write_results(
+    run: ExperimentRun, out: Path, provenance: Mapping[str, object], svg: bool = False, dpi: int | None = None
+) -> Path:
+    """Write ``OUT/<name>/`` for one run of an experiment (charts as SVG too with ``svg``, PNG at ``dpi``)."""
     return write_bundle(
         out / run.experiment.name,
         run.table,
-        lambda directory: draw_charts(run, directory, svg),
+        lambda directory: draw_charts(run, directory, svg, dpi),
         lambda charts: build_report(run, charts),
         provenance,
     )

@@ -418,6 +418,8 @@ def _chart(
         attacks = data["attacks"]
         if isinstance(attacks, bool) or not isinstance(attacks, int) or not 1 <= attacks <= ATTACKS:
             raise check.fail(table, "attacks", f"expected an integer from 1 to {ATTACKS}, got {attacks!r}")
+    if "at_least" in data and not isinstance(data["at_least"], bool):
+        raise check.fail(table, "at_least", f"expected true or false, got {_describe(data['at_least'])}")
     if "by" in data and not isinstance(data["by"], str | list):
         raise check.fail(table, "by", f"expected a grid input or a list of them, got {_describe(data['by'])}")
     if "metrics" in data and not isinstance(data["metrics"], list):

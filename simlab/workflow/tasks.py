@@ -35,6 +35,7 @@ class Options:
         out: Results root (``run``) or baselines directory (``baseline``).
         variant: A variant file whose rules replace the base rules (``regress --variant``).
         svg: Charts as SVG too (``run --svg``).
+        dpi: Dots per inch of the PNG charts (``run --dpi``; 300 for print; None: 110).
     """
 
     limits: Limits
@@ -42,6 +43,7 @@ class Options:
     out: Path | None = None
     variant: Path | None = None
     svg: bool = False
+    dpi: int | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ def run_and_write(task: Task, options: Options, progress: Callable[[int], None])
     sampled = run.table["trials"].dropna()
     most = int(sampled.max()) if len(sampled) else 0
     provenance = experiment_provenance(run.experiment, seconds=run.seconds, trials_used=most, rows=len(run.table))
-    return Written(len(run.table), write_results(run, options.out, provenance, options.svg))
+    return Written(len(run.table), write_results(run, options.out, provenance, options.svg, options.dpi))
 
 
 def run_and_keep(task: Task, options: Options, progress: Callable[[int], None]) -> Written:

@@ -17,8 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-from simlab.output.pivots import format_value, preferred_method, select
-from simlab.output.words import Vocabulary
+from simlab.output.pivots import NOT_INPUTS, averaged_over, base_rules, format_value, preferred_method, select
+from simlab.output.words import Vocabulary, sentence_case
 from simlab.records import ExperimentQuestion
 
 __all__ = ["answer_question", "question_chart", "variant_effects"]
@@ -38,17 +38,14 @@ def _shown(row: Mapping[str, Any]) -> str:
 
 def _averaged_note(table: pd.DataFrame, asks: ExperimentQuestion, words: Vocabulary) -> str:
     """The inputs a best or ranking question's values are means over, as words (", averaged over opponent")."""
-    chosen = select(table[table["variant"] == "base"] if "variant" in table else table, asks.where, metric=asks.metric)
-    named = {str(asks.input), *asks.per, *asks.where, "cell", "variant", "method", "metric", "value", "ci_low",
-             "ci_high", "trials"}  # fmt: skip
-    over = [c for c in chosen.columns if c not in named and chosen[c].nunique(dropna=False) > 1]
+    chosen = select(base_rules(table), asks.where, metric=asks.metric)
+    over = averaged_over(chosen, [str(asks.input), *asks.per, *asks.where])
     return f", averaged over {' and '.join(words.name(c, 'inputs') for c in over)}" if over else ""
 
 
 def _averaged(table: pd.DataFrame, asks: ExperimentQuestion, keys: Sequence[str]) -> pd.DataFrame:
     """The question's metric by ``keys`` under the base rules (the preferred method), held and averaged."""
-    base = table[table["variant"] == "base"] if "variant" in table else table
-    chosen = select(base, asks.where, metric=asks.metric)
+    chosen = select(base_rules(table), asks.where, metric=asks.metric)
     chosen = select(chosen, method=preferred_method(chosen))
     return chosen.groupby(list(keys), as_index=False, sort=False)[["value", "ci_low", "ci_high"]].mean()
 
@@ -59,15 +56,10 @@ def _combos(frame: pd.DataFrame, per: Sequence[str]) -> list[dict[str, Any]]:
     return [dict(zip(per, values, strict=True)) for values in itertools.product(*(frame[p].unique() for p in per))]
 
 
-def _where(combo: Mapping[str, Any], words: Vocabulary) -> str:
-    return ", ".join(words.where(k, v) for k, v in combo.items())
-
-
 def _lead(combo: Mapping[str, Any], words: Vocabulary) -> str:
     """The held inputs that open a sentence: "Against flak jacket", "At range 10 m", "With 2 corrections"."""
     first = next(iter(combo))
-    said = f"{words.lead(first, combo[first])} {_where(combo, words)}".strip()
-    return said[0].upper() + said[1:]
+    return sentence_case(f"{words.lead(first, combo[first])} {words.held(combo)}".strip())
 
 
 def answer_question(
@@ -79,7 +71,7 @@ def answer_question(
     assert asks.input is not None  # every other kind names its input (checked when the file is read)
     frame = _averaged(table, asks, [asks.input, *asks.per])
     if not len(frame):
-        held = _where(asks.where, words) if asks.where else "these inputs"
+        held = words.held(asks.where) if asks.where else "these inputs"
         return [f"No cell of the run has the {words.name(asks.metric, 'metrics')} with {held}."]
     if asks.kind == "threshold":
         return _threshold(frame, asks, words)
@@ -107,7 +99,7 @@ def _threshold(frame: pd.DataFrame, asks: ExperimentQuestion, words: Vocabulary)
         if not any(reached):
             top = max(r["value"] for r in rows) if rows else float("nan")
             sentence = f"the {metric} never reaches {target:g}: at most {format_value(top)}."
-            sentences.append(lead + sentence if lead else sentence.capitalize())
+            sentences.append(lead + sentence if lead else sentence_case(sentence))
             found.append(None)
             continue
         at = reached.index(True)
@@ -121,7 +113,7 @@ def _threshold(frame: pd.DataFrame, asks: ExperimentQuestion, words: Vocabulary)
                     f"{words.amount(option, row[option])}")  # fmt: skip
             before = f"; {words.amount(option, rows[at - 1][option])}: {_shown(rows[at - 1])}" if at else ""
         sentence = f"{said}: {_shown(row)}{before}."
-        sentences.append(lead + sentence if lead else sentence[0].upper() + sentence[1:])
+        sentences.append(lead + sentence if lead else sentence_case(sentence))
         found.append(row[option])
     if len(asks.per) == 1 and len(found) > 1 and None not in found and found[0] != found[-1]:
         per, first_at, last_at = asks.per[0], combos[0][asks.per[0]], combos[len(found) - 1][asks.per[0]]
@@ -195,9 +187,7 @@ def variant_effects(
     metric = words.name(asks.metric, "metrics")
     chosen = select(table, asks.where, metric=asks.metric)
     chosen = select(chosen, method=preferred_method(chosen))
-    keys = [
-        c for c in chosen.columns if c not in ("variant", "method", "metric", "value", "ci_low", "ci_high", "trials")
-    ]
+    keys = [c for c in chosen.columns if c == "cell" or c not in NOT_INPUTS]  # a cell's inputs, and the cell
     base = chosen[chosen["variant"] == "base"].set_index(keys)["value"]
     sentences = []
     for name in variants:
@@ -211,7 +201,7 @@ def variant_effects(
         where.pop("cell", None)
         changed = int((delta.abs() > 1e-12).sum())
         sentences.append(
-            f"Variant {name} moves the {metric} most with {_where(where, words)}: {format_value(float(base[at]))} → "
+            f"Variant {name} moves the {metric} most with {words.held(where)}: {format_value(float(base[at]))} → "
             f"{format_value(float(other[at]))}; it changes {changed} of {len(delta)} cells."
         )
     return sentences

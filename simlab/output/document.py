@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from simlab.output import pivots as reports
 from simlab.output.answers import answer_question
 from simlab.output.headline import headline
 from simlab.output.rendering import render
-from simlab.output.words import Vocabulary, vocabulary
+from simlab.output.words import Vocabulary, sentence_case, vocabulary
 from simlab.records import Comparison, ExperimentRun
 
 __all__ = ["Chart", "Table", "Report", "build_report", "build_comparison_report", "to_markdown", "to_html"]
@@ -103,7 +103,7 @@ def build_report(run: ExperimentRun, charts: list[Chart]) -> Report:
         ("grid", " × ".join(f"{words.name(k)} ({len(v)})" for k, v in experiment.grid.items()) or "one cell"),
         ("cells", f"{experiment.n_cells:,}" + (f" ({len(experiment.skipped)} skipped, listed below)"
                                                if experiment.skipped else "")),
-        ("fixed inputs", ", ".join(words.where(k, v) for k, v in experiment.fixed.items()) or "none"),
+        ("fixed inputs", words.held(experiment.fixed) or "none"),
     ]  # fmt: skip
     if experiment.tables:
         own = describe_tables(experiment.tables, system.tables())
@@ -203,14 +203,14 @@ def _weapon_armour_tables(report: Report, run: ExperimentRun, metrics: list[str]
         suffix = _where_text(where, words)
         report.tables.append(
             Table(
-                f"{words.name(main).capitalize()} by weapon and armour{suffix}",
+                f"{sentence_case(words.name(main))} by weapon and armour{suffix}",
                 reports.pivot(run.table, main, "weapon", "armor", where),
             )
         )
     for metric in shown[1:2]:
         report.tables.append(
             Table(
-                f"{words.name(metric).capitalize()} by weapon and armour{_where_text(first, words)}",
+                f"{sentence_case(words.name(metric))} by weapon and armour{_where_text(first, words)}",
                 reports.pivot(run.table, metric, "weapon", "armor", first),
             )
         )
@@ -315,7 +315,7 @@ def _half_width_text(value: float) -> str:
 
 
 def _where_text(where: dict[str, Any], words: Vocabulary) -> str:
-    return f" ({', '.join(words.where(k, v) for k, v in where.items())})" if where else ""
+    return f" ({words.held(where)})" if where else ""
 
 
 def in_words(table: Table, words: Vocabulary, inputs: Iterable[str]) -> Table:
@@ -336,22 +336,17 @@ def in_words(table: Table, words: Vocabulary, inputs: Iterable[str]) -> Table:
         taken.add(said)
         return said
 
+    def value_of(name: str) -> Callable[[Any], Any]:
+        return lambda value: words.value(name, value) if isinstance(value, str) else value
+
     def worded(frame: pd.DataFrame) -> pd.DataFrame:
         frame = frame.copy()
         for column in frame.columns:
             if isinstance(column, str) and column in inputs and frame[column].dtype == object:
-                frame[column] = frame[column].map(lambda v, c=column: words.value(c, v) if isinstance(v, str) else v)
-        if any(name in inputs for name in frame.index.names):
-            levels = [
-                level.map(lambda v, n=name: words.value(n, v) if isinstance(v, str) else v) if name in inputs else level
-                for level, name in zip(frame.index.levels, frame.index.names, strict=True)
-            ] if isinstance(frame.index, pd.MultiIndex) else None  # fmt: skip
-            if levels is not None:
-                frame.index = frame.index.set_levels(levels)
-            else:
-                name = frame.index.name
-                frame.index = frame.index.map(lambda v: words.value(name, v) if isinstance(v, str) else v)
-                frame.index.name = name
+                frame[column] = frame[column].map(value_of(column))
+        for name in frame.index.names:
+            if name in inputs:
+                frame = frame.rename(index=value_of(name), level=name)
         frame.index = frame.index.set_names([header(n) for n in frame.index.names])
         if not isinstance(frame.columns, pd.MultiIndex):
             frame.columns = pd.Index([header(c) for c in frame.columns], name=header(frame.columns.name))

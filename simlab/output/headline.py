@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from simlab.output.answers import answer_question, variant_effects
-from simlab.output.pivots import format_value, preferred_method, select
+from simlab.output.pivots import base_rules, format_value, preferred_method, select
 from simlab.output.words import Vocabulary
 from simlab.records import ExperimentQuestion
 
@@ -46,7 +46,7 @@ def headline(
         words: How to name its metrics, inputs and values (the registry's words without).
     """
     words = words or Vocabulary()
-    base = table[table["variant"] == "base"] if "variant" in table else table
+    base = base_rules(table)
     metric = main_metric(base)
     if metric is None:
         return []
@@ -90,7 +90,7 @@ def _one_sided_duels(table: pd.DataFrame, inputs: Sequence[str], words: Vocabula
     sides = [name for name in inputs if name.startswith(("a.", "b."))] or list(inputs)
 
     def said(row: dict[str, Any]) -> str:
-        described = ", ".join(f"{words.name(name, 'inputs')} {words.value(name, row[name])}" for name in sides)
+        described = words.held({name: row[name] for name in sides})
         a, b = words.side("a"), words.side("b")
         return f"{described}: {a} wins {format_value(row['p_a_wins'])}, {b} {format_value(row['p_b_wins'])}"
 
@@ -115,8 +115,8 @@ def _range_of(table: pd.DataFrame, metric: str, inputs: Sequence[str], words: Vo
     ordered = values.sort_values("value", ascending=False, kind="stable")
     top, bottom = ordered.iloc[0], ordered.iloc[-1]
     shown = [name for name in inputs if values[name].nunique() > 1] or list(inputs)
-    high = ", ".join(words.where(name, top[name]) for name in shown)
-    low = ", ".join(words.where(name, bottom[name]) for name in shown)
+    high = words.held({name: top[name] for name in shown})
+    low = words.held({name: bottom[name] for name in shown})
     return [
         f"The {words.name(metric, 'metrics')} is highest, {format_value(float(top['value']))}, at {high}; "
         f"lowest, {format_value(float(bottom['value']))}, at {low}."

@@ -8,7 +8,7 @@ the ranking of weapons per armour, and the marginal value of a change such as +1
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -25,7 +25,13 @@ __all__ = [
     "cell_values",
     "format_value",
     "describe_widths",
+    "NOT_INPUTS",
+    "base_rules",
+    "averaged_over",
 ]
+
+#: Columns of a run's (or comparison's) tidy table that are not inputs of its cells.
+NOT_INPUTS = ("cell", "variant", "method", "metric", "value", "ci_low", "ci_high", "trials", "delta")
 
 
 def select(frame: pd.DataFrame, where: Mapping[str, Any] | None = None, **more: Any) -> pd.DataFrame:
@@ -34,6 +40,16 @@ def select(frame: pd.DataFrame, where: Mapping[str, Any] | None = None, **more: 
     for column, value in {**(where or {}), **more}.items():
         mask &= frame[column].isin(value) if isinstance(value, (list, tuple)) else frame[column] == value
     return frame[mask]
+
+
+def base_rules(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the base rules (a table without variants: all of them)."""
+    return table[table["variant"] == "base"] if "variant" in table else table
+
+
+def averaged_over(frame: pd.DataFrame, shown: Sequence[str]) -> list[str]:
+    """The inputs that vary among rows a chart or headline shows as one value (it shows their mean)."""
+    return [c for c in frame.columns if c not in (*NOT_INPUTS, *shown) and frame[c].nunique(dropna=False) > 1]
 
 
 def preferred_method(frame: pd.DataFrame) -> str:

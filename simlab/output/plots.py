@@ -25,7 +25,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
-from simlab.output.pivots import format_value, preferred_method, select
+from simlab.output.pivots import averaged_over, format_value, preferred_method, select
 from simlab.output.words import Vocabulary
 
 __all__ = [
@@ -141,7 +141,10 @@ def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
     if not by:
         return pd.Series("", index=frame.index)
     words = vocabulary_now()
-    shown = [frame[key].map(lambda value, key=key: words.value(key, value)) for key in by]
+    shown = []
+    for key in by:  # each distinct value put in words once
+        said = {v: words.value(key, v) for v in frame[key].unique()}
+        shown.append(frame[key].map(lambda v, said=said, key=key: said[v] if v in said else words.value(key, v)))
     return shown[0] if len(shown) == 1 else pd.concat(shown, axis=1).agg(", ".join, axis=1)
 
 
@@ -149,12 +152,9 @@ def chart_title(title: str | None, default: str, where: Mapping[str, Any] | None
     """The chart's title (wrapped): the given one, or ``default`` with the fixed inputs in words."""
     if not title:
         words = vocabulary_now()
-        fixed = [
-            words.where(k, v)
-            for k, v in (where or {}).items()
-            if not isinstance(v, (list, tuple)) and not (k == "variant" and v == "base")
-        ]
-        title = f"{default} ({', '.join(fixed)})" if fixed else default
+        held = {k: v for k, v in (where or {}).items() if not isinstance(v, (list, tuple))}
+        fixed = words.held({k: v for k, v in held.items() if (k, v) != ("variant", "base")})
+        title = f"{default} ({fixed})" if fixed else default
     return textwrap.fill(title, width)
 
 
@@ -264,7 +264,7 @@ def heatmap(
     frame = select(table, where, metric=metric)
     frame = select(frame, method=preferred_method(frame)).assign(value=lambda f: f[value])
     shown_inputs = [k for k in (rows, cols, panels) if k]
-    averaged = _averaged_over(frame, shown_inputs)
+    averaged = averaged_over(frame, shown_inputs)
     if averaged:  # one value per cell: the mean over the inputs the chart does not show (as headlines say)
         frame = frame.groupby(shown_inputs, sort=False, as_index=False)["value"].mean()
     words = vocabulary_now()
@@ -340,7 +340,7 @@ def bars(
     """
     frame = select(table, where, metric=metric)
     frame = select(frame, method=preferred_method(frame))
-    averaged = _averaged_over(frame, [x])
+    averaged = averaged_over(frame, [x])
     frame = frame.groupby(x, sort=False, as_index=False)[["value", "ci_low", "ci_high"]].mean()
     frame = frame.sort_values("value", ascending=not lowest, kind="stable")  # best at the top of the axes
     words = vocabulary_now()
@@ -362,12 +362,6 @@ def bars(
         default += f", averaged over {' and '.join(words.name(k, 'inputs') for k in averaged)}"
     axes.set_title(chart_title(title, default, where), fontsize=9)
     return fixed_layout(figure)
-
-
-def _averaged_over(frame: pd.DataFrame, shown: Sequence[str]) -> list[str]:
-    """The inputs that vary among rows a chart draws as one cell (the chart shows their mean)."""
-    fixed = {"cell", "variant", "method", "metric", "value", "ci_low", "ci_high", "trials", "delta", *shown}
-    return [c for c in frame.columns if c not in fixed and frame[c].nunique(dropna=False) > 1]
 
 
 def robust_range(values: np.ndarray, diverging: bool = False) -> tuple[float, float, bool]:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from simlab.inputs.battles import Battle, Group
     from simlab.records import Experiment
 
-__all__ = ["Vocabulary", "vocabulary", "registry", "plural", "WORD_KINDS"]
+__all__ = ["Vocabulary", "vocabulary", "registry", "plural", "singular", "sentence_case", "WORD_KINDS"]
 
 #: The kinds of name the vocabulary has words for, in the order a bare name is looked up.
 WORD_KINDS = ("metrics", "inputs", "distributions")
@@ -81,6 +81,18 @@ def _plain(name: str) -> str:
     return name.replace("_", " ")
 
 
+def _yes_no(value: Any) -> bool | None:
+    """A yes-or-no value (a bool, or its text in a CSV), else None."""
+    if isinstance(value, bool) or str(value) in ("True", "False"):
+        return str(value) == "True"
+    return None
+
+
+def sentence_case(text: str) -> str:
+    """The text with its first letter a capital, the rest as it is ("DX" stays "DX")."""
+    return text[:1].upper() + text[1:]
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """How one experiment (or page) names things: its own labels, its battle's sides, then the registry.
@@ -130,8 +142,9 @@ class Vocabulary:
 
     def value(self, name: str, value: Any) -> str:
         """A value in words: yes and no, "full auto", "no armour", spaces for underscores."""
-        if isinstance(value, bool) or str(value) in ("True", "False"):
-            return "yes" if str(value) == "True" else "no"
+        yes = _yes_no(value)
+        if yes is not None:
+            return "yes" if yes else "no"
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         values = registry()["values"]
@@ -159,10 +172,10 @@ class Vocabulary:
         """
         last = name.rsplit(".", 1)[-1]
         words = registry()
-        if isinstance(value, bool) or str(value) in ("True", "False"):
-            said = words["booleans"].get(last) if name not in self.own else None
-            if said:
-                return str(said[0] if str(value) == "True" else said[1])
+        yes = _yes_no(value)
+        said = words["booleans"].get(last) if yes is not None and name not in self.own else None
+        if said:
+            return str(said[0] if yes else said[1])
         if last in words["named_by_value"]["names"] and name not in self.own:
             return self.value(name, value)
         if self.counted(name):
@@ -176,13 +189,17 @@ class Vocabulary:
             return f"{self.value(name, value)} {singular(noun) if number == 1 else noun}"
         return f"{self.name(name, 'inputs')} {self.amount(name, value)}"
 
+    def held(self, inputs: Mapping[str, Any]) -> str:
+        """Inputs held at values, as one phrase: "flak jacket, range 20 m"."""
+        return ", ".join(self.where(name, value) for name, value in inputs.items())
+
     def lead(self, name: str, value: Any = None) -> str:
         """The word that introduces a value of ``name`` in a sentence: "against", "at", "with", or none.
 
         A yes-or-no input that says itself ("beside the target", "with antibiotics") has none.
         """
         last = name.rsplit(".", 1)[-1]
-        if (isinstance(value, bool) or str(value) in ("True", "False")) and last in registry()["booleans"]:
+        if _yes_no(value) is not None and last in registry()["booleans"]:
             return ""
         if name.startswith("b."):
             return "against"

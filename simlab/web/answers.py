@@ -23,6 +23,7 @@ from simlab.output.document import Chart
 from simlab.output.plots import label_of, the
 from simlab.output.publish import png_bytes
 from simlab.output.resolution import resolution_lines
+from simlab.output.words import sentence_case
 
 __all__ = [
     "LINKS",
@@ -133,7 +134,7 @@ def chart_caption(name: str, result: Mapping[str, Any]) -> str:
     names = side_names(result)
     if side in ("a", "b") and names[side] != side:
         exact = " (exact)" if name != base else ""
-        return f"{label_of(stem).capitalize()}: {names[side]}{exact}"
+        return f"{sentence_case(label_of(stem))}: {names[side]}{exact}"
     return f"Distribution of {the(label_of(name, 'distributions'))}"
 
 

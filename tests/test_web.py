@@ -403,7 +403,8 @@ def test_an_uploaded_variant_is_read_in_memory_never_written(client, capsys, tmp
         capsys, *_cli_args("hitech_tft", query, ["--exact", "--variant", str(tmp_path / "mine.toml")])
     )
     expected = json.loads(out)["metrics"]["p_killed"]
-    assert code == 0 and f'data-metric="p_killed"><td>p_killed</td><td class="value">{expected:.6g}<' in page.text
+    row = f'data-metric="p_killed"><td title="p_killed">chance to kill</td><td class="value">{expected:.6g}<'
+    assert code == 0 and row in page.text
     bad = client.post(f"/attack/hitech_tft?{urlencode(query)}", files={"variant_file": ("bad.toml", b"system = 1")})
     assert bad.status_code == 400 and "bad.toml" in bad.text and "Traceback" not in bad.text
     other = client.post(

@@ -100,10 +100,12 @@ class Vocabulary:
     Attributes:
         own: The experiment's ``[labels]``: name → words.
         battle: The battle whose sides and groups name ``a.*``, ``b.*`` and the side metrics.
+        sides: The sides' names where there is no battle file (an answer's JSON names them).
     """
 
     own: Mapping[str, str] = field(default_factory=dict)
     battle: Battle | None = None
+    sides: Mapping[str, str] = field(default_factory=dict)
 
     # --- names -----------------------------------------------------------------------------------
 
@@ -209,10 +211,9 @@ class Vocabulary:
 
     def side(self, side: str) -> str:
         """A side by its battle name ("the fireteam"), else its letter ("A")."""
-        if self.battle is not None:
-            named = self.battle.sides["ab".index(side)].name
-            if named and named not in ("a", "b", "A", "B"):
-                return f"the {named}"
+        named = self.battle.sides["ab".index(side)].name if self.battle is not None else self.sides.get(side)
+        if named and named not in ("a", "b", "A", "B"):
+            return f"the {named}"
         return side.upper()
 
     def _sides(self, words: str) -> str:

@@ -23,7 +23,7 @@ from simlab.output.document import Chart
 from simlab.output.plots import label_of, the
 from simlab.output.publish import png_bytes
 from simlab.output.resolution import resolution_lines
-from simlab.output.words import sentence_case
+from simlab.output.words import Vocabulary, sentence_case
 
 __all__ = [
     "LINKS",
@@ -77,11 +77,13 @@ def answer_context(
     """
     intervals = result.get("ci95", {})
     metrics = []
+    words = Vocabulary(sides=side_names(result))
     for name, value in result["metrics"].items():
         low_high = intervals.get(name)
         metrics.append(
             {
                 "name": name,
+                "words": words.name(name, "metrics"),
                 "shown": shown(value),
                 "interval": f"{shown(low_high[0])} – {shown(low_high[1])}" if low_high else "",
                 "doc": docs.get(name, ""),

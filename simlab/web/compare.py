@@ -23,8 +23,9 @@ from simlab.inputs.errors import SimlabError
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.plots import label_of, the
+from simlab.output.words import Vocabulary
 from simlab.systems import Question
-from simlab.web.answers import chart_png, grid_answer, shown
+from simlab.web.answers import chart_png, grid_answer, shown, side_names
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
@@ -202,6 +203,7 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
         caption = f"Distribution of {the(label_of(name, 'distributions'))}"
         charts.append(Chart(f"distribution_{name}", caption, chart_png(figure), width, height))
     rows = []
+    words = Vocabulary(sides=side_names(answers[0])) if answers else Vocabulary()
     for record in table.to_dict("records"):
         cells = [shown(record[c]) for c in columns]
         deltas = []
@@ -214,6 +216,7 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
         rows.append(
             {
                 "metric": record["metric"],
+                "words": words.name(record["metric"], "metrics"),
                 "doc": asked.metrics.get(record["metric"], ""),
                 "cells": cells,
                 "deltas": deltas,

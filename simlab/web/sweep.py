@@ -21,6 +21,7 @@ import pandas as pd
 from simlab.inputs.errors import SimlabError
 from simlab.output import plots
 from simlab.output.document import Chart
+from simlab.output.words import Vocabulary
 from simlab.web.answers import chart_png, grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
@@ -198,11 +199,14 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
     table = sweep_table(query, answers)
     figure = sweep_chart(query, table)
     width, height = (float(v) for v in figure.get_size_inches())
-    chart = Chart("sweep", f"{query.metric} against {query.x}", chart_png(figure), width, height)
+    words = Vocabulary()
+    caption = f"{words.name(query.metric, 'metrics')} against {words.name(query.x, 'inputs')}"
+    chart = Chart("sweep", caption, chart_png(figure), width, height)
     keys = [query.x, *([query.series] if query.series else [])]
     metrics = [
         {
             "name": ", ".join(shown(row[k]) for k in keys),
+            "words": words.held({k: row[k] for k in keys}),
             "shown": shown(row["value"]),
             "interval": f"{shown(row['ci_low'])} – {shown(row['ci_high'])}",
             "doc": "",

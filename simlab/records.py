@@ -31,7 +31,7 @@ __all__ = [
     "QUESTION_KINDS",
 ]
 
-#: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name`` and ``where``.
+#: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name``, ``where``, ``size`` and ``dpi``.
 CHART_KINDS: dict[str, tuple[str, ...]] = {
     "curve": ("metric", "x", "by", "target"),
     "heatmap": ("metric", "rows", "cols", "panels"),

@@ -120,3 +120,63 @@ def test_duplicate_names_are_refused(project, capsys):
     code, _, err = run_cli(capsys, "run")
     assert code == 2 and "is also the name of" in err
     assert not Path("results").exists()
+
+
+PRINT = """
+name = "for_print"
+system = "hitech_tft"
+method = "exact"
+
+[fixed]
+weapon = "assault rifle"
+
+[grid]
+dx = [10, 12, 14]
+armor = ["none", "flak jacket"]
+
+[[charts]]
+kind = "curve"
+metric = "p_hit"
+x = "dx"
+by = "armor"
+name = "column"
+size = [3.5, 2.5]
+dpi = 200
+
+[[charts]]
+kind = "curve"
+metric = "mean_damage"
+x = "dx"
+by = "armor"
+name = "page"
+"""
+
+
+def test_charts_for_print_take_the_run_s_size_and_dpi_and_a_chart_its_own(tmp_path, capsys):
+    from PIL import Image
+
+    path = tmp_path / "print.toml"
+    path.write_text(PRINT, encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path), "--size", "6.5x4", "--dpi", "300",
+                           "--jobs", "1")  # fmt: skip
+    assert code == 0, err
+    assert Image.open(tmp_path / "for_print" / "page.png").size == (1950, 1200)  # the run's 6.5 x 4 in at 300 dpi
+    assert Image.open(tmp_path / "for_print" / "column.png").size == (700, 500)  # its own 3.5 x 2.5 in at 200 dpi
+
+
+@pytest.mark.parametrize(
+    ("args", "chart", "message"),
+    [
+        (["--size", "6.5by4"], "", "--size': expected WIDTHxHEIGHT in inches, each 1 to 40 inches"),
+        (["--size", "100x4"], "", "got '100x4'"),
+        (["--dpi", "5000"], "", "--dpi'"),
+        ([], "size = [3.5]", "[charts] size: expected [width, height] in inches, each 1 to 40 inches"),
+        ([], 'dpi = "high"', "print.toml:19: [charts] dpi: expected a whole number from 50 to 600"),
+    ],
+)
+def test_a_print_size_or_dpi_out_of_range_is_refused_in_one_line(tmp_path, capsys, args, chart, message):
+    path = tmp_path / "print.toml"
+    path.write_text(PRINT.replace("size = [3.5, 2.5]\ndpi = 200", chart), encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"), *args)
+    assert code == 2 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out" / "for_print").exists()

@@ -27,6 +27,16 @@ from simlab.inputs.limits import Limits
 __all__ = ["run", "compare", "baseline", "regress", "each_experiment", "close_job"]
 
 
+def _chart_size(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
+    """``--size WxH``: a chart size in inches, or a one-line error naming what is valid."""
+    from simlab.inputs.params import parse_size
+
+    try:
+        return None if value is None else parse_size(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
 @click.command(short_help="Run experiments into results/<name>/ (the main job).")
 @scheduler_option
 @click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
@@ -39,6 +49,10 @@ __all__ = ["run", "compare", "baseline", "regress", "each_experiment", "close_jo
     "--dpi", type=click.IntRange(50, 600), default=110, show_default=True,
     help="Dots per inch of the PNG charts (300 for print).",
 )
+@click.option(
+    "--size", callback=_chart_size, metavar="WxH", default=None,
+    help="Every chart's width and height in inches, for print (6.5x4) [default: each chart's own].",
+)
 @jobs_option
 @limit_options
 def run(
@@ -47,6 +61,7 @@ def run(
     threads: int | None,
     svg: bool,
     dpi: int,
+    size: tuple[float, float] | None,
     jobs: int | None,
     max_cells: int,
     max_trials: int,
@@ -62,7 +77,7 @@ def run(
         "run",
         experiments,
         run_and_write,
-        Options(limits, threads, out, svg=svg, dpi=dpi),
+        Options(limits, threads, out, svg=svg, dpi=dpi, size=size),
         jobs,
         lambda task, done: (
             f"{task.name}: {task.cells} cells, {done.result.rows} rows, {seconds_text(done.seconds)} -> "

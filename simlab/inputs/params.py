@@ -30,6 +30,9 @@ from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameErro
 from simlab.text import is_digits
 
 __all__ = [
+    "SIZE_TEXT",
+    "valid_size",
+    "parse_size",
     "FieldSpec",
     "field_specs",
     "coerce",
@@ -261,6 +264,37 @@ def _field_specs(cls: type) -> Mapping[str, FieldSpec]:
 def valid_name(name: str) -> bool:
     """Whether ``name`` may name an experiment or variant: a file and directory name on every system."""
     return len(name) <= MAX_NAME and _NAME.fullmatch(name) is not None
+
+
+#: A chart's width and height for print (``simlab run --size``, a chart's ``size``): inches, each side.
+SIZE_RANGE = (1.0, 40.0)
+SIZE_TEXT = "1 to 40 inches"
+
+
+def valid_size(size: Any) -> bool:
+    """Whether ``size`` is a chart's [width, height] in inches, each within :data:`SIZE_RANGE`."""
+    return (
+        isinstance(size, (list, tuple))
+        and len(size) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in size)
+        and all(SIZE_RANGE[0] <= float(v) <= SIZE_RANGE[1] for v in size)
+    )
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """A chart size given as ``WIDTHxHEIGHT`` in inches (``6.5x4``).
+
+    Raises:
+        ValueError: With what is valid, for anything else.
+    """
+    width, sep, height = text.lower().partition("x")
+    try:
+        size = (float(width), float(height)) if sep else None
+    except ValueError:
+        size = None
+    if size is None or not valid_size(size):
+        raise ValueError(f"expected WIDTHxHEIGHT in inches, each {SIZE_TEXT} (6.5x4), got {text!r}")
+    return size
 
 
 def range_text(low: float, high: float) -> str:

@@ -124,7 +124,7 @@ def _chart_options(spec: ChartSpec, run: ExperimentRun) -> dict[str, Any]:
 
     Without this, the rows of every rule set would meet in one line or one cell of the chart.
     """
-    options = {k: v for k, v in spec.options.items() if k != "name"}
+    options = {k: v for k, v in spec.options.items() if k not in ("name", "size", "dpi")}  # how it is saved
     named = {options.get(k) for k in ("x", "rows", "cols", "panels")} | set(by_columns(options.get("by")))
     where = dict(options.get("where") or {})
     if run.experiment.variants and "variant" not in named and "variant" not in where:
@@ -159,6 +159,24 @@ def draw(spec: ChartSpec, run: ExperimentRun) -> Figure:
         names = run.experiment.owner.distribution_labels.get(prefix)
         return distribution_heatmap(run.distributions, labels=names, **options)
     raise ValueError(f"unknown chart kind {spec.kind!r}")
+
+
+#: The options that say what a chart shows (its others say how: lines, target, title).
+_SHOWS = ("metric", "x", "rows", "cols", "prefix", "distribution")
+
+
+def key_chart_first(specs: Sequence[ChartSpec], key: tuple[str, dict[str, Any]] | None) -> tuple[ChartSpec, ...]:
+    """The charts with the one that shows the question's answer first.
+
+    A chart of the experiment that shows the same thing (kind, metric, axes) becomes that chart,
+    keeping its title and name and taking the answer's lines and target, rather than being drawn twice.
+    """
+    if key is None:
+        return tuple(specs)
+    kind, options = key
+    same = [s for s in specs if s.kind == kind and all(s.get(k) == options.get(k) for k in _SHOWS)]
+    own = {k: v for k, v in same[0].options.items() if k in ("title", "name", "size", "dpi")} if same else {}
+    return (ChartSpec(kind, {**options, **own}), *(s for s in specs if not same or s is not same[0]))
 
 
 def chart_file_name(spec: ChartSpec, taken: set[str]) -> str:

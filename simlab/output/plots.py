@@ -39,6 +39,7 @@ __all__ = [
     "distribution_heatmap",
     "survival",
     "speaking",
+    "sized",
     "value_of",
     "the",
     "label_of",
@@ -131,9 +132,30 @@ class ChartFigure(Figure):
         return buffer.getvalue()
 
 
+#: A size (inches) every chart drawn now takes instead of its own (``simlab run --size``, a chart's ``size``).
+_SIZE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("size", default=None)
+
+
+@contextlib.contextmanager
+def sized(size: Sequence[float] | None) -> Iterator[None]:
+    """Draw the charts inside at ``size`` (width, height in inches; None: each its own size), for print.
+
+    Charts lay out their margins from the size they are drawn at, so a chart drawn smaller for a
+    column of a rulebook stays legible rather than being shrunk afterwards.
+    """
+    token = _SIZE.set((float(size[0]), float(size[1])) if size else None)
+    try:
+        yield
+    finally:
+        _SIZE.reset(token)
+
+
 def _figure(width: float, height: float, layout: Literal["constrained"] | None = "constrained") -> Figure:
-    """A chart's figure; one-axes charts pass ``layout=None`` and end with :func:`fixed_layout`."""
-    return ChartFigure(figsize=(width, height), dpi=CHART_DPI, layout=layout)
+    """A chart's figure, at the size asked for if any.
+
+    One-axes charts pass ``layout=None`` and end with :func:`fixed_layout`.
+    """
+    return ChartFigure(figsize=_SIZE.get() or (width, height), dpi=CHART_DPI, layout=layout)
 
 
 def _line_labels(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
@@ -277,9 +299,9 @@ def heatmap(
     across = max(1, min(len(panel_values), int((MAX_WIDTH_IN - 1.6) // panel_width)))
     down = -(-len(panel_values) // across)
     width = min(max(1.6 + across * panel_width, 6.4), MAX_WIDTH_IN)
-    cell_width = (width - 1.6) / across / max(len(col_order), 1) * 0.85
-    annotate = len(row_order) * len(col_order) <= MAX_ANNOTATED_CELLS and cell_width >= 0.22
     figure = _figure(width, min(max(1.4 + down * (0.8 + 0.24 * len(row_order)), 3.6), 30), layout=None)
+    cell_width = (float(figure.get_size_inches()[0]) - 1.6) / across / max(len(col_order), 1) * 0.85
+    annotate = len(row_order) * len(col_order) <= MAX_ANNOTATED_CELLS and cell_width >= 0.22
     grid = figure.subplots(down, across, squeeze=False, sharey=True).ravel()
     low, high, clipped = robust_range(frame["value"].to_numpy(dtype=float), diverging)
     cmap = "RdBu_r" if diverging else "viridis"

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from simlab.output import plots
 from simlab.output.answers import question_chart
 from simlab.output.atomic import staged_directory
-from simlab.output.charts import chart_file_name, choose_charts, comparison_charts, draw
+from simlab.output.charts import chart_file_name, choose_charts, comparison_charts, draw, key_chart_first
 from simlab.output.document import Chart, Report, build_comparison_report, build_report, to_html, to_markdown
 from simlab.output.words import vocabulary
 from simlab.records import ChartSpec, Comparison, ExperimentRun
@@ -67,7 +67,7 @@ def save_charts(
     with mpl.rc_context({"svg.hashsalt": "simlab", "font.size": 9, "svg.fonttype": "none"}):
         for spec, figure in figures:
             name = chart_file_name(spec, taken)
-            png = png_bytes(figure, dpi=dpi)
+            png = png_bytes(figure, dpi=spec.get("dpi") or dpi)  # a chart's own dpi, else the run's
             (directory / f"{name}.png").write_bytes(png)
             if svg:
                 figure.set_layout_engine("none")  # laid out once, for the PNG; the SVG keeps that layout
@@ -77,15 +77,25 @@ def save_charts(
     return charts
 
 
-def draw_charts(run: ExperimentRun, directory: Path, svg: bool = False, dpi: int | None = None) -> list[Chart]:
+def draw_charts(
+    run: ExperimentRun,
+    directory: Path,
+    svg: bool = False,
+    dpi: int | None = None,
+    size: tuple[float, float] | None = None,
+) -> list[Chart]:
     """Draw the experiment's charts (or the default choice) as PNG (and SVG) into ``directory``."""
     experiment = run.experiment
     specs = experiment.charts or tuple(choose_charts(experiment, list(dict.fromkeys(run.table["metric"]))))
-    key = question_chart(experiment.asks, experiment.dimensions) if experiment.asks is not None else None
-    if key is not None and not any(spec.kind == key[0] and dict(spec.options) == key[1] for spec in specs):
-        specs = (ChartSpec(key[0], key[1]), *specs)  # the chart that shows the answer comes first
+    if experiment.asks is not None:
+        specs = key_chart_first(specs, question_chart(experiment.asks, experiment.dimensions))
+
+    def drawn(spec: ChartSpec) -> Figure:
+        with plots.sized(spec.get("size") or size):  # a chart's own size for print, else the run's, else its own
+            return draw(spec, run)
+
     with plots.speaking(vocabulary(experiment)):  # in the experiment's own words
-        return save_charts(((spec, draw(spec, run)) for spec in specs), directory, svg, dpi)
+        return save_charts(((spec, drawn(spec)) for spec in specs), directory, svg, dpi)
 
 
 def write_bundle(
@@ -115,13 +125,27 @@ def write_bundle(
 
 
 def write_results(
-    run: ExperimentRun, out: Path, provenance: Mapping[str, object], svg: bool = False, dpi: int | None = None
+    run: ExperimentRun,
+    out: Path,
+    provenance: Mapping[str, object],
+    svg: bool = False,
+    dpi: int | None = None,
+    size: tuple[float, float] | None = None,
 ) -> Path:
-    """Write ``OUT/<name>/`` for one run of an experiment (charts as SVG too with ``svg``, PNG at ``dpi``)."""
+    """Write ``OUT/<name>/`` for one run of an experiment.
+
+    Args:
+        run: The run.
+        out: The results root.
+        provenance: The ``provenance.json`` object.
+        svg: Charts as SVG too.
+        dpi: Dots per inch of the PNGs (a chart's own ``dpi`` first; None: 110).
+        size: Every chart's width and height in inches (a chart's own ``size`` first; None: each its own).
+    """
     return write_bundle(
         out / run.experiment.name,
         run.table,
-        lambda directory: draw_charts(run, directory, svg, dpi),
+        lambda directory: draw_charts(run, directory, svg, dpi, size),
         lambda charts: build_report(run, charts),
         provenance,
     )

@@ -48,7 +48,7 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.own_tables import own_tables
-from simlab.inputs.params import NAME_RULE, build, coerce, field_specs, valid_name
+from simlab.inputs.params import NAME_RULE, SIZE_TEXT, build, coerce, field_specs, valid_name, valid_size
 from simlab.inputs.requests import build_request
 from simlab.inputs.tables import Table
 from simlab.inputs.variants import Variant, load_variant
@@ -68,7 +68,7 @@ __all__ = [
 RUN_METHODS = (*METHODS, "both")
 #: Values of ``kind`` every system knows: what one cell asks (systems add their questions).
 KINDS = ("attack", "duel", "battle")
-_CHART_COMMON = ("kind", "title", "name", "where")
+_CHART_COMMON = ("kind", "title", "name", "where", "size", "dpi")
 _TOP_KEYS = (
     "name",
     "system",
@@ -418,6 +418,11 @@ def _chart(
         attacks = data["attacks"]
         if isinstance(attacks, bool) or not isinstance(attacks, int) or not 1 <= attacks <= ATTACKS:
             raise check.fail(table, "attacks", f"expected an integer from 1 to {ATTACKS}, got {attacks!r}")
+    if "size" in data and not valid_size(data["size"]):
+        raise check.fail(table, "size", f"expected [width, height] in inches, each {SIZE_TEXT}, got {data['size']!r}")
+    dpi = data.get("dpi", 110)
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not 50 <= dpi <= 600:
+        raise check.fail(table, "dpi", f"expected a whole number from 50 to 600, got {data['dpi']!r}")
     if "at_least" in data and not isinstance(data["at_least"], bool):
         raise check.fail(table, "at_least", f"expected true or false, got {_describe(data['at_least'])}")
     if "by" in data and not isinstance(data["by"], str | list):

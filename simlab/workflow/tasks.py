@@ -36,6 +36,7 @@ class Options:
         variant: A variant file whose rules replace the base rules (``regress --variant``).
         svg: Charts as SVG too (``run --svg``).
         dpi: Dots per inch of the PNG charts (``run --dpi``; 300 for print; None: 110).
+        size: Every chart's width and height in inches (``run --size``; None: each its own).
     """
 
     limits: Limits
@@ -44,6 +45,7 @@ class Options:
     variant: Path | None = None
     svg: bool = False
     dpi: int | None = None
+    size: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ def run_and_write(task: Task, options: Options, progress: Callable[[int], None])
     sampled = run.table["trials"].dropna()
     most = int(sampled.max()) if len(sampled) else 0
     provenance = experiment_provenance(run.experiment, seconds=run.seconds, trials_used=most, rows=len(run.table))
-    return Written(len(run.table), write_results(run, options.out, provenance, options.svg, options.dpi))
+    return Written(len(run.table), write_results(run, options.out, provenance, options.svg, options.dpi, options.size))
 
 
 def run_and_keep(task: Task, options: Options, progress: Callable[[int], None]) -> Written:

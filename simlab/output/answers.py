@@ -111,7 +111,7 @@ def _threshold(frame: pd.DataFrame, asks: ExperimentQuestion, words: Vocabulary)
         else:
             said = (f"the {most} {words.name(option, 'inputs')} for which the {metric} is {reach} {target:g} is "
                     f"{words.amount(option, row[option])}")  # fmt: skip
-            before = f"; {words.amount(option, rows[at - 1][option])}: {_shown(rows[at - 1])}" if at else ""
+            before = f"; {words.where(option, rows[at - 1][option])}: {_shown(rows[at - 1])}" if at else ""
         sentence = f"{said}: {_shown(row)}{before}."
         sentences.append(lead + sentence if lead else sentence_case(sentence))
         found.append(row[option])

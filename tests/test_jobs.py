@@ -1,5 +1,6 @@
 """Experiments side by side in worker processes: the same files as one after another, and a display that logs."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,16 @@ def test_a_failed_job_stops_its_workers_at_once(tmp_path, capsys):
         processes = workers.pool._processes  # the executor's own record of its processes
         raise RuntimeError("a task failed")
     assert processes and not any(process.is_alive() for process in processes.values())
+
+
+def test_an_abort_stops_a_busy_worker_the_executor_has_not_recorded():
+    """A stop that lands between a worker's fork and the executor's record of it leaves nothing running."""
+    with pytest.raises(RuntimeError), Workers(2) as workers:
+        workers.pool.submit(int).result()
+        processes = list(workers.pool._processes.values())
+        workers.pool.submit(time.sleep, 600)  # a task that would hold a waiting shutdown for 10 minutes
+        workers.pool._processes.clear()  # as if the stop came before the executor recorded its workers
+        started = time.monotonic()
+        raise RuntimeError("stopped")
+    assert time.monotonic() - started < 3
+    assert processes and not any(process.is_alive() for process in processes)

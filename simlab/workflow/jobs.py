@@ -185,6 +185,7 @@ class Workers:
             _warm_up(warm_up)
             warm_up = None
         self.channel = context.Queue()
+        self._others = set(multiprocessing.active_children())  # children that are not this pool's
         self.pool = ProcessPoolExecutor(
             max_workers=processes, mp_context=context, initializer=_init_worker, initargs=(self.channel, warm_up)
         )
@@ -196,12 +197,27 @@ class Workers:
         self.close(abort=kind is not None)
 
     def close(self, abort: bool = False) -> None:
-        """Stop the workers: after their tasks, or (``abort``) at once."""
-        if abort:
-            # The executor has no public way to stop a worker in the middle of its start-up.
-            for process in list(getattr(self.pool, "_processes", {}).values()):
-                process.terminate()
-        self.pool.shutdown(wait=True, cancel_futures=abort)
+        """Stop the workers: after their tasks, or (``abort``) at once.
+
+        Aborting never waits for a task: every worker this pool started is terminated,
+        including one forked a moment before the stop and not yet in the executor's record
+        (a signal can arrive between the two), then killed if it has not ended within 1 s.
+        """
+        if not abort:
+            self.pool.shutdown(wait=True)
+            return
+        # The executor has no public way to stop a worker in the middle of its task or start-up.
+        recorded = set(getattr(self.pool, "_processes", {}).values())
+        workers = recorded | (set(multiprocessing.active_children()) - self._others)
+        for process in workers:
+            process.terminate()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + 1.0
+        for process in workers:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
 
 
 def run_tasks(

@@ -204,7 +204,11 @@ class Workers:
         (a signal can arrive between the two), then killed if it has not ended within 1 s.
         """
         if not abort:
-            self.pool.shutdown(wait=True)
+            try:
+                self.pool.shutdown(wait=True)
+            except BaseException:  # a stop while waiting for the last tasks
+                self.close(abort=True)
+                raise
             return
         # The executor has no public way to stop a worker in the middle of its task or start-up.
         recorded = set(getattr(self.pool, "_processes", {}).values())

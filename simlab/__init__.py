@@ -10,6 +10,9 @@ Public API::
     run = simlab.run("experiments/tft_autofire_modes.toml")   # tidy pandas tables
     run.table
 
+    simlab.solve("hitech_tft", find="dx", within="6..20", target="p_hit=0.75",
+                 weapon="assault rifle", range_m=20).answer.value      # 15
+
 :mod:`simlab.output.pivots` pivots those tables and :mod:`simlab.output.plots` charts them.
 """
 
@@ -29,6 +32,7 @@ __all__ = [
     "duel",
     "battle",
     "run",
+    "solve",
     "SimlabError",
     "AttackResult",
     "AttackRequest",
@@ -43,6 +47,7 @@ _PUBLIC = {
     "duel": "simlab.api",
     "battle": "simlab.api",
     "run": "simlab.api",
+    "solve": "simlab.api",
     "AttackResult": "simlab.engine.results",
     "SimlabError": "simlab.inputs.errors",
     "AttackRequest": "simlab.systems",

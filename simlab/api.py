@@ -1,4 +1,4 @@
-"""Short calls for notebooks and scripts: one attack, one duel, one battle, one experiment.
+"""Short calls for notebooks and scripts: one attack, one duel, one battle, one experiment, one balance question.
 
 Everything here is a thin layer over :mod:`simlab.systems`, :mod:`simlab.workflow.experiments`
 and :mod:`simlab.workflow.runner`; the command line uses the same functions.
@@ -15,7 +15,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.requests import question_request
 
-__all__ = ["attack", "duel", "battle", "run"]
+__all__ = ["attack", "duel", "battle", "run", "solve"]
 
 #: How messages name the choices of these calls (the command line says ``--exact``...).
 _API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
@@ -195,3 +195,111 @@ def run(experiment: str | Path, *, threads: int | None = None, trials: int | Non
     if trials is not None:
         found = dataclasses.replace(found, trials=check_trials(trials))
     return run_experiment(found, threads=threads)
+
+
+def _balance_setup(
+    system: str,
+    kind: str,
+    battle: str | Path | Mapping[str, Any] | None,
+    inputs: Mapping[str, Any],
+    *,
+    method: str,
+    trials: int | None,
+    seed: int,
+    rules: Mapping[str, Any] | None,
+    threads: int | None,
+    tables: Tables,
+) -> Any:
+    """The setup of a balance question, as the command line builds it."""
+    from simlab.balance.setup import Setup
+    from simlab.inputs.battles import battle_from_data, load_battle
+
+    if method not in ("exact", "monte_carlo"):
+        raise SimlabError(f"invalid value {method!r} for method: expected exact or monte_carlo")
+    found = None
+    if battle is not None:
+        found = battle_from_data(battle, "<battle>") if isinstance(battle, Mapping) else load_battle(battle)
+        kind = "battle"
+    return Setup(
+        system=system, kind=kind, inputs=_dotted(inputs), rules=dict(rules or {}), battle=found,
+        tables=_own(system, tables), exact=method == "exact", trials=None if method == "exact" else trials,
+        seed=seed, threads=threads, max_trials=MAX_TRIALS_PER_CELL, names=_API_NAMES,
+    )  # fmt: skip
+
+
+def solve(
+    system: str,
+    *,
+    find: str,
+    within: str | tuple[float, float],
+    target: str | tuple[str, float] | None = None,
+    equal: str | None = None,
+    a: Mapping[str, Any] | None = None,
+    b: Mapping[str, Any] | None = None,
+    kind: str = "attack",
+    battle: str | Path | Mapping[str, Any] | None = None,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int = 0,
+    rules: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+    tables: Tables = None,
+    **inputs: Any,
+) -> Any:
+    """The value of ``find`` over ``within`` at which a metric reaches ``target``, or setup A equals B.
+
+    As ``simlab solve`` (:mod:`simlab.balance.solve`): every crossing, each with the metric on both
+    sides of it, and a 95 % interval where sampled (the same random streams at every value).
+
+    Args:
+        system: System id.
+        find: The unknown: an input, a rule parameter, ``ROW.COLUMN`` or a battle's path (``a.count``).
+        within: Its range: ``"6..20"`` or ``(6, 20)`` (a real unknown: ``"0.5..3"``).
+        target: ``"METRIC=VALUE"`` or ``(METRIC, VALUE)``.
+        equal: Instead of ``target``: the metric of setup A (``a``, with the unknown) made equal to B's.
+        a: Setup A's own inputs (``equal``).
+        b: Setup B's own inputs (``equal``).
+        kind: ``attack``, ``duel``, or a further question; ``battle`` when ``battle`` is given.
+        battle: A battle file, or its values as a dict.
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials at each value (``monte_carlo``; default: the question's).
+        seed: Root seed (``monte_carlo``).
+        rules: Rule parameters that differ from the spec's defaults.
+        threads: Worker threads (None: all CPUs).
+        tables: Your own rows.
+        **inputs: Inputs shared by every value (``ROW__COLUMN`` for ``ROW.COLUMN``).
+
+    Returns:
+        A :class:`~simlab.balance.solve.Solution` (``.answer.value``, ``.crossings``, ``.to_json()``).
+
+    Raises:
+        NoCrossingError: When the goal is not crossed over the range.
+
+    Example:
+        >>> solve("hitech_tft", find="dx", within="6..20", target="p_hit=0.75",
+        ...       weapon="assault rifle", armor="flak jacket", range_m=20).answer.value
+        15.0
+    """
+    from simlab.balance.solve import Goal, parse_target
+    from simlab.balance.solve import solve as solve_for
+    from simlab.balance.unknowns import find_unknown
+    from simlab.inputs.limits import Limits
+    from simlab.output.words import Vocabulary
+
+    if (target is None) == (equal is None):
+        raise SimlabError("give one of target and equal")
+    setup = _balance_setup(system, kind, battle, inputs, method=method, trials=trials, seed=seed, rules=rules,
+                           threads=threads, tables=tables)  # fmt: skip
+    span = within if isinstance(within, str) else f"{within[0]}..{within[1]}"
+    unknown = find_unknown(setup.owner, setup.question, find, span)
+    if equal is not None:
+        words = Vocabulary(battle=setup.battle)
+        mine = setup.with_changes(inputs={**setup.inputs, **_dotted(a or {})})
+        other = setup.with_changes(inputs={**setup.inputs, **_dotted(b or {})})
+        named = (words.held(_dotted(a)) if a else "A", words.held(_dotted(b)) if b else "B")
+        goal = Goal(equal, None, other, *named)
+    else:
+        assert target is not None
+        metric, value = parse_target(target) if isinstance(target, str) else (str(target[0]), float(target[1]))
+        mine, goal = setup, Goal(metric, value)
+    return solve_for(mine, unknown, goal, limits=Limits())

@@ -25,6 +25,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "regress": ("simlab.commands.experiments:regress", "Check experiments against their baselines."),
     "run": ("simlab.commands.experiments:run", "Run experiments into results/<name>/ (the main job)."),
     "serve": ("simlab.commands.serve:serve", "A local web page to ask, see and share answers."),
+    "solve": (
+        "simlab.commands.balance:solve",
+        "Find the value that makes a metric reach a target, or two setups equal.",
+    ),
     "systems": ("simlab.commands.catalogue:systems", "The rule systems, their inputs and rule parameters."),
     "tables": ("simlab.commands.catalogue:tables", "The data tables of a system."),
 }

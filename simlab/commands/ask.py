@@ -9,13 +9,19 @@ question of one scenario is asked with ``simlab attack --kind KIND`` and needs n
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from simlab.commands.options import WHOLE, Progress, max_trials_option, print_json, scheduler_option, variant_of
+from simlab.commands.options import (
+    Progress,
+    print_json,
+    rules_options,
+    sampling_options,
+    scheduler_option,
+    variant_of,
+)
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS
 from simlab.inputs.params import parse_assignments
 from simlab.output.console import print_battle, print_result, print_side_by_side
@@ -35,45 +41,6 @@ Examples:
 """
 
 
-def _rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--rule``, ``--variant`` and ``--tables``: the rules and tables a question is asked under."""
-    for option in reversed(
-        [
-            click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter."),
-            click.option(
-                "--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML)."
-            ),
-            click.option(
-                "--tables",
-                "tables_dir",
-                type=click.Path(path_type=Path),
-                metavar="DIR",
-                help="Your own rows: TABLE.csv adds or changes rows, TABLE.only.csv replaces the table.",
-            ),
-        ]
-    ):
-        command = option(command)
-    return command
-
-
-def _sampling_options(what: str, default: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--trials`` (of ``what``), ``--seed``, ``--threads``, ``--json`` and ``--max-trials``."""
-    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
-        click.option("--trials", type=WHOLE, default=None, help=f"{what} to sample [default: {default:,}]."),
-        click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams."),
-        click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs]."),
-        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
-        max_trials_option,
-    ]
-
-    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
-        for option in reversed(options):
-            command = option(command)
-        return command
-
-    return decorate
-
-
 @click.command(
     short_help="One attack (or other question) of a system.",
     epilog=ATTACK_EXAMPLES,
@@ -87,9 +54,9 @@ def _sampling_options(what: str, default: int) -> Callable[[Callable[..., Any]],
     show_default=True,
     help="What to ask: one attack, or one of the system's questions (simlab systems lists them).",
 )
-@_rules_options
+@rules_options
 @click.option("--exact", is_flag=True, help="Compute exact values instead of sampling.")
-@_sampling_options("Trials", DEFAULT_TRIALS)
+@sampling_options("Trials", DEFAULT_TRIALS)
 def attack(system: str, sets: tuple[str, ...], kind: str, **options: Any) -> None:
     """Answer one attack question of SYSTEM (or another --kind), exactly (--exact) or by sampling.
 
@@ -162,8 +129,8 @@ def ask(
 @click.argument("system")
 @click.option("--a", "a_items", multiple=True, metavar="KEY=VALUE", help="Side A's input (or ROW.COLUMN).")
 @click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="Side B's input (or ROW.COLUMN).")
-@_rules_options
-@_sampling_options("Duels", DEFAULT_DUELS)
+@rules_options
+@sampling_options("Duels", DEFAULT_DUELS)
 def duel(system: str, a_items: tuple[str, ...], b_items: tuple[str, ...], **options: Any) -> None:
     """Sample duels of two figures of SYSTEM (each side's inputs as for attack, plus magazines).
 
@@ -183,8 +150,8 @@ def duel(system: str, a_items: tuple[str, ...], b_items: tuple[str, ...], **opti
     metavar="PATH=VALUE",
     help="Change the battle by dotted path: a.count=6, b.doctrine.targets=focus, a.groups.0.weapon=...",
 )
-@_rules_options
-@_sampling_options("Battles", DEFAULT_BATTLES)
+@rules_options
+@sampling_options("Battles", DEFAULT_BATTLES)
 def battle(system: str, battle_file: Path, set_items: tuple[str, ...], **options: Any) -> None:
     """Sample battles of SYSTEM described by BATTLE.toml (sides, groups, doctrine; docs/rules/engagements.md).
 

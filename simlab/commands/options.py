@@ -18,6 +18,8 @@ from simlab.text import whole_number
 
 __all__ = [
     "WHOLE",
+    "rules_options",
+    "sampling_options",
     "max_trials_option",
     "scheduler_option",
     "jobs_option",
@@ -168,3 +170,42 @@ def load_experiments(
             raise SimlabError(f"{experiment.path}: name {experiment.name!r} is also the name of {other}")
         names[experiment.name] = experiment.path
     return limits, experiments
+
+
+def rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rule``, ``--variant`` and ``--tables``: the rules and tables a question is asked under."""
+    for option in reversed(
+        [
+            click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter."),
+            click.option(
+                "--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML)."
+            ),
+            click.option(
+                "--tables",
+                "tables_dir",
+                type=click.Path(path_type=Path),
+                metavar="DIR",
+                help="Your own rows: TABLE.csv adds or changes rows, TABLE.only.csv replaces the table.",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
+def sampling_options(what: str, default: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--trials`` (of ``what``), ``--seed``, ``--threads``, ``--json`` and ``--max-trials``."""
+    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
+        click.option("--trials", type=WHOLE, default=None, help=f"{what} to sample [default: {default:,}]."),
+        click.option("--seed", type=WHOLE, default=0, show_default=True, help="Root seed of the random streams."),
+        click.option("--threads", type=WHOLE, default=None, help="Worker threads [default: all CPUs]."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
+        max_trials_option,
+    ]
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate

@@ -26,7 +26,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from simlab.output.pivots import averaged_over, format_value, preferred_method, select
-from simlab.output.words import Vocabulary
+from simlab.output.words import Vocabulary, the
 
 __all__ = [
     "curve",
@@ -107,11 +107,6 @@ def vocabulary_now() -> Vocabulary:
 def label_of(name: str, kind: str | None = None) -> str:
     """The axis label of an input, metric or distribution (``kind``), in the designer's words, with its unit."""
     return vocabulary_now().axis(name, kind)
-
-
-def the(words: str) -> str:
-    """Words with "the" before them, once: "the damage of one attack", "the fireteam's figures"."""
-    return words if words.startswith("the ") else f"the {words}"
 
 
 def value_of(name: str, value: Any) -> str:

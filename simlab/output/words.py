@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from simlab.inputs.battles import Battle, Group
     from simlab.records import Experiment
 
-__all__ = ["Vocabulary", "vocabulary", "registry", "plural", "singular", "sentence_case", "WORD_KINDS"]
+__all__ = ["Vocabulary", "vocabulary", "registry", "plural", "singular", "sentence_case", "the", "WORD_KINDS"]
 
 #: The kinds of name the vocabulary has words for, in the order a bare name is looked up.
 WORD_KINDS = ("metrics", "inputs", "distributions")
@@ -88,6 +88,11 @@ def _yes_no(value: Any) -> bool | None:
     return None
 
 
+def the(words: str) -> str:
+    """Words with "the" before them, once: "the damage of one attack", "the fireteam's figures"."""
+    return words if words.startswith("the ") else f"the {words}"
+
+
 def sentence_case(text: str) -> str:
     """The text with its first letter a capital, the rest as it is ("DX" stays "DX")."""
     return text[:1].upper() + text[1:]
@@ -122,6 +127,9 @@ class Vocabulary:
             found = table.get(name) or _numbered(table, name)
             if found:
                 return self._sides(found)
+        row, dot, column = name.partition(".")
+        if dot and "." not in column and row in words["inputs"]:  # a column of a row: "the weapon's dice"
+            return f"the {words['inputs'][row]}'s {_plain(column)}"
         return _plain(name)
 
     def axis(self, name: str, kind: str | None = None) -> str:

@@ -20,10 +20,10 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_TRIALS
 from simlab.output import plots
 from simlab.output.document import Chart
-from simlab.output.plots import label_of, the
+from simlab.output.plots import label_of
 from simlab.output.publish import png_bytes
 from simlab.output.resolution import resolution_lines
-from simlab.output.words import Vocabulary, sentence_case
+from simlab.output.words import Vocabulary, sentence_case, the
 
 __all__ = [
     "LINKS",

@@ -22,8 +22,8 @@ import pandas as pd
 from simlab.inputs.errors import SimlabError
 from simlab.output import plots
 from simlab.output.document import Chart
-from simlab.output.plots import label_of, the
-from simlab.output.words import Vocabulary
+from simlab.output.plots import label_of
+from simlab.output.words import Vocabulary, the
 from simlab.systems import Question
 from simlab.web.answers import chart_png, grid_answer, shown, side_names
 from simlab.web.cache import answer_of

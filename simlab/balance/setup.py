@@ -1,0 +1,126 @@
+"""The question a balance search asks again and again: one setup, with the unknown set to each value tried.
+
+Every value is asked with the same seed and cell, so a sampled metric draws the very same random
+numbers at every value (common random numbers): the metric becomes a deterministic function of
+the value, a search over it is repeatable, and two values differ by the change alone, not by luck.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from simlab.engine.results import AttackResult
+from simlab.inputs.battles import Battle
+from simlab.inputs.errors import UnknownNameError
+from simlab.inputs.limits import DEFAULT_MAX_TRIALS
+from simlab.inputs.params import field_specs
+from simlab.inputs.tables import Table
+from simlab.inputs.variants import Variant
+from simlab.systems import Question, System, get_system, question_of
+
+__all__ = ["Setup", "PAIRED_BATCHES"]
+
+#: Batches of the trials for a paired interval of a difference (as ``simlab compare``).
+PAIRED_BATCHES = 40
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One question of one system, asked at each value of an unknown.
+
+    Attributes:
+        system: System id.
+        kind: ``attack``, ``duel``, ``battle`` or a further question of the system.
+        inputs: Its inputs as :func:`~simlab.inputs.requests.question_request` takes them.
+        rules: Rule parameters.
+        battle: The battle of a ``battle`` question.
+        variant: A house-rule variant over the rules.
+        tables: One's own tables.
+        exact: Exact values (else sampled).
+        trials: Trials of each value tried (None: the question's default).
+        seed: Root seed: the same streams at every value.
+        threads: Sampling threads (None: every CPU).
+        max_trials: The most trials one value may sample.
+        names: How the caller spells ``exact``, ``trials`` and ``kind`` in messages.
+    """
+
+    system: str
+    kind: str = "attack"
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    battle: Battle | None = None
+    variant: Variant | None = None
+    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    exact: bool = False
+    trials: int | None = None
+    seed: int = 0
+    threads: int | None = None
+    max_trials: int = DEFAULT_MAX_TRIALS
+    names: Mapping[str, str] | None = None
+
+    @property
+    def owner(self) -> System:
+        """The system asked."""
+        return get_system(self.system)
+
+    @property
+    def question(self) -> Question:
+        """The question asked."""
+        return question_of(self.system, self.kind)
+
+    def request(self, changes: Mapping[str, Any] | None = None) -> Any:
+        """The request with ``changes`` made: rule parameters to the rules, the others to the inputs.
+
+        Raises:
+            SimlabError: One line naming the input at fault and what is valid.
+        """
+        from simlab.inputs.requests import question_request
+
+        rule_names = field_specs(get_system(self.system).rules_type)
+        changed = dict(changes or {})
+        rules = {**self.rules, **{k: v for k, v in changed.items() if k in rule_names}}
+        inputs = {**self.inputs, **{k: v for k, v in changed.items() if k not in rule_names}}
+        _, request = question_request(
+            self.system, self.kind, inputs=inputs, rules=rules, battle=self.battle, exact=self.exact,
+            trials=None if self.exact else self.trials, seed=self.seed, threads=self.threads,
+            max_trials=self.max_trials, variant=self.variant, names=self.names, tables=self.tables,
+        )  # fmt: skip
+        return request
+
+    def answer(self, changes: Mapping[str, Any] | None = None) -> AttackResult:
+        """The question's answer with ``changes`` made."""
+        return self.question.answer(self.request(changes))
+
+    def batches(self, changes: Mapping[str, Any] | None = None, batches: int = PAIRED_BATCHES) -> pd.DataFrame:
+        """The metrics of each batch of the sampled trials (the same batches at every value), one row per batch."""
+        from simlab.workflow.compare import batch_metrics
+
+        return batch_metrics(self.question, self.request(changes), batches)
+
+    @property
+    def trials_each(self) -> int:
+        """Trials one value samples (0 when exact)."""
+        from simlab.inputs.requests import DEFAULT_BY_FORM
+
+        if self.exact:
+            return 0
+        return int(self.trials if self.trials is not None else DEFAULT_BY_FORM[self.question.form])
+
+    def check_metric(self, metric: str) -> None:
+        """Refuse a metric the question never reports, or one with no exact value when exact.
+
+        Raises:
+            UnknownNameError: With the valid metrics.
+        """
+        valid = self.question.metric_docs
+        if metric not in valid:
+            raise UnknownNameError(f"metric of {self.kind}", metric, valid)
+
+    def with_changes(self, **changes: Any) -> Setup:
+        """A copy with fields replaced."""
+        return dataclasses.replace(self, **changes)

@@ -1,0 +1,191 @@
+"""``simlab solve`` and ``simlab sensitivity``: the balance questions, from the command line.
+
+Both ask one question of a system (an attack, a duel, a battle or a further question) as
+``simlab attack``, ``duel`` and ``battle`` do, with the same ``--set``, ``--rule``, ``--variant``,
+``--tables`` and sampling options; :mod:`simlab.balance` does the work.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simlab.commands.options import print_json, rules_options, sampling_options, scheduler_option, variant_of
+from simlab.inputs.limits import DEFAULT_TRIALS
+
+__all__ = ["solve", "balance_setup"]
+
+SOLVE_EXAMPLES = """\b
+Examples:
+  simlab solve hitech_tft --set "weapon=assault rifle" --set "armor=flak jacket" --set range_m=20 \\
+      --find dx --target "p_hit=0.75" --in 6..20 --exact
+  simlab solve striker --battle experiments/battles/striker_fireteam.toml --find a.count \\
+      --target "p_a_wins=0.75" --in 1..8
+  simlab solve striker --set weapon=rifle --set armor=cloth --find natural_hit_min --target p_hit=0.3 --in 2..13 --exact
+  simlab solve hitech_tft --set armor=none --set range_m=40 --find weapon.dice --equal mean_damage \\
+      --a "weapon=assault rifle" --b "weapon=gauss rifle" --in 1..12 --exact
+"""
+
+
+def balance_setup(
+    system: str,
+    kind: str,
+    battle_file: Path | None,
+    sets: tuple[str, ...],
+    *,
+    rule_items: tuple[str, ...],
+    variant_file: Path | None,
+    tables_dir: Path | None,
+    exact: bool,
+    trials: int | None,
+    seed: int,
+    threads: int | None,
+    max_trials: int,
+) -> Any:
+    """The :class:`~simlab.balance.setup.Setup` the options describe (``--battle`` asks a battle)."""
+    from simlab.balance.setup import Setup
+    from simlab.inputs.battles import load_battle
+    from simlab.inputs.own_tables import own_tables
+    from simlab.inputs.params import parse_assignments
+    from simlab.systems import get_system
+
+    chosen = get_system(system)
+    if battle_file is not None and kind not in ("attack", "battle"):
+        raise click.UsageError(f"--battle asks a battle: leave out --kind {kind}")
+    asked = "battle" if battle_file is not None else kind
+    return Setup(
+        system=chosen.name,
+        kind=asked,
+        inputs=parse_assignments(sets, "--set"),
+        rules=parse_assignments(rule_items, "--rule"),
+        battle=load_battle(battle_file) if battle_file is not None else None,
+        variant=variant_of(variant_file, system),
+        tables=own_tables(chosen.tables(), tables_dir),
+        exact=exact,
+        trials=trials,
+        seed=seed,
+        threads=threads,
+        max_trials=max_trials,
+    )
+
+
+def _words(setup: Any) -> Any:
+    from simlab.output.words import Vocabulary
+
+    return Vocabulary(battle=setup.battle)
+
+
+@click.command(
+    short_help="Find the value that makes a metric reach a target, or two setups equal.", epilog=SOLVE_EXAMPLES
+)
+@scheduler_option
+@click.argument("system")
+@click.option("--kind", default="attack", show_default=True, help="What is asked: attack, duel, battle or a question.")
+@click.option(
+    "--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml", help="Ask this battle."
+)
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Input (ROW.COLUMN, a.KEY, a battle's path).")
+@click.option(
+    "--find", "find", required=True, metavar="NAME", help="The unknown: an input, rule parameter or ROW.COLUMN."
+)
+@click.option("--in", "within", required=True, metavar="LOW..HIGH", help="Its range: 6..20, or 0.5..3 for a real one.")
+@click.option("--target", metavar="METRIC=VALUE", help="The value the metric must reach.")
+@click.option("--equal", metavar="METRIC", help="Make this metric of setup A (with the unknown) equal to B's.")
+@click.option("--a", "a_items", multiple=True, metavar="KEY=VALUE", help="With --equal: setup A's own inputs.")
+@click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="With --equal: setup B's own inputs.")
+@rules_options
+@click.option("--exact", is_flag=True, help="Exact values instead of sampling (where the engine is exact).")
+@sampling_options("Trials at each value tried", DEFAULT_TRIALS)
+def solve(
+    system: str,
+    kind: str,
+    battle_file: Path | None,
+    sets: tuple[str, ...],
+    find: str,
+    within: str,
+    target: str | None,
+    equal: str | None,
+    a_items: tuple[str, ...],
+    b_items: tuple[str, ...],
+    as_json: bool,
+    **options: Any,
+) -> None:
+    """Find the value of an input, rule parameter or table column (--find) over a range (--in).
+
+    The value at which a metric reaches a target (--target METRIC=VALUE), or at which setup A's metric
+    equals setup B's (--equal METRIC, with --a and --b).
+
+    Sampled values are all asked on the same random streams (common random numbers), and the answer
+    comes with a 95 % interval. Every crossing over the range is given; none: one line, exit status 1.
+    """
+    from simlab.balance.sentences import solution_sentences
+    from simlab.balance.solve import Goal, NoCrossingError, parse_target
+    from simlab.balance.solve import solve as solve_for
+    from simlab.balance.unknowns import find_unknown
+    from simlab.inputs.limits import Limits
+    from simlab.inputs.params import parse_assignments
+    from simlab.output.words import Vocabulary
+
+    if (target is None) == (equal is None):
+        raise click.UsageError("give one of --target METRIC=VALUE and --equal METRIC")
+    if (a_items or b_items) and equal is None:
+        raise click.UsageError("--a and --b are the two setups of --equal")
+    setup = balance_setup(system, kind, battle_file, sets, **options)
+    unknown = find_unknown(setup.owner, setup.question, find, within)
+    words = _words(setup)
+    if equal is not None:
+        a_inputs, b_inputs = parse_assignments(a_items, "--a"), parse_assignments(b_items, "--b")
+        mine = setup.with_changes(inputs={**setup.inputs, **a_inputs})
+        other = setup.with_changes(inputs={**setup.inputs, **b_inputs})
+        goal = Goal(equal, None, other, _named(words, a_inputs, "A"), _named(words, b_inputs, "B"))
+    else:
+        metric, value = parse_target(target or "")
+        mine, goal = setup, Goal(metric, value)
+    shown = _Tried(unknown, goal.metric) if sys.stderr.isatty() and not as_json else None
+    try:
+        solution = solve_for(mine, unknown, goal, limits=Limits(max_trials=options["max_trials"]), tried=shown)
+    except NoCrossingError as none:
+        click.echo(f"no crossing: {none}", err=True)
+        sys.exit(1)
+    if as_json:
+        print_json(solution.to_json())
+        return
+    for line in solution_sentences(solution, words):
+        click.echo(line)
+    click.echo("")
+    click.echo(_tried_table(solution, Vocabulary(battle=setup.battle)))
+
+
+def _named(words: Any, inputs: dict[str, Any], letter: str) -> str:
+    """A setup named by its own inputs in words ("assault rifle"), else its letter."""
+    return words.held(inputs) if inputs else letter
+
+
+class _Tried:
+    """Each value as it is tried, one line on a terminal's stderr (a sampled search takes a while)."""
+
+    def __init__(self, unknown: Any, metric: str) -> None:
+        self.unknown, self.metric = unknown, metric
+
+    def __call__(self, point: Any) -> None:
+        from simlab.balance.sentences import said
+
+        click.echo(f"  {self.unknown.name} {self.unknown.shown(point.x)}: {self.metric} {said(point)}", err=True)
+
+
+def _tried_table(solution: Any, words: Any) -> str:
+    """Every value tried, in order: the metric (and the gap to the goal)."""
+    from simlab.balance.sentences import said
+
+    unknown = solution.unknown
+    header = f"{unknown.name:>14}  {solution.goal.metric}"
+    lines = [header]
+    answers = {c.after.x for c in solution.crossings}
+    for point in solution.tried:
+        mark = "  <- reached" if point.x in answers else ""
+        gap = f"  gap {said(point, gap=True)}" if solution.goal.equal else ""
+        lines.append(f"{unknown.shown(point.x):>14}  {said(point)}{gap}{mark}")
+    return "\n".join(lines)

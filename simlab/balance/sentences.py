@@ -1,4 +1,4 @@
-"""A solution in the designer's words: the answer first, then what the metric does over the range.
+"""A solution or a ranking in the designer's words: the answer first, then what the metric does over the range.
 
 "4 riflemen are the fewest for which the fireteam's chance to win reaches 0.75: 0.8451 [0.8428,
 0.8473]; 3 riflemen: 0.4514 [0.4483, 0.4545]." The same sentences lead the command's output, the
@@ -7,10 +7,11 @@ report of a ``kind = "solve"`` experiment and the web page's Balance view.
 
 from __future__ import annotations
 
+from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
 from simlab.output.words import Vocabulary, sentence_case, the
 
-__all__ = ["solution_sentences", "said"]
+__all__ = ["solution_sentences", "sensitivity_sentences", "said"]
 
 
 def said(point: Point, gap: bool = False) -> str:
@@ -106,4 +107,42 @@ def solution_sentences(solution: Solution, words: Vocabulary | None = None) -> l
             f"Sampled: {solution.trials:,} trials at every value on the same random streams (seed {solution.seed}); "
             f"the answer's interval inverts {how}."
         )
+    return lines
+
+
+def _share(value: float | None, half: float | None) -> str:
+    if value is None:
+        return "not in the Sobol stage"
+    return f"{value:.2f} [{max(0.0, value - (half or 0.0)):.2f}, {value + (half or 0.0):.2f}]"
+
+
+def _knob(words: Vocabulary, name: str) -> str:
+    """A factor as the subject of a sentence: "the number of riflemen", "the range band"."""
+    noun = words.name(name, "inputs")
+    return f"the number of {noun}" if words.counted(name) else the(noun)
+
+
+def sensitivity_sentences(result: Sensitivity, words: Vocabulary | None = None) -> list[str]:
+    """The ranking in a sentence, then how it was measured."""
+    words = words or Vocabulary()
+    metric = the(words.name(result.metric, "metrics"))
+    ranked = [e for e in result.effects if e.st is not None]
+    first, rest = ranked[0], ranked[1:]
+    lead = (
+        f"{_knob(words, first.name)} moves {metric} most: {_share(first.st, first.st_conf)} of its "
+        f"variance with the others, {_share(first.s1, first.s1_conf)} alone"
+    )
+    then = "; ".join(f"then {_knob(words, e.name)}: {_share(e.st, e.st_conf)}" for e in rest)
+    lines = [sentence_case(lead + (f"; {then}" if then else "")) + "."]
+    dropped = [e for e in result.effects if e.st is None]
+    if dropped:
+        names = ", ".join(words.name(e.name, "inputs") for e in dropped)
+        lines.append(f"Screened out by Morris (smallest effects, held at their given values): {names}.")
+    how = "exact" if result.method == "exact" else f"sampled, {result.trials:,} trials a point on the same streams"
+    spread = ", ".join(f"{words.name(f.name, 'inputs')} {f.range_text}" for f in result.factors)
+    lines.append(
+        f"Shares of the variance of {metric} (Sobol total order, 95 % bootstrap intervals) over "
+        f"{spread}, each spread evenly; "
+        f"{result.points:,} points ({result.answered:,} distinct), {how}, seed {result.seed}."
+    )
     return lines

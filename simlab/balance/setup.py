@@ -47,6 +47,7 @@ class Setup:
         threads: Sampling threads (None: every CPU).
         max_trials: The most trials one value may sample.
         names: How the caller spells ``exact``, ``trials`` and ``kind`` in messages.
+        source: How messages name where the inputs came from (``--set``).
     """
 
     system: str
@@ -62,6 +63,7 @@ class Setup:
     threads: int | None = None
     max_trials: int = DEFAULT_MAX_TRIALS
     names: Mapping[str, str] | None = None
+    source: str = "--set"
 
     @property
     def owner(self) -> System:
@@ -88,7 +90,7 @@ class Setup:
         _, request = question_request(
             self.system, self.kind, inputs=inputs, rules=rules, battle=self.battle, exact=self.exact,
             trials=None if self.exact else self.trials, seed=self.seed, threads=self.threads,
-            max_trials=self.max_trials, variant=self.variant, names=self.names, tables=self.tables,
+            max_trials=self.max_trials, variant=self.variant, names=self.names, tables=self.tables, source=self.source,
         )  # fmt: skip
         return request
 

@@ -178,6 +178,30 @@ class Solution:
             return None
         return "inverted pointwise 95 % intervals" + (" (paired)" if self.goal.equal else "")
 
+    def tried_frame(self) -> Any:
+        """Every value tried as a table: ``value``, ``metric``, ``ci_low``, ``ci_high``, ``gap``, ``other``."""
+        import pandas as pd
+
+        rows = [
+            {
+                "value": p.x,
+                "metric": p.value,
+                "ci_low": p.interval[0] if p.interval else math.nan,
+                "ci_high": p.interval[1] if p.interval else math.nan,
+                "gap": p.gap,
+                "other": p.other if p.other is not None else math.nan,
+            }
+            for p in self.tried
+        ]
+        return pd.DataFrame(rows, columns=["value", "metric", "ci_low", "ci_high", "gap", "other"])
+
+    def chart(self, title: str | None = None) -> Any:
+        """The search as a chart: the metric at every value tried, the target dashed, the answers marked."""
+        from simlab.output import plots
+
+        values = [c.value for c in self.crossings]
+        return plots.search(self.tried_frame(), self.unknown.name, self.goal.metric, self.goal.target, values, title)
+
     @property
     def answer(self) -> Crossing:
         """The first crossing."""

@@ -24,6 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "notebooks": ("simlab.commands.notebooks:notebooks", "Run the notebooks and write back their outputs (--check)."),
     "regress": ("simlab.commands.experiments:regress", "Check experiments against their baselines."),
     "run": ("simlab.commands.experiments:run", "Run experiments into results/<name>/ (the main job)."),
+    "sensitivity": (
+        "simlab.commands.balance:sensitivity",
+        "Rank the inputs and rule parameters that move a metric (Morris, then Sobol).",
+    ),
     "serve": ("simlab.commands.serve:serve", "A local web page to ask, see and share answers."),
     "solve": (
         "simlab.commands.balance:solve",

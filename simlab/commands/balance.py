@@ -13,10 +13,11 @@ from typing import Any
 
 import click
 
-from simlab.commands.options import print_json, rules_options, sampling_options, scheduler_option, variant_of
+from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES
+from simlab.commands.options import WHOLE, print_json, rules_options, sampling_options, scheduler_option, variant_of
 from simlab.inputs.limits import DEFAULT_TRIALS
 
-__all__ = ["solve", "balance_setup"]
+__all__ = ["solve", "sensitivity", "balance_setup"]
 
 SOLVE_EXAMPLES = """\b
 Examples:
@@ -189,3 +190,81 @@ def _tried_table(solution: Any, words: Any) -> str:
         gap = f"  gap {said(point, gap=True)}" if solution.goal.equal else ""
         lines.append(f"{unknown.shown(point.x):>14}  {said(point)}{gap}{mark}")
     return "\n".join(lines)
+
+
+SENSITIVITY_EXAMPLES = """\b
+Examples:
+  simlab sensitivity striker --set weapon=rifle --vary skill=0..4 --vary range_band=short,medium,long \\
+      --vary cover=none,partial,full --metric p_hit --exact
+  simlab sensitivity striker --battle experiments/battles/striker_fireteam.toml --metric p_a_wins \\
+      --vary a.count=2..6 --vary a.groups.0.skill=0..3 --vary b.suppressors=0..2 --trials 2000
+"""
+#: Trials of each point of a sampled sensitivity unless told (many points, each on the same streams).
+SENSITIVITY_TRIALS = 10_000
+
+
+@click.command(short_help="Rank the inputs and rule parameters that move a metric (Morris, then Sobol).",
+               epilog=SENSITIVITY_EXAMPLES)  # fmt: skip
+@scheduler_option
+@click.argument("system")
+@click.option("--kind", default="attack", show_default=True, help="What is asked: attack, duel, battle or a question.")
+@click.option("--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml", help="Ask a battle.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Input held at a value (as for simlab attack).")
+@click.option("--vary", "factors", multiple=True, required=True, metavar="NAME=LOW..HIGH|A,B,C",
+              help="A knob and its range or values: an input, rule parameter or ROW.COLUMN (repeat).")  # fmt: skip
+@click.option("--metric", required=True, help="The metric whose variance is shared out.")
+@click.option("--trajectories", type=WHOLE, default=DEFAULT_TRAJECTORIES, show_default=True,
+              help="Morris trajectories (the screening).")  # fmt: skip
+@click.option("--base", type=WHOLE, default=DEFAULT_BASE, show_default=True,
+              help="Sobol base points, a power of 2 (the shares).")  # fmt: skip
+@click.option("--chart", "chart_file", type=click.Path(path_type=Path), metavar="FILE.png", help="Draw the ranking.")
+@rules_options
+@click.option("--exact", is_flag=True, help="Exact values instead of sampling (where the engine is exact).")
+@sampling_options("Trials at each point", SENSITIVITY_TRIALS)
+def sensitivity(
+    system: str,
+    kind: str,
+    battle_file: Path | None,
+    sets: tuple[str, ...],
+    factors: tuple[str, ...],
+    metric: str,
+    trajectories: int,
+    base: int,
+    chart_file: Path | None,
+    as_json: bool,
+    **options: Any,
+) -> None:
+    """Rank what moves a metric over knobs with ranges (--vary): Morris screening, then Sobol shares.
+
+    Each knob is spread evenly over its range; the points are asked on the same random streams when
+    sampled. Needs SALib (pip install 'simlab[balance]').
+    """
+    from simlab.balance.sensitivity import parse_factor, points_needed
+    from simlab.balance.sensitivity import sensitivity as rank
+    from simlab.balance.sentences import sensitivity_sentences
+    from simlab.commands.options import progress_bar
+    from simlab.inputs.limits import Limits
+
+    if options["trials"] is None and not options["exact"]:
+        options["trials"] = SENSITIVITY_TRIALS
+    setup = balance_setup(system, kind, battle_file, sets, **options)
+    knobs = [parse_factor(setup, text) for text in factors]
+    needed = points_needed(len(knobs), trajectories, base)
+    each = "exact" if setup.exact else f"{setup.trials_each:,} trials each"
+    click.echo(f"sensitivity: up to {needed:,} points ({each})", err=True)
+    with progress_bar(needed, "points") as advance:
+        ranked = rank(setup, metric, knobs, trajectories=trajectories, base=base,
+                      limits=Limits(max_trials=options["max_trials"]), progress=advance)  # fmt: skip
+    if chart_file is not None:
+        from simlab.output.atomic import staged_file
+        from simlab.output.plots import speaking
+
+        with speaking(_words(setup)), staged_file(chart_file) as staged:
+            ranked.chart().savefig(staged, format="png")
+    if as_json:
+        print_json(ranked.to_json())
+        return
+    for line in sensitivity_sentences(ranked, _words(setup)):
+        click.echo(line)
+    click.echo("")
+    click.echo(ranked.frame().to_string(index=False, float_format=lambda v: f"{v:.3f}"))

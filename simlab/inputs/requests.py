@@ -163,6 +163,7 @@ def question_request(
     names: Mapping[str, str] | None = None,
     block_size: int | None = None,
     tables: Mapping[str, Table[Any]] | None = None,
+    source: str = "--set",
 ) -> tuple[Question, Request]:
     """The question of ``kind`` that ``system`` answers, and its request: the sampling choices checked.
 
@@ -185,6 +186,7 @@ def question_request(
         block_size: Trials per block (None: the engine's choice); it never changes the
             result, only how often ``progress`` is called.
         tables: One's own tables, by name (:mod:`simlab.inputs.own_tables`): rows beside the shipped ones.
+        source: How messages name where a scenario's inputs came from (``--set``, ``--vary``).
 
     Raises:
         SimlabError: One line naming the input at fault and what is valid.
@@ -217,5 +219,6 @@ def question_request(
         progress=None if exact else progress,
         block_size=block_size,
         tables=dict(tables or {}),
+        source=source,
     )
     return question, request

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from simlab.inputs.errors import SimlabError
 
-__all__ = ["OutputError", "staged_directory", "check_writable", "clean_stale"]
+__all__ = ["OutputError", "staged_directory", "staged_file", "check_writable", "clean_stale"]
 
 
 class OutputError(SimlabError):
@@ -180,4 +180,32 @@ def staged_directory(destination: Path) -> Iterator[Path]:
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(exc, OSError):
             raise OutputError(Path(exc.filename) if exc.filename else destination, exc) from None
+        raise
+
+
+@contextlib.contextmanager
+def staged_file(destination: Path) -> Iterator[Path]:
+    """A temporary file beside ``destination`` that replaces it only if the block succeeds.
+
+    Yields:
+        The path to write (``.NAME.<random>.tmp``); removed on an exception, ``destination`` left as it was.
+
+    Raises:
+        OutputError: For any failure to write, ``destination`` left as it was.
+    """
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent)
+        os.close(handle)
+        os.chmod(name, 0o666 & ~_umask())  # as a file written in place (mkstemp makes it private)
+    except OSError as exc:
+        raise OutputError(destination, exc) from None
+    staging = Path(name)
+    try:
+        yield staging
+        os.replace(staging, destination)
+    except BaseException as exc:
+        staging.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OutputError(destination, exc) from None
         raise

@@ -26,7 +26,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 
 from simlab.output.pivots import averaged_over, format_value, preferred_method, select
-from simlab.output.words import Vocabulary, the
+from simlab.output.words import Vocabulary, sentence_case, the
 
 __all__ = [
     "curve",
@@ -787,4 +787,79 @@ def fixed_layout(figure: Figure) -> Figure:
         bottom=min(bottom / height, 0.4), top=max(1 - top / height, 0.6),
         wspace=(left + 0.2) / max((width - left - right) / panels, 1.0) if panels > 1 else None,
     )  # fmt: skip
+    return figure
+
+
+def search(
+    tried: pd.DataFrame,
+    unknown: str,
+    metric: str,
+    target: float | None = None,
+    answers: Sequence[float] = (),
+    title: str | None = None,
+) -> Figure:
+    """A balance search (``simlab solve``): the metric at every value tried, the target dashed, the answers marked.
+
+    Args:
+        tried: One row per value tried: ``value``, ``metric``, ``ci_low``, ``ci_high`` (NaN when
+            exact), and ``other`` (the other setup's metric, when two setups are made equal).
+        unknown: The name of what was searched.
+        metric: The metric.
+        target: The target, if one (else the other setup's metric is drawn).
+        answers: The values found (each crossing's).
+        title: The chart's title (default: what was searched).
+    """
+    words = vocabulary_now()
+    frame = tried.sort_values("value")
+    figure = _figure(7.6, 4.2)  # its legend inside the axes: the layout engine places it
+    axes = figure.add_subplot()
+    sampled = bool(frame["ci_low"].notna().any())
+    axes.plot(frame["value"], frame["metric"], marker="o", markersize=4, color="C0", label=label_of(metric))
+    if sampled:
+        axes.fill_between(frame["value"], frame["ci_low"], frame["ci_high"], color="C0", alpha=0.2,
+                          label="95 % interval")  # fmt: skip
+    if target is not None:
+        axes.axhline(target, color="0.3", linestyle="--", linewidth=1, label=f"target {target:g}")
+    elif "other" in frame and frame["other"].notna().any():
+        other = float(frame["other"].dropna().iloc[0])
+        axes.axhline(other, color="0.3", linestyle="--", linewidth=1, label="the other setup")
+    for found in answers:
+        axes.axvline(found, color="C3", linewidth=1)
+        axes.annotate(f"{found:.4g}", (found, 1.0), xycoords=("data", "axes fraction"), xytext=(3, -12),
+                      textcoords="offset points", color="C3", fontsize=8)  # fmt: skip
+    axes.set_xlabel(words.axis(unknown, "inputs"))
+    axes.set_ylabel(label_of(metric))
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8, loc="best")
+    axes.set_title(chart_title(title, f"{sentence_case(label_of(metric))} by {label_of(unknown, 'inputs')}", None),
+                   fontsize=9)  # fmt: skip
+    return figure
+
+
+def shares(ranking: pd.DataFrame, metric: str, title: str | None = None) -> Figure:
+    """A sensitivity ranking (``simlab sensitivity``): each factor's Sobol shares with 95 % intervals.
+
+    Args:
+        ranking: One row per factor, the largest first: ``factor``, ``s1``, ``s1_conf``, ``st``,
+            ``st_conf`` (NaN for a factor screened out), ``mu_star``.
+        metric: The metric.
+        title: The chart's title.
+    """
+    frame = ranking.iloc[::-1]  # the largest at the top
+    figure = _figure(7.6, max(2.4, 1.3 + 0.45 * len(frame)))
+    axes = figure.add_subplot()
+    positions = np.arange(len(frame))
+    height = 0.38
+    for offset, (column, name, colour) in enumerate((("st", "total (with the others)", "C0"),
+                                                     ("s1", "alone (first order)", "C1"))):  # fmt: skip
+        values = frame[column].fillna(0).to_numpy(dtype=float)
+        errors = frame[f"{column}_conf"].fillna(0).to_numpy(dtype=float)
+        axes.barh(positions + (0.5 - offset) * height, values, height=height, xerr=errors, capsize=2,
+                  color=colour, label=name)  # fmt: skip
+    axes.set_yticks(positions, [label_of(str(f), "inputs") for f in frame["factor"]], fontsize=8)
+    axes.set_xlabel(f"share of the variance of {label_of(metric)}\n(bars: 95 % bootstrap intervals)")
+    axes.set_xlim(left=0)
+    axes.grid(alpha=0.3, axis="x")
+    axes.legend(fontsize=8, loc="lower right")
+    axes.set_title(chart_title(title, f"What moves {the(label_of(metric))}", None), fontsize=9)
     return figure

@@ -116,10 +116,11 @@ def stale_cells(committed: Any, fresh: Any) -> list[str]:
 
 def write_notebook(notebook: Any, path: Path) -> None:
     """Write the executed notebook back (execution counts and all), atomically."""
+    from simlab.output.atomic import staged_file
+
     nbformat, _ = _modules()
-    staged = path.with_suffix(".ipynb.tmp")
-    nbformat.write(notebook, staged)
-    staged.replace(path)
+    with staged_file(path) as staged:
+        nbformat.write(notebook, staged)
 
 
 def notebook_paths(given: Iterable[Path]) -> list[Path]:

@@ -6,7 +6,7 @@ and :mod:`simlab.workflow.runner`; the command line uses the same functions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.requests import question_request
 
-__all__ = ["attack", "duel", "battle", "run", "solve"]
+__all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity"]
 
 #: How messages name the choices of these calls (the command line says ``--exact``...).
 _API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
@@ -303,3 +303,60 @@ def solve(
         metric, value = parse_target(target) if isinstance(target, str) else (str(target[0]), float(target[1]))
         mine, goal = setup, Goal(metric, value)
     return solve_for(mine, unknown, goal, limits=Limits())
+
+
+def sensitivity(
+    system: str,
+    *,
+    metric: str,
+    vary: Mapping[str, str | Sequence[Any]],
+    kind: str = "attack",
+    battle: str | Path | Mapping[str, Any] | None = None,
+    method: str = "exact",
+    trials: int | None = 10_000,
+    seed: int = 0,
+    trajectories: int | None = None,
+    base: int | None = None,
+    rules: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+    tables: Tables = None,
+    **inputs: Any,
+) -> Any:
+    """Rank what moves ``metric`` over the knobs of ``vary``, as ``simlab sensitivity`` does.
+
+    Args:
+        system: System id.
+        metric: The metric.
+        vary: Knob → ``"LOW..HIGH"`` or a list of values (an input, rule parameter or ``ROW.COLUMN``).
+        kind: ``attack``, ``duel`` or a further question; ``battle`` when ``battle`` is given.
+        battle: A battle file, or its values as a dict.
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials at each point (``monte_carlo``).
+        seed: Seed of the points and of the streams.
+        trajectories: Morris trajectories (default 20).
+        base: Sobol base points (default 256).
+        rules: Rule parameters that differ from the spec's defaults.
+        threads: Worker threads (None: all CPUs).
+        tables: Your own rows.
+        **inputs: Inputs held at a value.
+
+    Returns:
+        A :class:`~simlab.balance.sensitivity.Sensitivity` (``.effects``, ``.frame()``, ``.chart()``).
+
+    Example:
+        >>> sensitivity("striker", metric="p_hit", weapon="rifle",
+        ...             vary={"skill": "0..4", "range_band": ["short", "medium", "long"]}).effects[0].name
+        'skill'
+    """
+    from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES, parse_factor
+    from simlab.balance.sensitivity import sensitivity as rank
+    from simlab.inputs.limits import Limits
+
+    setup = _balance_setup(system, kind, battle, inputs, method=method, trials=trials, seed=seed, rules=rules,
+                           threads=threads, tables=tables)  # fmt: skip
+    factors = [
+        parse_factor(setup, f"{name}={spread if isinstance(spread, str) else ','.join(map(str, spread))}")
+        for name, spread in _dotted(vary).items()
+    ]
+    return rank(setup, metric, factors, trajectories=trajectories or DEFAULT_TRAJECTORIES,
+                base=base or DEFAULT_BASE, limits=Limits())  # fmt: skip

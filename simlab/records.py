@@ -29,6 +29,8 @@ __all__ = [
     "Comparison",
     "ExperimentQuestion",
     "QUESTION_KINDS",
+    "BALANCE_KINDS",
+    "BalanceAsk",
 ]
 
 #: Chart kinds and the keys each accepts besides ``kind``, ``title``, ``name``, ``where``, ``size`` and ``dpi``.
@@ -96,6 +98,39 @@ class ExperimentQuestion:
     where: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: The balance questions an experiment may ask instead of a grid of answers (``kind = "solve"``...).
+BALANCE_KINDS = ("solve", "sensitivity")
+
+
+@dataclass(frozen=True)
+class BalanceAsk:
+    """A balance question of an experiment (``kind = "solve"`` with ``[solve]``, or ``"sensitivity"``).
+
+    Attributes:
+        kind: ``solve`` or ``sensitivity``.
+        metric: The metric (a solve's target or equality, a sensitivity's variance).
+        find: The unknown of a solve.
+        within: Its range (``1..8``).
+        target: The value the metric must reach (a solve), or None when two setups are made equal.
+        a: Setup A's own inputs (a solve of ``equal``; A has the unknown).
+        b: Setup B's own inputs.
+        vary: A sensitivity's knobs: name → ``LOW..HIGH`` or ``A,B,C``.
+        trajectories: Morris trajectories (a sensitivity).
+        base: Sobol base points (a sensitivity).
+    """
+
+    kind: str
+    metric: str
+    find: str | None = None
+    within: str | None = None
+    target: float | None = None
+    a: Mapping[str, Any] = field(default_factory=dict)
+    b: Mapping[str, Any] = field(default_factory=dict)
+    vary: Mapping[str, str] = field(default_factory=dict)
+    trajectories: int = 20
+    base: int = 256
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A validated experiment file.
@@ -125,6 +160,8 @@ class Experiment:
         skipped: The cells left out: each one's index in the grid, its inputs and the reason.
         asks: The question it states (``[question]``), which its report's headline answers.
         labels: Its own words for its inputs and metrics (``[labels]``: ``"a.count" = "riflemen"``).
+        balance: The balance question it asks instead of a grid of answers (``kind = "solve"``,
+            ``"sensitivity"``); ``kind`` is then the question each value asks (``attack``, ``battle``).
     """
 
     path: Path
@@ -148,6 +185,7 @@ class Experiment:
     skipped: tuple[tuple[int, Mapping[str, Any], str], ...] = ()
     asks: ExperimentQuestion | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    balance: BalanceAsk | None = None
 
     @property
     def owner(self) -> System:
@@ -231,6 +269,9 @@ class ExperimentRun:
         marginals: One row per cell, change (``+1 DX``...) and metric: ``delta``, the
             exact change of the metric (empty for sampled-only runs).
         seconds: Wall time of the run.
+        balance: A balance experiment's answers: (rule set, cell inputs, the
+            :class:`~simlab.balance.solve.Solution` or :class:`~simlab.balance.sensitivity.Sensitivity`,
+            or the line saying there is none), in the table's order.
     """
 
     experiment: Experiment
@@ -239,6 +280,7 @@ class ExperimentRun:
     incapacitation: pd.DataFrame
     marginals: pd.DataFrame
     seconds: float
+    balance: tuple[tuple[str, Mapping[str, Any], Any], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)

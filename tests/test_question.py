@@ -103,11 +103,18 @@ def test_no_shipped_headline_has_a_raw_name_in_it():
     import re
 
     from simlab.output.answers import answer_question
+    from simlab.output.balance_report import build_balance_report
     from simlab.output.words import vocabulary
     from simlab.workflow.experiments import load_experiment
+    from simlab.workflow.runner import run_experiment
 
     for path in sorted(Path("experiments").glob("*.toml")):
         experiment = load_experiment(path, check_cells=False)
+        if experiment.balance is not None:  # a solve or a sensitivity asks its question by its kind
+            said = build_balance_report(run_experiment(experiment), []).headline
+            raw = {w for s in said for w in re.findall(r"[A-Za-z]+(?:_[A-Za-z0-9]+)+|[a-z]+\.[a-z]+", s)}
+            assert said and not raw, f"{path.name}: {sorted(raw)} in {said[0]}"
+            continue
         assert experiment.asks is not None, f"{path.name} states no question"
         table = pd.read_csv(f"results/baselines/{experiment.name}/table.csv", keep_default_na=False)  # "" stays ""
         for column in ("value", "ci_low", "ci_high"):

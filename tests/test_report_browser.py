@@ -130,17 +130,27 @@ def shipped_reports(tmp_path_factory) -> dict[str, Path]:
 
     from simlab.output import plots
     from simlab.output.answers import question_chart
+    from simlab.output.balance_report import build_balance_report, draw_balance_charts
     from simlab.output.charts import draw
     from simlab.output.document import build_report, to_html
     from simlab.output.publish import save_charts
     from simlab.output.words import vocabulary
     from simlab.records import ChartSpec, ExperimentRun
     from simlab.workflow.experiments import load_experiment
+    from simlab.workflow.runner import run_experiment
 
     out = tmp_path_factory.mktemp("shipped")
     found = {}
     for path in SHIPPED:
         experiment = load_experiment(path, check_cells=False)
+        if experiment.balance is not None:  # a solve or a sensitivity: run (a second), its key chart is its only one
+            directory = out / experiment.name
+            directory.mkdir()
+            run = run_experiment(experiment)
+            report = build_balance_report(run, draw_balance_charts(run, directory))
+            (directory / "report.html").write_text(to_html(report), encoding="utf-8")
+            found[experiment.name] = directory / "report.html"
+            continue
         table = pd.read_csv(f"results/baselines/{experiment.name}/table.csv", keep_default_na=False)
         for column in ("value", "ci_low", "ci_high"):
             table[column] = pd.to_numeric(table[column], errors="coerce")
@@ -161,6 +171,14 @@ def _expected_answer(experiment, table) -> str:
     from simlab.output.pivots import preferred_method, select
     from simlab.output.words import vocabulary
 
+    words = vocabulary(experiment)
+    if experiment.balance is not None:  # the first cell's answer, or the knob that moves the metric most
+        base = table[(table["variant"] == "base") & (table["cell"] == 0)]
+        if experiment.balance.kind == "sensitivity":
+            shares = table[table["metric"] == "st"].sort_values("value", ascending=False)
+            return words.name(shares["factor"].iloc[0], "inputs")
+        found = base[base["metric"] == "found"]["value"]
+        return words.where(str(experiment.balance.find), int(found.iloc[0])) if len(found) else "no crossing"
     asks = experiment.asks
     base = table[table["variant"] == "base"] if "variant" in table else table
     chosen = select(base, asks.where, metric=asks.metric)

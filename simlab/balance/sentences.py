@@ -11,7 +11,7 @@ from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
 from simlab.output.words import Vocabulary, sentence_case, the
 
-__all__ = ["solution_sentences", "sensitivity_sentences", "said"]
+__all__ = ["solution_sentences", "sensitivity_sentences", "crossing_sentence", "goal_text", "said"]
 
 
 def said(point: Point, gap: bool = False) -> str:
@@ -49,8 +49,8 @@ def _interval_sentence(solution: Solution, crossing: Crossing) -> str:
     return f". The answer's 95 % interval: {text}"
 
 
-def _one(solution: Solution, crossing: Crossing, words: Vocabulary) -> str:
-    """One crossing in a sentence."""
+def crossing_sentence(solution: Solution, crossing: Crossing, words: Vocabulary) -> str:
+    """One crossing in a sentence, as it may go on after a comma (not yet capitalised, no full stop)."""
     unknown, goal = solution.unknown, solution.goal
     metric = the(words.name(goal.metric, "metrics"))
     noun = words.name(unknown.name, "inputs")
@@ -85,13 +85,26 @@ def _one(solution: Solution, crossing: Crossing, words: Vocabulary) -> str:
     )
 
 
+def goal_text(solution: Solution, words: Vocabulary) -> str:
+    """What was searched, as a report's question line: "the fewest riflemen for which ... reaches 0.75, over 1..8"."""
+    unknown, goal = solution.unknown, solution.goal
+    metric = the(words.name(goal.metric, "metrics"))
+    noun = words.name(unknown.name, "inputs")
+    if goal.equal:
+        equal = f"{metric} of {goal.mine} equal to that of {goal.other_name}"
+        return f"the {noun} that makes {equal}, over {unknown.range_text}"
+    most = "fewest" if words.counted(unknown.name) else "lowest"
+    verb = "reaches" if not solution.crossings or solution.answer.rises else "falls to"
+    return f"the {most} {noun} for which {metric} {verb} {goal.target:g}, over {unknown.range_text}"
+
+
 def solution_sentences(solution: Solution, words: Vocabulary | None = None) -> list[str]:
     """The answer (each crossing), then the metric's shape over the range and how the interval was found."""
     words = words or Vocabulary()
     unknown, goal = solution.unknown, solution.goal
     metric = the(words.name(goal.metric, "metrics"))
     noun = words.name(unknown.name, "inputs")
-    lines = [sentence_case(_one(solution, c, words)) + "." for c in solution.crossings]
+    lines = [sentence_case(crossing_sentence(solution, c, words)) + "." for c in solution.crossings]
     over = f"over {unknown.range_text} (checked at {solution.scanned} values, then bisected)"
     subject = f"the difference in {metric}" if goal.equal else metric
     if solution.shape == "not monotone":

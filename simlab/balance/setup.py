@@ -48,6 +48,7 @@ class Setup:
         max_trials: The most trials one value may sample.
         names: How the caller spells ``exact``, ``trials`` and ``kind`` in messages.
         source: How messages name where the inputs came from (``--set``).
+        cell: The scenario's index in a run: with ``seed``, its random stream (the same at every value).
     """
 
     system: str
@@ -64,6 +65,7 @@ class Setup:
     max_trials: int = DEFAULT_MAX_TRIALS
     names: Mapping[str, str] | None = None
     source: str = "--set"
+    cell: int = 0
 
     @property
     def owner(self) -> System:
@@ -91,6 +93,7 @@ class Setup:
             self.system, self.kind, inputs=inputs, rules=rules, battle=self.battle, exact=self.exact,
             trials=None if self.exact else self.trials, seed=self.seed, threads=self.threads,
             max_trials=self.max_trials, variant=self.variant, names=self.names, tables=self.tables, source=self.source,
+            cell=self.cell,
         )  # fmt: skip
         return request
 

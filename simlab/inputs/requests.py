@@ -164,6 +164,7 @@ def question_request(
     block_size: int | None = None,
     tables: Mapping[str, Table[Any]] | None = None,
     source: str = "--set",
+    cell: int = 0,
 ) -> tuple[Question, Request]:
     """The question of ``kind`` that ``system`` answers, and its request: the sampling choices checked.
 
@@ -187,6 +188,7 @@ def question_request(
             result, only how often ``progress`` is called.
         tables: One's own tables, by name (:mod:`simlab.inputs.own_tables`): rows beside the shipped ones.
         source: How messages name where a scenario's inputs came from (``--set``, ``--vary``).
+        cell: The index of the scenario in a run: it picks the random stream (with ``seed``).
 
     Raises:
         SimlabError: One line naming the input at fault and what is valid.
@@ -220,5 +222,6 @@ def question_request(
         block_size=block_size,
         tables=dict(tables or {}),
         source=source,
+        cell=cell,
     )
     return question, request

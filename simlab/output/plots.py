@@ -802,33 +802,36 @@ def search(
 
     Args:
         tried: One row per value tried: ``value``, ``metric``, ``ci_low``, ``ci_high`` (NaN when
-            exact), and ``other`` (the other setup's metric, when two setups are made equal).
+            exact), ``other`` (the other setup's metric, when two setups are made equal) and,
+            for several searches on one chart, ``series`` (each one's name).
         unknown: The name of what was searched.
         metric: The metric.
         target: The target, if one (else the other setup's metric is drawn).
-        answers: The values found (each crossing's).
+        answers: The values found (each crossing's), marked when there is one search.
         title: The chart's title (default: what was searched).
     """
     words = vocabulary_now()
     frame = tried.sort_values("value")
     figure = _figure(7.6, 4.2)  # its legend inside the axes: the layout engine places it
     axes = figure.add_subplot()
-    sampled = bool(frame["ci_low"].notna().any())
-    axes.plot(frame["value"], frame["metric"], marker="o", markersize=4, color="C0", label=label_of(metric))
-    if sampled:
-        axes.fill_between(frame["value"], frame["ci_low"], frame["ci_high"], color="C0", alpha=0.2,
-                          label="95 % interval")  # fmt: skip
+    groups = list(frame.groupby("series", sort=False)) if "series" in frame else [("", frame)]
+    for i, (name, part) in enumerate(groups):
+        colour, marker = series_style(i, len(groups))
+        label = str(name) or label_of(metric)
+        axes.plot(part["value"], part["metric"], marker=marker, markersize=4, color=colour, label=label)
+        if part["ci_low"].notna().any():
+            axes.fill_between(part["value"], part["ci_low"], part["ci_high"], color=colour, alpha=0.2)
     if target is not None:
         axes.axhline(target, color="0.3", linestyle="--", linewidth=1, label=f"target {target:g}")
     elif "other" in frame and frame["other"].notna().any():
         other = float(frame["other"].dropna().iloc[0])
         axes.axhline(other, color="0.3", linestyle="--", linewidth=1, label="the other setup")
-    for found in answers:
+    for found in answers if len(groups) == 1 else ():
         axes.axvline(found, color="C3", linewidth=1)
         axes.annotate(f"{found:.4g}", (found, 1.0), xycoords=("data", "axes fraction"), xytext=(3, -12),
                       textcoords="offset points", color="C3", fontsize=8)  # fmt: skip
     axes.set_xlabel(words.axis(unknown, "inputs"))
-    axes.set_ylabel(label_of(metric))
+    axes.set_ylabel(label_of(metric) + ("\n(bands: 95 % intervals)" if frame["ci_low"].notna().any() else ""))
     axes.grid(alpha=0.3)
     axes.legend(fontsize=8, loc="best")
     axes.set_title(chart_title(title, f"{sentence_case(label_of(metric))} by {label_of(unknown, 'inputs')}", None),

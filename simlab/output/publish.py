@@ -142,6 +142,16 @@ def write_results(
         dpi: Dots per inch of the PNGs (a chart's own ``dpi`` first; None: 110).
         size: Every chart's width and height in inches (a chart's own ``size`` first; None: each its own).
     """
+    if run.experiment.balance is not None:  # a solve or a sensitivity: its own answer and charts
+        from simlab.output.balance_report import build_balance_report, draw_balance_charts
+
+        return write_bundle(
+            out / run.experiment.name,
+            run.table,
+            lambda directory: draw_balance_charts(run, directory, svg, dpi, size),
+            lambda charts: build_balance_report(run, charts),
+            provenance,
+        )
     return write_bundle(
         out / run.experiment.name,
         run.table,

@@ -124,8 +124,16 @@ def compare_experiment(
             multiple of it.
         threads: Worker threads for sampling.
         progress: Called with 1 after each cell, method and variant.
+
+    Raises:
+        SimlabError: For bad batches, or a solve or sensitivity (its variants are listed in it instead).
     """
     check_batches(batches)
+    if experiment.balance is not None:
+        raise SimlabError(
+            f"{experiment.path}: a {experiment.balance.kind} answers under every rule set it lists: "
+            "add the variants to its variants = [...] and simlab run it"
+        )
     started = time.perf_counter()
     system = experiment.owner
     inputs_columns = list(experiment.inputs)

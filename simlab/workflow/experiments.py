@@ -52,7 +52,15 @@ from simlab.inputs.params import NAME_RULE, SIZE_TEXT, build, coerce, field_spec
 from simlab.inputs.requests import build_request
 from simlab.inputs.tables import Table
 from simlab.inputs.variants import Variant, load_variant
-from simlab.records import CHART_KINDS, QUESTION_KINDS, ChartSpec, Experiment, ExperimentQuestion
+from simlab.records import (
+    BALANCE_KINDS,
+    CHART_KINDS,
+    QUESTION_KINDS,
+    BalanceAsk,
+    ChartSpec,
+    Experiment,
+    ExperimentQuestion,
+)
 from simlab.systems import Question, System, get_system, question_of
 
 __all__ = [
@@ -62,6 +70,8 @@ __all__ = [
     "find_experiments",
     "cell_request",
     "answer",
+    "balance_setup",
+    "balance_values",
 ]
 
 #: Values of ``method``.
@@ -89,7 +99,14 @@ _TOP_KEYS = (
     "skip_invalid",
     "question",
     "labels",
+    "solve",
+    "sensitivity",
 )
+#: The keys of ``[solve]`` and ``[sensitivity]``.
+_BALANCE_KEYS = {
+    "solve": ("asks", "find", "in", "target", "equal", "a", "b"),
+    "sensitivity": ("asks", "metric", "vary", "trajectories", "base"),
+}
 #: The keys of ``[question]``.
 _QUESTION_KEYS = ("kind", "metric", "input", "per", "target", "at_least", "smallest", "lowest", "where")
 _SCALARS = (str, int, float, bool)
@@ -137,7 +154,7 @@ class _Checker:
 
     def fail(self, table: str, key: str, message: str) -> ExperimentError:
         line = self.lines.get((table, key)) or self.lines.get((table, ""))
-        label = f"[{table.split('.')[0]}] {key}" if table else key
+        label = f"[{table.split('.')[0]}] {key}".rstrip() if table else key
         return ExperimentError(self.path, line, label, message)
 
     def unknown(self, table: str, key: str, kind: str, valid: Any, name: str | None = None) -> ExperimentError:
@@ -196,6 +213,15 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     except UnknownNameError as exc:
         raise check.fail("", "system", str(exc)) from None
     kind = check.typed(data, "kind", str, "text") if "kind" in data else "attack"
+    balance_kind = kind if kind in BALANCE_KINDS else None
+    for other in BALANCE_KINDS:
+        if other in data and other != balance_kind:
+            raise check.fail("", other, f'[{other}] belongs to kind = "{other}"')
+    if balance_kind is not None:  # each value asks the question [solve] or [sensitivity] names
+        given = _table(check, data, balance_kind)
+        kind = given.get("asks", "battle" if "battle" in data else "attack")
+        if not isinstance(kind, str):
+            raise check.fail(balance_kind, "asks", f"expected the question each value asks, got {_describe(kind)}")
     try:
         asked = question_of(system, kind)
     except SimlabError as exc:
@@ -207,6 +233,8 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         raise check.fail("", "battle", 'a battle file belongs to kind = "battle"')
     sampled = asked.sampled_only
     method = data.get("method", "monte_carlo" if sampled else "exact")
+    if balance_kind is not None and method == "both":
+        raise check.fail("", "method", f"a {balance_kind} is exact or monte_carlo, not both")
     if method not in RUN_METHODS:
         raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
     if sampled and method != "monte_carlo":
@@ -290,8 +318,15 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         if not isinstance(label, str) or not label.strip():
             raise check.fail("labels", key, f"expected the words for {key}, got {_describe(label)}")
     asks = _question(check, data, experiment, known_metrics) if "question" in data else None
+    if balance_kind is not None and (asks is not None or charts):
+        raise check.fail("", "question" if asks is not None else "charts",
+                         f"a {balance_kind} states its own question and draws its own charts")  # fmt: skip
     experiment = Experiment(**{**experiment.__dict__, "charts": charts, "asks": asks, "labels": labels})
-    limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), experiment.sampled_trials, str(path))
+    trials_each = experiment.sampled_trials
+    if balance_kind is not None:
+        experiment = dataclasses.replace(experiment, balance=_balance(check, data, balance_kind, experiment))
+        trials_each = None if trials_each is None else trials_each * balance_values(experiment)
+    limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), trials_each, str(path))
     if check_cells:
         _check_values(check, system, experiment)
     if skip_invalid:  # worked out by every process that loads the file: all leave out the same cells
@@ -382,6 +417,94 @@ def _question(
     return ExperimentQuestion(
         kind, metric, chosen, tuple(per), None if target is None else float(target), where=where, **flags
     )
+
+
+def _balance(check: _Checker, data: Mapping[str, Any], kind: str, experiment: Experiment) -> BalanceAsk:
+    """The experiment's ``[solve]`` or ``[sensitivity]``, checked on its first cell as the command line would."""
+    from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES, parse_factor
+    from simlab.balance.solve import parse_target
+    from simlab.balance.unknowns import find_unknown
+
+    given = _table(check, data, kind)
+    for key in given:
+        if key not in _BALANCE_KEYS[kind]:
+            raise check.unknown(kind, key, "key", _BALANCE_KEYS[kind])
+    setup = balance_setup(experiment, dict(next(experiment.cells())))
+
+    def text(key: str, example: str) -> str:
+        value = given.get(key)
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise check.fail(kind, key, f"expected {example}, got {_describe(value)}")
+        return str(value)
+
+    try:
+        if kind == "sensitivity":
+            if experiment.grid:
+                raise check.fail("", "grid", "a sensitivity spreads [sensitivity.vary]; hold the rest in [fixed]")
+            metric = text("metric", 'the metric, such as "p_hit"')
+            setup.check_metric(metric)
+            vary = given.get("vary")
+            if not isinstance(vary, dict) or len(vary) < 2:
+                raise check.fail(kind, "vary", 'expected two knobs or more: {skill = "0..4", cover = ["none", "full"]}')
+            spread = {
+                name: value if isinstance(value, str) else ",".join(map(str, value)) if isinstance(value, list) else ""
+                for name, value in vary.items()
+            }
+            for name, value in spread.items():
+                parse_factor(setup, f"{name}={value}")
+            sizes = {}
+            for key, default in (("trajectories", DEFAULT_TRAJECTORIES), ("base", DEFAULT_BASE)):
+                sizes[key] = given.get(key, default)
+                if isinstance(sizes[key], bool) or not isinstance(sizes[key], int):
+                    raise check.fail(kind, key, f"expected a whole number, got {_describe(sizes[key])}")
+            if sizes["trajectories"] < 2 or sizes["base"] < 16 or sizes["base"] & (sizes["base"] - 1):
+                raise check.fail(kind, "base", "expected trajectories of at least 2 and base a power of 2 from 16")
+            return BalanceAsk(kind, metric, vary=spread, **sizes)
+        find, within = text("find", 'the unknown, such as "dx"'), text("in", 'its range, such as "6..20"')
+        find_unknown(setup.owner, setup.question, find, within)
+        if ("target" in given) == ("equal" in given):
+            raise check.fail(kind, "target", 'give one of target = "METRIC=VALUE" and equal = "METRIC"')
+        sides = {side: _table(check, given, side) for side in ("a", "b")}
+        if "target" in given:
+            metric, target = parse_target(text("target", 'METRIC=VALUE, such as "p_hit=0.75"'))
+            setup.check_metric(metric)
+            return BalanceAsk(kind, metric, find, within, target)
+        metric = text("equal", 'the metric made equal, such as "mean_damage"')
+        setup.check_metric(metric)
+        return BalanceAsk(kind, metric, find, within, None, sides["a"], sides["b"])
+    except ExperimentError:
+        raise
+    except SimlabError as exc:
+        raise check.fail(kind, "", str(exc)) from None
+
+
+def balance_setup(
+    experiment: Experiment, inputs: Mapping[str, Any], variant: Variant | None = None, cell: int = 0
+) -> Any:
+    """The :class:`~simlab.balance.setup.Setup` of one cell of a balance experiment under ``variant``."""
+    from simlab.balance.setup import Setup
+
+    return Setup(
+        system=experiment.system, kind=experiment.kind, inputs=dict(inputs), rules=dict(experiment.rules),
+        battle=experiment.battle, variant=variant, tables=dict(experiment.tables),
+        exact=experiment.method == "exact", trials=experiment.trials, seed=experiment.seed, cell=cell,
+        source="experiment",
+    )  # fmt: skip
+
+
+def balance_values(experiment: Experiment) -> int:
+    """The most values (solve) or points (sensitivity) one cell of a balance experiment asks."""
+    from simlab.balance.sensitivity import points_needed
+    from simlab.balance.solve import most_values
+    from simlab.balance.unknowns import find_unknown
+
+    ask = experiment.balance
+    assert ask is not None
+    if ask.kind == "sensitivity":
+        return points_needed(len(ask.vary), ask.trajectories, ask.base)
+    setup = balance_setup(experiment, dict(next(experiment.cells())))
+    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within))
+    return most_values(unknown, setup.exact) * (2 if ask.target is None else 1)
 
 
 def _table(check: _Checker, data: Mapping[str, Any], key: str) -> dict[str, Any]:

@@ -34,8 +34,13 @@ PRECISION_TRIAL_CAP = 1 << 32
 
 
 def work_units(experiment: Experiment) -> int:
-    """Units of progress of a run: one per cell, method and rule set."""
-    return experiment.n_cells * len(experiment.methods) * (1 + len(experiment.variants))
+    """Units of progress of a run: one per cell, method and rule set (a balance run: per value or point asked)."""
+    units = experiment.n_cells * len(experiment.methods) * (1 + len(experiment.variants))
+    if experiment.balance is not None:
+        from simlab.workflow.experiments import balance_values
+
+        units *= balance_values(experiment)
+    return units
 
 
 def rule_sets(experiment: Experiment, base: Variant | None = None) -> list[tuple[str, Variant | None]]:
@@ -233,6 +238,10 @@ def run_experiment(
     Returns:
         The run's tidy tables.
     """
+    if experiment.balance is not None:
+        from simlab.workflow.balance_runs import run_balance
+
+        return run_balance(experiment, threads=threads, progress=progress, base_variant=base_variant)
     started = time.perf_counter()
     system = experiment.owner
     inputs_columns = list(experiment.inputs)

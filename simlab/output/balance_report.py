@@ -1,0 +1,170 @@
+"""The report of a balance experiment (``kind = "solve"`` or ``"sensitivity"``): the answer first.
+
+A solve's report leads with the value found in every cell ("Against no suppressing machinegunners,
+4 riflemen are the fewest for which the fireteam's chance to win reaches 0.75: 0.8438 [0.8387,
+0.8488]; 3 riflemen: ..."), its key chart shows every search with the target dashed, and its table
+gives one row per cell. A sensitivity's report leads with the ranking, its key chart is the shares
+with their intervals, and its table the Morris and Sobol measures of every knob.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simlab.output import plots
+from simlab.output.document import Chart, Report, Table, in_words
+from simlab.output.words import Vocabulary, sentence_case, the, vocabulary
+from simlab.records import ChartSpec, ExperimentRun
+
+__all__ = ["draw_balance_charts", "build_balance_report"]
+
+
+def _held(run: ExperimentRun, variant: str, inputs: dict[str, Any], words: Vocabulary) -> str:
+    """The cell and rule set of an answer, as the phrase that leads its sentence ("against 2 suppressing gunners")."""
+    grid = run.experiment.grid
+    parts = [f"{words.lead(k, inputs[k])} {words.where(k, inputs[k])}".strip() for k in grid]
+    if run.experiment.variants:
+        parts.append(f"under {variant}" if variant != "base" else "under the base rules")
+    return ", ".join(parts)
+
+
+def _solve_headline(run: ExperimentRun, words: Vocabulary) -> list[str]:
+    from simlab.balance.sentences import crossing_sentence, solution_sentences
+
+    lines = []
+    last = None
+    for variant, inputs, found in run.balance:
+        held = _held(run, variant, dict(inputs), words)
+        if isinstance(found, str):
+            lines.append(sentence_case(f"{held + ', ' if held else ''}no crossing: {found}") + ".")
+            continue
+        said = "; and ".join(crossing_sentence(found, c, words) for c in found.crossings)
+        lines.append(sentence_case(f"{held + ', ' if held else ''}{said}") + ".")
+        last = found
+    if last is not None:
+        lines += solution_sentences(last, words)[len(last.crossings) :]  # how it was found, said once
+    return lines
+
+
+def _tried(run: ExperimentRun, words: Vocabulary) -> pd.DataFrame:
+    """Every value tried in every search, one series per cell and rule set."""
+    frames = []
+    for variant, inputs, found in run.balance:
+        if isinstance(found, str):
+            continue
+        frame = found.tried_frame()
+        frame["series"] = _held(run, variant, dict(inputs), words) or words.name(found.goal.metric, "metrics")
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def draw_balance_charts(
+    run: ExperimentRun, directory: Path, svg: bool = False, dpi: int | None = None, size: Any = None
+) -> list[Chart]:
+    """The key chart of a balance experiment: every search with its target, or the ranking's shares."""
+    from simlab.output.publish import save_charts
+
+    experiment = run.experiment
+    ask = experiment.balance
+    assert ask is not None
+    words = vocabulary(experiment)
+    figures = []
+    with plots.speaking(words), plots.sized(size):
+        if ask.kind == "sensitivity":
+            for variant, _, ranked in run.balance:
+                title = None if not experiment.variants else f"What moves it under {variant}"
+                figures.append((ChartSpec("shares", {"name": f"shares_{variant}"}), ranked.chart(title)))
+        else:
+            tried = _tried(run, words)
+            if len(tried):
+                answers = [
+                    c.value for _, _, found in run.balance if not isinstance(found, str) for c in found.crossings
+                ]
+                figure = plots.search(tried, str(ask.find), ask.metric, ask.target, answers)
+                figures.append((ChartSpec("search", {"name": "search"}), figure))
+        return save_charts(figures, directory, svg, dpi)
+
+
+def _solve_table(run: ExperimentRun) -> pd.DataFrame:
+    rows = []
+    for variant, inputs, found in run.balance:
+        row: dict[str, Any] = {"variant": variant, **{k: inputs[k] for k in run.experiment.grid}}
+        if isinstance(found, str):
+            row.update({"answer": "none in the range", "95 % interval": "", "short of it": "", "at it": ""})
+        else:
+            from simlab.balance.sentences import said
+
+            answer = found.answer
+            shown = found.unknown.shown
+            interval = f"{shown(answer.interval[0])} to {shown(answer.interval[1])}" if answer.interval else "exact"
+            row.update({
+                "answer": shown(answer.value),
+                "95 % interval": interval,
+                "short of it": f"{shown(answer.before.x)}: {said(answer.before)}",
+                "at it": f"{shown(answer.after.x)}: {said(answer.after)}",
+                "crossings": len(found.crossings),
+            })  # fmt: skip
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    return frame if run.experiment.variants else frame.drop(columns="variant")
+
+
+def _ranking_table(ranked: Any, words: Vocabulary) -> pd.DataFrame:
+    """A sensitivity's ranking in words: each share with its 95 % half-width."""
+
+    def with_half(value: float, half: float) -> str:
+        return "" if pd.isna(value) else f"{value:.3f} ± {half:.3f}"
+
+    frame = ranked.frame()
+    return pd.DataFrame(
+        {
+            "knob": [words.name(f, "inputs") for f in frame["factor"]],
+            "spread over": frame["range"],
+            "share with the others (ST)": [with_half(v, h) for v, h in zip(frame["st"], frame["st_conf"], strict=True)],
+            "share alone (S1)": [with_half(v, h) for v, h in zip(frame["s1"], frame["s1_conf"], strict=True)],
+            "Morris μ*": [with_half(v, h) for v, h in zip(frame["mu_star"], frame["mu_star_conf"], strict=True)],
+            "Morris σ": [f"{v:.3f}" for v in frame["sigma"]],
+        }
+    ).set_index("knob")
+
+
+def build_balance_report(run: ExperimentRun, charts: list[Chart]) -> Report:
+    """The report of a balance run: the answer, its key chart, its table."""
+    from simlab.balance.sentences import goal_text, sensitivity_sentences
+
+    experiment = run.experiment
+    ask = experiment.balance
+    assert ask is not None
+    system = experiment.owner
+    words = vocabulary(experiment)
+    summary = [("system", f"{system.title} ({system.name}, {system.spec})")]
+    if ask.kind == "sensitivity":
+        metric = words.name(ask.metric, "metrics")
+        knobs = ", ".join(words.name(k, "inputs") for k in ask.vary)
+        summary.append(("question", f"what moves {the(metric)} over {knobs}"))
+        headline: list[str] = []
+        for variant, _, ranked in run.balance:
+            said = sensitivity_sentences(ranked, words)
+            if experiment.variants:
+                said[0] = f"Under {variant}: {said[0]}"
+            headline += said if not headline else said[:1]
+        tables = [Table("The knobs, ranked: Sobol shares (total and first order) and Morris measures",
+                        _ranking_table(run.balance[0][2], words))]  # fmt: skip
+    else:
+        first = next((found for _, _, found in run.balance if not isinstance(found, str)), None)
+        question = goal_text(first, words) if first is not None else f"{ask.find} over {ask.within}"
+        summary.append(("question", f"{question}, {experiment.question.title.lower()} at each value"))
+        headline = _solve_headline(run, words)
+        tables = [in_words(Table("The answer in every cell", _solve_table(run)), words, experiment.grid)]
+    summary += [
+        ("method", experiment.method),
+        ("fixed inputs", words.held(experiment.fixed) or "none"),
+    ]
+    if experiment.method != "exact":
+        summary.append(("sampling", f"{experiment.trials:,} trials at every value, seed {experiment.seed}, "
+                                    "the same random streams at every value"))  # fmt: skip
+    summary.append(("run time", f"{run.seconds:.1f} s"))
+    return Report(experiment.name, experiment.description, summary, tables=tables, charts=charts, headline=headline)

@@ -1,0 +1,169 @@
+"""Running a balance experiment (``kind = "solve"`` or ``"sensitivity"``) into the tidy table of every run.
+
+A solve searches once per grid cell and rule set; a sensitivity ranks its knobs once per rule
+set. Their answers go into the same tidy table as any experiment's (``cell``, ``variant``, the
+inputs, ``method``, ``metric``, ``value``, ``ci_low``, ``ci_high``, ``trials``), so baselines,
+``simlab regress`` and ``simlab compare`` treat them like any other:
+
+* a solve's rows: ``found`` (the answer, with its 95 % interval where sampled), ``interpolated``
+  (the crossing between the two values around it), ``below`` and ``reached`` (the metric at the
+  value short of it and at it, with their intervals), ``crossings`` (how many; only this row,
+  0, when the range holds none);
+* a sensitivity's rows, one cell per knob (the input column ``factor``): ``st`` and ``s1`` (the
+  Sobol total and first-order shares, their bootstrap intervals as ``ci_low``/``ci_high``; none
+  for a knob screened out), ``mu_star`` and ``sigma`` (Morris).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlab.inputs.limits import Limits
+from simlab.inputs.variants import Variant
+from simlab.records import Experiment, ExperimentRun
+from simlab.workflow.experiments import balance_setup
+
+__all__ = ["run_balance", "SOLVE_METRICS", "SENSITIVITY_METRICS"]
+
+#: The rows of each cell of a solve.
+SOLVE_METRICS = ("found", "interpolated", "below", "reached", "crossings")
+#: The rows of each knob of a sensitivity.
+SENSITIVITY_METRICS = ("st", "s1", "mu_star", "sigma")
+
+
+def _solve_rows(solution: Any, trials: int | None) -> list[dict[str, Any]]:
+    """A solve's rows (:data:`SOLVE_METRICS`): its first crossing, or blanks when there is none."""
+    nan = np.nan
+    if solution is None or isinstance(solution, str):  # no crossing: its count alone (a table holds no blanks)
+        return [_row("crossings", 0.0, nan, nan, trials)]
+    answer = solution.answer
+    interval = answer.interval or (nan, nan)
+
+    def around(point: Any) -> tuple[float, float, float]:
+        low, high = point.interval or (nan, nan)
+        return point.value, low, high
+
+    rows = [
+        ("found", answer.value, *interval),
+        ("interpolated", answer.interpolated, nan, nan),
+        ("below", *around(answer.before)),
+        ("reached", *around(answer.after)),
+        ("crossings", float(len(solution.crossings)), nan, nan),
+    ]
+    return [_row(m, v, lo, hi, trials) for m, v, lo, hi in rows]
+
+
+def _row(metric: str, value: float, low: float, high: float, trials: int | None) -> dict[str, Any]:
+    """One tidy row; a sampled figure without an interval of its own (a count, an interpolation) gets [value, value].
+
+    Such a figure is a deterministic function of the seed's streams: ``simlab regress`` then counts any change.
+    """
+    if trials is not None and (np.isnan(low) or np.isnan(high)):
+        low = high = value
+    return {"metric": metric, "value": value, "ci_low": low, "ci_high": high, "trials": trials}
+
+
+def _sensitivity_rows(ranked: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A sensitivity's rows: per knob (in the order given), its shares and Morris measures."""
+    nan = np.nan
+    effects = {e.name: e for e in ranked.effects}
+    rows = []
+    for factor in ranked.factors:
+        effect = effects[factor.name]
+        measures = (
+            ("st", effect.st, effect.st_conf),
+            ("s1", effect.s1, effect.s1_conf),
+            ("mu_star", effect.mu_star, effect.mu_star_conf),
+            ("sigma", effect.sigma, None),
+        )
+        for metric, value, half in measures:
+            if value is None:  # screened out by Morris: no Sobol share
+                continue
+            low, high = (nan, nan) if half is None else (value - half, value + half)
+            rows.append((factor.name, _row(metric, value, low, high, ranked.trials)))
+    return rows
+
+
+def run_balance(
+    experiment: Experiment,
+    *,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    base_variant: Variant | None = None,
+) -> ExperimentRun:
+    """Answer a balance experiment's question in every cell and rule set.
+
+    Args:
+        experiment: A validated experiment with ``balance``.
+        threads: Sampling threads.
+        progress: Called with 1 after each value (solve) or point (sensitivity) asked.
+        base_variant: A variant in the place of the base rules (rows still say ``base``).
+    """
+    from simlab.balance.sensitivity import parse_factor, sensitivity
+    from simlab.balance.solve import Goal, NoCrossingError, solve
+    from simlab.balance.unknowns import find_unknown
+    from simlab.workflow.runner import rule_sets
+
+    ask = experiment.balance
+    assert ask is not None
+    started = time.perf_counter()
+    method = experiment.method
+    inputs_columns = list(experiment.inputs)
+    rows: list[dict[str, Any]] = []
+    answers: list[tuple[str, Mapping[str, Any], Any]] = []
+    limits = Limits(max_trials=1 << 62)  # the experiment's trials were checked when it was loaded
+
+    def counted(_: Any) -> None:
+        if progress is not None:
+            progress(1)
+
+    for variant_name, variant in rule_sets(experiment, base_variant):
+        for cell, inputs in experiment.kept_cells():
+            setup = balance_setup(experiment, inputs, variant, cell).with_changes(threads=threads)
+            labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}
+            if ask.kind == "sensitivity":
+                factors = [parse_factor(setup, f"{name}={value}") for name, value in ask.vary.items()]
+                ranked = sensitivity(setup, ask.metric, factors, trajectories=ask.trajectories, base=ask.base,
+                                     limits=limits, progress=counted)  # fmt: skip
+                answers.append((variant_name, inputs, ranked))
+                order = [f.name for f in ranked.factors]
+                for factor, row in _sensitivity_rows(ranked):  # one cell per knob
+                    rows.append({**labels, "cell": order.index(factor), "factor": factor, "method": method, **row})
+                continue
+            unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within))
+            if ask.target is not None:
+                mine, goal = setup, Goal(ask.metric, ask.target)
+            else:
+                from simlab.output.words import vocabulary
+
+                words = vocabulary(experiment)
+                mine = setup.with_changes(inputs={**setup.inputs, **ask.a})
+                other = setup.with_changes(inputs={**setup.inputs, **ask.b})
+                goal = Goal(ask.metric, None, other, words.held(ask.a) or "A", words.held(ask.b) or "B")
+            found: Any
+            try:
+                found = solve(mine, unknown, goal, limits=limits, tried=counted)
+            except NoCrossingError as none:
+                found = str(none)
+            answers.append((variant_name, inputs, found))
+            trials = None if method == "exact" else setup.trials_each
+            rows += [{**labels, "method": method, **row} for row in _solve_rows(found, trials)]
+    extra = ["factor"] if ask.kind == "sensitivity" else []
+    keys = ["cell", "variant", *inputs_columns, *extra]
+    table = pd.DataFrame(rows, columns=[*keys, "method", "metric", "value", "ci_low", "ci_high", "trials"])
+    table["trials"] = table["trials"].astype("Int64")
+    empty = pd.DataFrame(columns=keys)
+    return ExperimentRun(
+        experiment=experiment,
+        table=table,
+        distributions=empty,
+        incapacitation=empty,
+        marginals=empty,
+        seconds=time.perf_counter() - started,
+        balance=tuple(answers),
+    )

@@ -1,0 +1,70 @@
+"""Balance experiments (kind = "solve", "sensitivity"): checked like every file, run into the tidy table."""
+
+import pytest
+from conftest import run_cli
+
+from simlab.inputs.errors import SimlabError
+from simlab.workflow.experiments import load_experiment
+from simlab.workflow.runner import run_experiment
+
+SOLVE = """\
+name = "dx_for_three_in_four"
+system = "hitech_tft"
+kind = "solve"
+variants = ["{variant}"]
+
+[fixed]
+weapon = "assault rifle"
+armor = "flak jacket"
+
+[grid]
+range_m = [4, 40]
+
+[solve]
+find = "dx"
+in = "6..20"
+target = "p_hit=0.75"
+"""
+
+
+def test_a_solve_experiment_answers_every_cell_and_rule_set_in_the_tidy_table(tmp_path, capsys):
+    variant = tmp_path / "v.toml"
+    variant.write_text('name = "harder"\nsystem = "hitech_tft"\n[rules]\nautomatic_hit_max = 3\n')
+    path = tmp_path / "dx.toml"
+    path.write_text(SOLVE.format(variant="v.toml"))
+    run = run_experiment(load_experiment(path))
+    found = run.table[run.table["metric"] == "found"].set_index(["variant", "range_m"])["value"]
+    assert found[("base", 4)] < found[("base", 40)]  # farther off takes more DX (TFT-2.2)
+    assert set(run.table["variant"]) == {"base", "harder"} and run.table["ci_low"].isna().all()  # exact
+    code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"), "--jobs", "1")
+    report = (tmp_path / "out" / "dx_for_three_in_four" / "report.md").read_text()
+    assert code == 0, err
+    assert f"- At range 4 m, under the base rules, DX {int(found[('base', 4)])} is the lowest DX" in report
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('find = "dx"', 'find = "weapon"'), "[solve]: --find weapon: the input takes text"),
+        (('in = "6..20"', 'in = "20..6"'), "invalid value '20..6' for --in"),
+        (('target = "p_hit=0.75"', 'target = "p_nope=0.75"'), "unknown metric of attack 'p_nope'"),
+        (('target = "p_hit=0.75"', "goal = 1"), "[solve] goal: unknown key 'goal'"),
+        (('kind = "solve"', 'kind = "solve"\nmethod = "both"'), "method: a solve is exact or monte_carlo, not both"),
+        (('kind = "solve"', 'kind = "attack"'), 'solve: [solve] belongs to kind = "solve"'),
+    ],
+)
+def test_a_bad_balance_experiment_is_refused_with_its_line(tmp_path, change, message):
+    path = tmp_path / "dx.toml"
+    path.write_text(SOLVE.replace('variants = ["{variant}"]\n', "").replace(*change))
+    with pytest.raises(SimlabError) as error:
+        load_experiment(path)
+    assert message in str(error.value) and str(error.value).startswith(str(path)), error.value
+
+
+def test_a_sensitivity_has_no_grid(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('name = "s"\nsystem = "striker"\nkind = "sensitivity"\n[fixed]\nweapon = "rifle"\n'
+                    '[grid]\narmor = ["none", "cloth"]\n[sensitivity]\nmetric = "p_hit"\n'
+                    'vary = { skill = "0..4", cover = ["none", "full"] }\n')  # fmt: skip
+    with pytest.raises(SimlabError, match="a sensitivity spreads"):
+        load_experiment(path)

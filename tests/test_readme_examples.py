@@ -1,6 +1,6 @@
-"""The README's console examples run, and print what the README shows.
+"""The README's and the guides' console examples run, and print what they show.
 
-Each ``console`` block of the README is a session: every ``$ simlab ...`` line (with its
+Each ``console`` block of the README (and of ``docs/guide/*.md``) is a session: every ``$ simlab ...`` line (with its
 ``\\`` continuations, a trailing ``# comment`` left out) runs in a copy of the project's
 experiments and baselines, in order, and each line shown under it must appear in what it
 prints. Times are compared as times (``0.8 s`` matches any time), ``...`` ends a shown line
@@ -18,7 +18,8 @@ import pytest
 from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+#: The pages whose console examples are run: the README, then every guide.
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
 
 
 @dataclass
@@ -28,10 +29,10 @@ class Example:
     shown: list[str] = field(default_factory=list)
 
 
-def sessions() -> list[list[Example]]:
-    """The console blocks of the README, each a list of commands with the lines shown under them."""
+def sessions(text: str) -> list[list[Example]]:
+    """The console blocks of a page, each a list of commands with the lines shown under them."""
     found = []
-    for block in re.findall(r"```console\n(.*?)```", README, flags=re.S):
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
         examples: list[Example] = []
         lines = block.splitlines()
         i = 0
@@ -51,7 +52,7 @@ def sessions() -> list[list[Example]]:
     return found
 
 
-SESSIONS = sessions()
+SESSIONS = [(page, session) for page in PAGES for session in sessions(page.read_text(encoding="utf-8"))]
 
 
 def _pattern(shown: str) -> re.Pattern[str]:
@@ -68,16 +69,20 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_the_readme_has_console_examples():
-    assert len(SESSIONS) >= 3 and sum(len(s) for s in SESSIONS) >= 20
+def test_the_readme_and_the_guides_have_console_examples():
+    readme = [s for page, s in SESSIONS if page.name == "README.md"]
+    assert len(readme) >= 3 and sum(len(s) for s in readme) >= 20
+    assert all(any(page == guide for page, _ in SESSIONS) for guide in PAGES[1:])
 
 
-@pytest.mark.parametrize("session", range(len(SESSIONS)))
+@pytest.mark.parametrize(
+    "session", range(len(SESSIONS)), ids=[f"{page.stem}-{i}" for i, (page, _) in enumerate(SESSIONS)]
+)
 def test_readme_session(project, session, monkeypatch, capsys):
-    """Each command of a README session, run in the project as a designer types it (in this process: the
-    command line's own start-up is checked by tests/test_startup.py and ``simlab bench``)."""
+    """Each command of a README or guide session, run in the project as a designer types it (in this process:
+    the command line's own start-up is checked by tests/test_startup.py and ``simlab bench``)."""
     monkeypatch.chdir(project)
-    for example in SESSIONS[session]:
+    for example in SESSIONS[session][1]:
         words = shlex.split(example.command)
         assert words[0] == "simlab", example.command
         code, out, err = run_cli(capsys, *words[1:])

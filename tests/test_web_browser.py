@@ -8,6 +8,7 @@ page wider than a phone) and checks that it no longer does.
 from __future__ import annotations
 
 import html
+import json
 import re
 import shlex
 from urllib.parse import urlencode
@@ -39,6 +40,10 @@ VIEWS = {
     "&metric=p_a_wins",
     "compare duel": "/compare/striker?kind=duel&a.weapon=rifle&b.weapon=submachinegun&trials=400&vary=a.armor"
     "&options=cloth,flak+jacket",
+    "balance": "/balance/hitech_tft?do=solve&find=dx&in=6..20&target=p_hit%3D0.75&weapon=assault+rifle"
+    "&armor=flak+jacket&range_m=20",
+    "balance sensitivity": "/balance/striker?do=sensitivity&metric=p_hit&weapon=rifle"
+    "&vary=skill%3D0..4%3B+range_band%3Dshort,medium,long,extreme%3B+cover%3Dnone,partial,full",
 }
 
 
@@ -133,10 +138,10 @@ def test_copy_link_copies_the_address_without_an_error(server, browser):
 def test_every_view_is_linked_from_every_page(server, browser):
     browser.get(server + "/")
     for system in ("hitech_tft", "striker", "tyconian", "space_v4"):
-        for view in ("compare", "sweep"):
+        for view in ("compare", "sweep", "balance"):
             assert browser.find_elements("css selector", f"a[href^='/{view}/{system}']"), (view, system)
     browser.get(server + ASK)
-    for view in ("compare", "sweep"):  # and the answer's own "compare this" and "sweep this"
+    for view in ("compare", "sweep", "balance"):  # and the answer's own "compare this" and "sweep this"
         assert browser.find_elements("css selector", f"nav a[href^='/{view}/hitech_tft']"), view
 
 
@@ -483,3 +488,43 @@ def test_on_a_phone_the_answer_comes_before_the_form(server):
             phone.get(server + VIEWS[name])
             top = phone.execute_script("return document.querySelector('#answer h2').getBoundingClientRect().top")
             assert top < 844, f"{name}: the answer starts at {top:.0f} px, below the first screen"
+
+
+def test_the_balance_view_answers_as_simlab_solve_does_and_its_command_runs_as_shown(client, capsys):
+    page = client.get(VIEWS["balance"]).text
+    first = html.unescape(re.search(r'<ul class="balance" id="balance"><li>(.*?)</li>', page).group(1))
+    command = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page).group(1))
+    code, out, _ = run_cli(capsys, *shlex.split(command)[1:])
+    assert code == 0 and out.splitlines()[0] == first == (
+        "DX 15 is the lowest DX for which the chance to hit reaches 0.75: 0.8380; DX 14: 0.7407."
+    )
+    api = client.get(VIEWS["balance"].replace("/balance/", "/api/balance/")).json()
+    code, out, _ = run_cli(capsys, *shlex.split(command)[1:], "--json")
+    assert api == json.loads(out)
+
+
+def test_the_balance_view_finds_the_riflemen_of_a_battle_and_says_no_crossing_inline(client):
+    query = {"kind": "battle", "battle": "striker_fireteam", "do": "solve", "find": "a.count", "in": "1..8",
+             "target": "p_a_wins=0.75", "trials": "4000", "seed": "1"}  # fmt: skip
+    page = html.unescape(client.get("/balance/striker", params=query).text)
+    assert "4 riflemen are the fewest for which the fireteam's chance to win reaches 0.75" in page
+    refused = client.get("/balance/striker", params={**query, "target": "p_a_wins=1.5"})
+    assert refused.status_code == 400
+    error = html.unescape(re.search(r'<p class="error"[^>]*>(.*?)</p>', refused.text).group(1))
+    assert error.startswith("no crossing: p_a_wins never crosses 1.5 over a.count 1..8: it runs from 0.0")
+    assert client.get("/api/status").status_code == 200  # and the server keeps serving
+
+
+@needs_chromium
+def test_a_sensitivity_is_asked_from_the_balance_form(server, browser):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server + "/balance/striker?weapon=rifle&method=exact")
+    Select(browser.find_element("id", "f-do")).select_by_value("sensitivity")
+    _wait(browser, "return document.getElementById('f-vary') !== null", "no knobs to fill in")
+    Select(browser.find_element("id", "f-metric")).select_by_value("p_hit")
+    _change(browser, "f-vary", "skill=0..4; range_band=short,medium,long,extreme; cover=none,partial,full")
+    _wait(browser, "return document.getElementById('balance') !== null", "no ranking")
+    assert browser.find_element("id", "balance").text.startswith("The range band moves the chance to hit most")
+    assert "vary=skill" in browser.current_url  # the address holds the question: shareable
+    assert browser.find_elements("css selector", "#answer figure img")

@@ -58,6 +58,16 @@ _LEVELS = 4
 EFFECT_COLUMNS = ("st", "st_conf", "s1", "s1_conf", "mu_star", "mu_star_conf", "sigma")
 
 
+def _stage_seed(seed: int, stage: int) -> int:
+    """A seed of its own for each of SALib's random draws, from the root seed: never 0.
+
+    SALib reads a seed of 0 as none and draws from numpy's global state, which would make the
+    same question give other intervals each time.
+    """
+    state = np.random.SeedSequence([seed, stage]).generate_state(1)[0]
+    return int(state) or 1
+
+
 def _salib() -> Any:
     try:
         import SALib  # noqa: F401
@@ -291,20 +301,22 @@ def sensitivity(
 
     seed = setup.seed
     problem = {"num_vars": len(factors), "names": names, "bounds": [[0.0, 1.0]] * len(factors)}
-    morris_units = morris_sample.sample(problem, trajectories, num_levels=_LEVELS, seed=seed)
+    morris_units = morris_sample.sample(problem, trajectories, num_levels=_LEVELS, seed=_stage_seed(seed, 1))
     morris_y = evaluate(factors, morris_units)
-    screened = morris_analysis.analyze(problem, morris_units, morris_y, num_levels=_LEVELS, seed=seed)
+    screened = morris_analysis.analyze(problem, morris_units, morris_y, num_levels=_LEVELS, seed=_stage_seed(seed, 2))
     mu_star = {n: float(screened["mu_star"][i]) for i, n in enumerate(names)}
     top = sorted(range(len(factors)), key=lambda i: -mu_star[names[i]])[:SOBOL_MOST]
     chosen = [factors[i] for i in sorted(top)]
     sobol_problem = {"num_vars": len(chosen), "names": [f.name for f in chosen], "bounds": [[0.0, 1.0]] * len(chosen)}
-    sobol_units = sobol_sample.sample(sobol_problem, base, calc_second_order=False, seed=seed)
+    sobol_units = sobol_sample.sample(sobol_problem, base, calc_second_order=False, seed=_stage_seed(seed, 3))
     sobol_y = evaluate(chosen, sobol_units)
     answered = len(answers)
     variance = float(np.var(sobol_y))
     shares: dict[str, tuple[float, float, float, float]] = {}
     if variance > 0:
-        indices = sobol_analysis.analyze(sobol_problem, sobol_y, calc_second_order=False, num_resamples=200, seed=seed)
+        indices = sobol_analysis.analyze(
+            sobol_problem, sobol_y, calc_second_order=False, num_resamples=200, seed=_stage_seed(seed, 4)
+        )
         for i, f in enumerate(chosen):
             shares[f.name] = tuple(float(indices[k][i]) for k in ("S1", "S1_conf", "ST", "ST_conf"))  # type: ignore[assignment]
     else:

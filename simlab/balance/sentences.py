@@ -56,7 +56,7 @@ def crossing_sentence(solution: Solution, crossing: Crossing, words: Vocabulary)
     noun = words.name(unknown.name, "inputs")
     if goal.equal:
         where = f"{noun} {crossing.interpolated:.3g}{_interval(solution, crossing)}"
-        if crossing.after.gap == 0:
+        if abs(crossing.after.gap) <= 1e-12 * max(1.0, abs(crossing.after.value)):  # equal at a value tried
             where = f"{noun} {unknown.shown(crossing.after.x)}"
         elif unknown.whole:
             where += f" (between {crossing.before.x:g} and {crossing.after.x:g})"

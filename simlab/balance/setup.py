@@ -8,7 +8,7 @@ the value, a search over it is repeatable, and two values differ by the change a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,7 @@ class Setup:
         names: How the caller spells ``exact``, ``trials`` and ``kind`` in messages.
         source: How messages name where the inputs came from (``--set``).
         cell: The scenario's index in a run: with ``seed``, its random stream (the same at every value).
+        progress: Called with the trials of each value sampled so far (it may raise to stop the work).
     """
 
     system: str
@@ -66,6 +67,7 @@ class Setup:
     names: Mapping[str, str] | None = None
     source: str = "--set"
     cell: int = 0
+    progress: Callable[[int], None] | None = field(default=None, compare=False)
 
     @property
     def owner(self) -> System:
@@ -93,7 +95,7 @@ class Setup:
             self.system, self.kind, inputs=inputs, rules=rules, battle=self.battle, exact=self.exact,
             trials=None if self.exact else self.trials, seed=self.seed, threads=self.threads,
             max_trials=self.max_trials, variant=self.variant, names=self.names, tables=self.tables, source=self.source,
-            cell=self.cell,
+            cell=self.cell, progress=self.progress,
         )  # fmt: skip
         return request
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +47,15 @@ REAL_TOLERANCE = {True: 1e-4, False: 1e-3}
 
 
 class NoCrossingError(SimlabError):
-    """The metric does not cross the target over the range (the command exits 1)."""
+    """The metric does not cross the target over the range (the command exits 1).
+
+    Attributes:
+        tried: The values asked, each with its metric (the scan of the range).
+    """
+
+    def __init__(self, message: str, tried: Sequence[Point] = ()) -> None:
+        super().__init__(message)
+        self.tried = tuple(tried)
 
 
 def parse_target(text: str) -> tuple[str, float]:
@@ -420,7 +428,7 @@ def solve(
         if (left.gap < 0 <= right.gap) or (left.gap > 0 >= right.gap)
     ]
     if not brackets:
-        raise NoCrossingError(_no_crossing(unknown, goal, scan))
+        raise NoCrossingError(_no_crossing(unknown, goal, scan), scan)
     crossings = []
     edges = [unknown.low] + [right.x for _, right, _ in brackets[:-1]]
     ends = [left.x for left, _, _ in brackets[1:]] + [unknown.high]

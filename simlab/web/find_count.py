@@ -1,10 +1,11 @@
 """The Battle view's "find the count": the fewest figures of a group that reach a chance to win.
 
-"How many riflemen does it take to beat two gunners 75 % of the time?" Every count tried is
-the same battle sampled on the same random streams (the query's seed: common random numbers),
-so the chance to win is a deterministic function of the count and a bisection finds the
-smallest count whose estimate reaches the target, assuming more figures never lose more often.
-The answer gives the chances at that count and the one below it, with their 95 % intervals.
+"How many riflemen does it take to beat two gunners 75 % of the time?" is ``simlab solve``'s
+question with the group's count as the unknown (:mod:`simlab.balance.solve`): every count tried is
+the same battle sampled on the same random streams (the query's seed: common random numbers), so
+the chance to win is a deterministic function of the count, and the search finds the smallest
+count whose estimate reaches the target. The answer gives the chances at that count and the one
+below it, with their 95 % intervals.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 from simlab.inputs.battles import Battle
 from simlab.inputs.errors import SimlabError
 from simlab.web.battle import BattleQuery
-from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import field
 from simlab.web.query import whole_number
@@ -69,7 +69,7 @@ def parse_find(items: Sequence[tuple[str, str]]) -> tuple[FindCount | None, list
 def find_count(
     search: FindCount, query: BattleQuery, current: int, site: Site, progress: Callable[[int], None] | None = None
 ) -> dict[str, Any]:
-    """The smallest count of the group reaching the target, and the battle at that count.
+    """The smallest count of the group reaching the target, and the battle at that count: ``simlab solve``'s search.
 
     Args:
         search: What is searched.
@@ -85,37 +85,40 @@ def find_count(
     Raises:
         SimlabError: When the battle does not take the count (a group that is not there).
     """
+    from simlab.balance.setup import Setup
+    from simlab.balance.solve import Goal, NoCrossingError, solve
+    from simlab.balance.unknowns import Unknown
+    from simlab.web.query import WEB_NAMES
+    from simlab.web.work import threads_now
+
     most = min(MOST_FIGURES, max(8, 4 * current))
-    tried: dict[int, tuple[float, tuple[float, float]]] = {}
+    setup = Setup(
+        system=query.system, kind="battle", battle=query.load(site.battles), rules=dict(query.rules),
+        tables=site.own.get(query.system) or {}, trials=query.trials, seed=query.seed, threads=threads_now(),
+        max_trials=site.max_trials, names=WEB_NAMES, progress=progress,
+    )  # fmt: skip
+    unknown = Unknown(search.path, rule=False, whole=True, low=1, high=most)
+    found: int | None
+    try:
+        solution = solve(setup, unknown, Goal(search.metric, search.target))
+        rising = [c for c in solution.crossings if c.rises]
+        points = solution.tried
+        found = int(rising[0].value) if rising else None
+    except NoCrossingError as none:  # reached from one figure on, or never
+        points = none.tried
+        found = 1 if points and points[0].gap >= 0 else None
+    tried = {int(p.x): (p.value, p.interval or (p.value, p.value)) for p in points}
 
     def at(count: int) -> BattleQuery:
         return dataclasses.replace(query, changes={**query.changes, search.path: str(count)})
 
-    def chance(count: int) -> float:
-        if count not in tried:
-            counted = at(count)
-            result = answer_of(site.answers, counted, counted.request(site, progress))
-            low_high = result["ci95"].get(search.metric, (result["metrics"][search.metric],) * 2)
-            tried[count] = (result["metrics"][search.metric], (float(low_high[0]), float(low_high[1])))
-        return tried[count][0]
-
-    found: int | None = None
-    if chance(1) >= search.target:
-        found = 1
-    elif chance(most) >= search.target:
-        low, high = 1, most  # chance(low) < target <= chance(high)
-        while high - low > 1:
-            middle = (low + high) // 2
-            low, high = (low, middle) if chance(middle) >= search.target else (middle, high)
-        found = high
-    shown = found if found is not None else most
     return {
         "found": found,
         "most": most,
         "metric": search.metric,
         "target": search.target,
         "tried": dict(sorted(tried.items())),
-        "query": at(shown),
+        "query": at(found if found is not None else most),
     }
 
 

@@ -21,6 +21,7 @@ from simlab.inputs.errors import SimlabError
 from simlab.output.rendering import render
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import STANDING, SURVIVAL, answer_context, side_names
+from simlab.web.balance import BALANCE_KEYS, balance_answer, balance_fields, parse_balance
 from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
 from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, parse_compare
@@ -292,3 +293,16 @@ def compare_page(site: Site, system: str, request: Request, progress: Callable[[
 
     hint = "Give two or more profiles, or the input that varies and its options, or a variant: side by side."
     return grid_page(site, system, request, "compare", hint, COMPARE_KEYS, (*COMPARE_KEYS, "variant"), answer, fields)
+
+
+def balance_page(site: Site, system: str, request: Request, progress: Callable[[int], None]) -> Response:
+    """Balance: the value at which a metric reaches a target, or what moves a metric most."""
+
+    def answer(items: Sequence[tuple[str, str]]) -> dict[str, Any]:
+        return balance_answer(parse_balance(site, system, items), site, progress)
+
+    def fields(varied: dict[str, dict[str, Any]], question: Question, given: dict[str, str]) -> list[dict[str, Any]]:
+        return balance_fields(varied, question, given)
+
+    hint = "Solve for the value that reaches a target, or rank what moves a metric: the answer appears here."
+    return grid_page(site, system, request, "balance", hint, BALANCE_KEYS, ("find", "vary"), answer, fields)

@@ -1,4 +1,4 @@
-"""The views of several answers (Sweep, Compare), by name: each a page, a JSON API and a CSV.
+"""The views of several answers (Sweep, Compare, Balance), by name: each a page, a JSON API and a CSV.
 
 The application serves every view of :data:`VIEWS` at ``/NAME/SYSTEM``, ``/api/NAME/SYSTEM``
 and ``/csv/NAME/SYSTEM``. Adding a view (a Balance view) is its module and one line here.
@@ -13,9 +13,10 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response
 
+from simlab.web.balance import balance_csv, balance_payload
 from simlab.web.compare import compare_loadouts, parse_compare
 from simlab.web.config import Site
-from simlab.web.pages import compare_page, sweep_page
+from simlab.web.pages import balance_page, compare_page, sweep_page
 from simlab.web.sweep import parse_sweep, sweep_point, sweep_table
 
 __all__ = ["View", "VIEWS"]
@@ -65,4 +66,5 @@ def _compare_csv(site: Site, system: str, items: Items) -> str:
 VIEWS: dict[str, View] = {
     "sweep": View(sweep_page, _sweep_payload, _sweep_csv),
     "compare": View(compare_page, _compare_payload, _compare_csv),
+    "balance": View(balance_page, balance_payload, balance_csv),
 }

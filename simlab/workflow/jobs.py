@@ -201,7 +201,7 @@ class Workers:
 
         Aborting never waits for a task: every worker this pool started is terminated,
         including one forked a moment before the stop and not yet in the executor's record
-        (a signal can arrive between the two), then killed if it has not ended within 1 s.
+        (a signal can arrive between the two), then killed if it has not ended within half a second.
         """
         if not abort:
             try:
@@ -216,12 +216,12 @@ class Workers:
         for process in workers:
             process.terminate()
         self.pool.shutdown(wait=False, cancel_futures=True)
-        deadline = time.monotonic() + 1.0
+        deadline = time.monotonic() + 0.5
         for process in workers:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
                 process.kill()
-                process.join(1.0)
+                process.join(0.5)
 
 
 def run_tasks(

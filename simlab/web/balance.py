@@ -1,0 +1,237 @@
+"""The Balance view: solve for the value that makes it right, or rank what moves a metric, from a form.
+
+``/balance/SYSTEM?do=solve&find=dx&in=6..20&target=p_hit%3D0.75&weapon=assault+rifle&method=exact``
+and ``/balance/SYSTEM?do=sensitivity&metric=p_hit&vary=skill%3D0..4%3B+cover%3Dnone,partial,full``,
+with the question's other inputs as on its own page (any kind: ``kind=battle&battle=...`` with
+``find=a.count``). The answer is what ``simlab solve`` or ``simlab sensitivity`` prints, in the
+same words, with the search's or the ranking's chart, a link that holds every input, JSON, CSV, and
+the command that gives the same from the command line.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from simlab.balance.setup import Setup
+from simlab.inputs.errors import SimlabError
+from simlab.output import plots
+from simlab.output.document import Chart
+from simlab.output.words import Vocabulary
+from simlab.systems import Question
+from simlab.web.answers import chart_png, grid_answer, shown
+from simlab.web.config import Site
+from simlab.web.forms import field
+from simlab.web.query import WEB_NAMES, joined, load_named_variant
+from simlab.web.questions import Query
+from simlab.web.varied import view_items, view_query
+from simlab.web.work import threads_now
+
+__all__ = ["BalanceQuery", "BALANCE_KEYS", "parse_balance", "balance_answer", "balance_fields", "balance_payload"]
+
+#: The keys of the view besides those of the question it asks.
+BALANCE_KEYS = ("do", "find", "in", "target", "metric", "vary")
+#: What the view does.
+DOINGS = ("solve", "sensitivity")
+#: The sizes of a sensitivity on the page: Morris trajectories and Sobol base points (the command's are larger).
+WEB_TRAJECTORIES, WEB_BASE = 10, 64
+
+
+@dataclass(frozen=True)
+class BalanceQuery:
+    """A balance question as a URL holds it: what to do, and the question each value asks."""
+
+    query: Query
+    do: str
+    find: str = ""
+    within: str = ""
+    target: str = ""
+    metric: str = ""
+    vary: tuple[str, ...] = ()
+
+    def items(self) -> list[tuple[str, Any]]:
+        """The query string (the inverse of :func:`parse_balance`)."""
+        own: list[tuple[str, Any]] = [("do", self.do)]
+        if self.do == "solve":
+            own += [("find", self.find), ("in", self.within), ("target", self.target)]
+        else:
+            own += [("metric", self.metric), ("vary", "; ".join(self.vary))]
+        return own + view_items(self.query)
+
+    def command(self, site: Site) -> str:
+        """The ``simlab solve`` or ``simlab sensitivity`` command that gives the same answer."""
+        asked = self.query
+        parts = ["simlab", self.do, asked.system]
+        if asked.kind == "battle":
+            files = site.battles
+            name = str(getattr(asked, "battle", ""))
+            parts += ["--battle", shlex.quote(str(files[name][1]) if name in files else f"{name}.toml")]
+        elif asked.kind != "attack":
+            parts += ["--kind", asked.kind]
+        parts += [f"--set {shlex.quote(f'{k}={v}')}" for k, v in asked.inputs.items() if k != self.find]
+        parts += [f"--rule {shlex.quote(f'{k}={v}')}" for k, v in asked.rules.items()]
+        if self.do == "solve":
+            parts += ["--find", self.find, "--target", shlex.quote(self.target), "--in", self.within]
+        else:
+            parts += ["--metric", self.metric, *(f"--vary {shlex.quote(v)}" for v in self.vary)]
+            parts += ["--trajectories", str(WEB_TRAJECTORIES), "--base", str(WEB_BASE)]
+        if asked.method == "exact":
+            parts.append("--exact")
+        else:
+            parts += [*(["--trials", str(asked.trials)] if asked.trials else []), "--seed", str(asked.seed)]
+        return " ".join(parts)
+
+    def setup(self, site: Site, progress: Callable[[int], None] | None = None) -> Setup:
+        """The question each value asks, as ``simlab solve`` builds it (the page's trial cap for each)."""
+        asked = self.query
+        battle = asked.load(site.battles) if asked.kind == "battle" else None  # type: ignore[attr-defined]
+        variant = getattr(asked, "variant", None)
+        return Setup(
+            system=asked.system, kind=asked.kind, inputs={} if battle is not None else dict(asked.inputs),
+            rules=dict(asked.rules), battle=battle,
+            variant=load_named_variant(variant, asked.system, site.variants) if variant else None,
+            tables=site.own.get(asked.system) or {}, exact=asked.method == "exact", trials=asked.trials,
+            seed=asked.seed, threads=threads_now(), max_trials=site.max_trials, names=WEB_NAMES, progress=progress,
+        )  # fmt: skip
+
+
+def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> BalanceQuery:
+    """The balance question of a query string's pairs.
+
+    Raises:
+        SimlabError: For a missing or unknown key of the view, or a question that does not read.
+    """
+    pairs = list(items)
+    own = joined(pairs, BALANCE_KEYS)
+    _, _, question = view_query(site, system, pairs, BALANCE_KEYS)
+    do = own.get("do", "solve")
+    if do not in DOINGS:
+        raise SimlabError(f"invalid value {do[:40]!r} for do: expected solve or sensitivity")
+    needed = ("find", "in", "target") if do == "solve" else ("metric", "vary")
+    for key in needed:
+        if not own.get(key):
+            raise SimlabError(f"a {do} needs {key}: " + _NEEDS[key])
+    vary = tuple(part.strip() for part in own.get("vary", "").replace("\n", ";").split(";") if part.strip())
+    return BalanceQuery(question, do, own.get("find", ""), own.get("in", ""), own.get("target", ""),
+                        own.get("metric", ""), vary)  # fmt: skip
+
+
+_NEEDS = {
+    "find": "the input, rule parameter or ROW.COLUMN searched",
+    "in": "its range, LOW..HIGH",
+    "target": "METRIC=VALUE, the value the metric must reach",
+    "metric": "the metric whose variance is shared out",
+    "vary": "the knobs, NAME=LOW..HIGH or NAME=A,B,C, separated by semicolons",
+}
+
+
+def _solve(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
+    from simlab.balance.solve import Goal, parse_target, solve
+    from simlab.balance.unknowns import find_unknown
+    from simlab.inputs.limits import Limits
+
+    setup = balance.setup(site, progress)
+    unknown = find_unknown(setup.owner, setup.question, balance.find, balance.within)
+    metric, value = parse_target(balance.target)
+    return solve(setup, unknown, Goal(metric, value), limits=Limits(max_trials=site.max_trials))
+
+
+def _rank(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
+    from simlab.balance.sensitivity import parse_factor, sensitivity
+    from simlab.inputs.limits import Limits
+
+    setup = balance.setup(site, progress)
+    factors = [parse_factor(setup, text) for text in balance.vary]
+    return sensitivity(setup, balance.metric, factors, trajectories=WEB_TRAJECTORIES, base=WEB_BASE,
+                       limits=Limits(max_trials=site.max_trials))  # fmt: skip
+
+
+def balance_payload(site: Site, system: str, items: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """What ``/api/balance/SYSTEM`` returns: the JSON of ``simlab solve`` or ``simlab sensitivity``."""
+    balance = parse_balance(site, system, items)
+    found = _solve(balance, site, None) if balance.do == "solve" else _rank(balance, site, None)
+    payload: dict[str, Any] = found.to_json()
+    return payload
+
+
+def balance_csv(site: Site, system: str, items: Sequence[tuple[str, str]]) -> str:
+    """What ``/csv/balance/SYSTEM`` returns: every value tried, or the ranking."""
+    balance = parse_balance(site, system, items)
+    found = _solve(balance, site, None) if balance.do == "solve" else _rank(balance, site, None)
+    table = found.tried_frame() if balance.do == "solve" else found.frame()
+    return str(table.to_csv(index=False, lineterminator="\n"))
+
+
+def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """The answer region: the sentences, the chart, the values tried (or the ranking), links and command."""
+    from simlab.balance.sentences import sensitivity_sentences, solution_sentences
+    from simlab.balance.solve import NoCrossingError
+
+    setup_words = Vocabulary(battle=balance.setup(site).battle if balance.query.kind == "battle" else None)
+    rows: list[dict[str, Any]] = []
+    with plots.speaking(setup_words):
+        if balance.do == "solve":
+            try:
+                found = _solve(balance, site, progress)
+            except NoCrossingError as none:
+                raise SimlabError(f"no crossing: {none}") from None
+            sentences = solution_sentences(found, setup_words)
+            figure = found.chart()
+            unknown = found.unknown
+            for point in found.tried:
+                interval = f"{shown(point.interval[0])} – {shown(point.interval[1])}" if point.interval else ""
+                at = int(point.x) if unknown.whole else round(point.x, 4)
+                rows.append({"name": unknown.shown(point.x), "words": setup_words.where(unknown.name, at),
+                             "shown": shown(point.value), "doc": "", "interval": interval})  # fmt: skip
+            caption = f"{setup_words.name(found.goal.metric, 'metrics')} at every value tried"
+        else:
+            ranked = _rank(balance, site, progress)
+            sentences = sensitivity_sentences(ranked, setup_words)
+            figure = ranked.chart()
+            for effect in ranked.effects:
+                share = "" if effect.st is None else f"{effect.st:.3f}"
+                interval = "" if effect.st is None else f"± {effect.st_conf:.3f}"
+                rows.append({"name": effect.name, "words": setup_words.name(effect.name, "inputs"), "shown": share,
+                             "interval": interval, "doc": f"alone {effect.s1:.3f}, Morris μ* {effect.mu_star:.3f}"
+                             if effect.s1 is not None else f"Morris μ* {effect.mu_star:.3f}"})  # fmt: skip
+            caption = f"What moves {setup_words.name(balance.metric, 'metrics')}"
+    width, height = (float(v) for v in figure.get_size_inches())
+    chart = Chart("balance", caption, chart_png(figure), width, height)
+    note = f"The same from the command line (simlab {balance.do}):"
+    answered = grid_answer("balance", balance.query, balance.items(), rows, [chart], balance.command(site), note)
+    answered["balance"] = {"sentences": sentences, "do": balance.do}
+    return answered
+
+
+def balance_fields(
+    fields: Mapping[str, dict[str, Any]], question: Question, given: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The view's own fields: what to do, then a solve's unknown, range and target, or a sensitivity's knobs."""
+    do = field({"name": "do", "default": "solve", "choices": list(DOINGS),
+                "doc": "solve: the value at which a metric reaches a target; sensitivity: what moves a metric"},
+               "do", given.get("do"))  # fmt: skip
+    if (given.get("do") or "solve") == "solve":
+        names = [k for k, f in fields.items() if f.get("control") == "number"]
+        asked = given.get("find")
+        if asked and asked not in names:  # a rule parameter, ROW.COLUMN or a.count from the address
+            names.insert(0, asked)
+        own = [
+            field({"name": "find", "default": names[0] if names else "", "choices": names,
+                   "doc": "the unknown (or type a rule parameter or ROW.COLUMN in the address)"}, "find",
+                  given.get("find")),
+            field({"name": "in", "default": "", "doc": "its range, LOW..HIGH: 6..20, or 0.5..3 for a real one"},
+                  "in", given.get("in")),
+            field({"name": "target", "default": "", "doc": f"METRIC=VALUE: {', '.join(list(question.metrics)[:4])}..."},
+                  "target", given.get("target")),
+        ]  # fmt: skip
+    else:
+        own = [
+            field({"name": "metric", "default": "", "choices": list(question.metrics),
+                   "doc": "the metric whose variance is shared out"}, "metric", given.get("metric")),
+            field({"name": "vary", "default": "",
+                   "doc": "the knobs: NAME=LOW..HIGH or NAME=A,B,C, separated by semicolons"}, "vary",
+                  given.get("vary")),
+        ]  # fmt: skip
+    return [{**do, "reload": True}, *own]

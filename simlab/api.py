@@ -270,7 +270,8 @@ def solve(
         **inputs: Inputs shared by every value (``ROW__COLUMN`` for ``ROW.COLUMN``).
 
     Returns:
-        A :class:`~simlab.balance.solve.Solution` (``.answer.value``, ``.crossings``, ``.to_json()``).
+        A :class:`~simlab.balance.solve.Solution` (``.answer.value``, ``.crossings``, ``.to_json()``; its
+        chart: :func:`simlab.output.balance_report.search_chart`).
 
     Raises:
         NoCrossingError: When the goal is not crossed over the range.
@@ -341,7 +342,8 @@ def sensitivity(
         **inputs: Inputs held at a value.
 
     Returns:
-        A :class:`~simlab.balance.sensitivity.Sensitivity` (``.effects``, ``.frame()``, ``.chart()``).
+        A :class:`~simlab.balance.sensitivity.Sensitivity` (``.effects``, ``.frame()``; its chart:
+        :func:`simlab.output.balance_report.shares_chart`).
 
     Example:
         >>> sensitivity("striker", metric="p_hit", weapon="rifle",

@@ -68,3 +68,20 @@ def test_a_sensitivity_has_no_grid(tmp_path):
                     'vary = { skill = "0..4", cover = ["none", "full"] }\n')  # fmt: skip
     with pytest.raises(SimlabError, match="a sensitivity spreads"):
         load_experiment(path)
+
+
+def test_without_salib_a_sensitivity_is_left_out_of_the_whole_job_and_refused_when_named(monkeypatch, capsys):
+    import importlib.util
+
+    from simlab.commands.options import load_experiments
+    from simlab.workflow.experiments import MissingExtraError
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "SALib" else real(name, *a))
+    _, every = load_experiments([], None, 20_000, 10**10)
+    assert "striker_what_moves_hits" not in {e.name for e in every} and "striker_riflemen_needed" in {
+        e.name for e in every
+    }
+    assert "left out experiments/striker_what_moves_hits.toml:" in capsys.readouterr().err
+    with pytest.raises(MissingExtraError, match=r"a sensitivity needs SALib: pip install 'simlab\[balance\]'"):
+        load_experiment("experiments/striker_what_moves_hits.toml")

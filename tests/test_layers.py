@@ -1,7 +1,8 @@
 """simlab's layers import one way: each package only from those below it (docs/architecture.md).
 
 From the bottom: errors and text, the engine, the mechanics, the readers of user input, the
-systems and their registry, the requests and variants built on it, the records of a run, the
+systems and their registry, the requests and variants built on it, the balance searches asking
+them, the records of a run, the
 output that writes them, the workflow that makes them, then the web page, the commands and the API.
 An import inside a function counts as any other: none may reach up.
 """
@@ -20,6 +21,7 @@ LAYERS = [
     {"inputs"},
     {"systems"},
     {"inputs.requests", "inputs.variants"},
+    {"balance"},
     {"records"},
     {"output"},
     {"workflow"},

@@ -58,7 +58,7 @@ def test_a_sampled_battle_sensitivity_is_the_same_for_the_same_seed_and_names_co
     factors = [parse_factor(setup, text) for text in ("a.count=2..6", "b.suppressors=0..2")]
     first, again = (sensitivity(setup, "p_a_wins", factors, trajectories=4, base=16) for _ in range(2))
     assert first.to_json() == again.to_json()
-    from simlab.balance.sentences import sensitivity_sentences
+    from simlab.output.balance_sentences import sensitivity_sentences
     from simlab.output.words import Vocabulary
 
     said = sensitivity_sentences(first, Vocabulary(battle=setup.battle))

@@ -216,12 +216,6 @@ class Sensitivity:
         rows = [{"factor": e.name, "range": ranges[e.name], **e.to_json()} for e in self.effects]
         return pd.DataFrame(rows, columns=["factor", "range", *columns]).astype({c: float for c in columns})
 
-    def chart(self, title: str | None = None) -> Any:
-        """The ranking as bars: each factor's total and first-order shares with their intervals."""
-        from simlab.output import plots
-
-        return plots.shares(self.frame(), self.metric, title)
-
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``simlab sensitivity --json``."""
         return {

@@ -105,7 +105,7 @@ class Setup:
 
     def batches(self, changes: Mapping[str, Any] | None = None, batches: int = PAIRED_BATCHES) -> pd.DataFrame:
         """The metrics of each batch of the sampled trials (the same batches at every value), one row per batch."""
-        from simlab.workflow.compare import batch_metrics
+        from simlab.engine.paired import batch_metrics
 
         return batch_metrics(self.question, self.request(changes), batches)
 

@@ -203,13 +203,6 @@ class Solution:
         ]
         return pd.DataFrame(rows, columns=["value", "metric", "ci_low", "ci_high", "gap", "other"])
 
-    def chart(self, title: str | None = None) -> Any:
-        """The search as a chart: the metric at every value tried, the target dashed, the answers marked."""
-        from simlab.output import plots
-
-        values = [c.value for c in self.crossings]
-        return plots.search(self.tried_frame(), self.unknown.name, self.goal.metric, self.goal.target, values, title)
-
     @property
     def answer(self) -> Crossing:
         """The first crossing."""
@@ -314,7 +307,7 @@ class _Search:
             value = self.metric(self.setup.answer(changes))
             point = Point(x, value, None, value - self.other_value, None, self.other_value)
         else:
-            from simlab.workflow.compare import paired_differences
+            from simlab.engine.paired import paired_differences
 
             if self.other_batches is None:
                 self.other_batches = goal.other.batches()

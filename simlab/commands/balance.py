@@ -122,12 +122,12 @@ def solve(
     Sampled values are all asked on the same random streams (common random numbers), and the answer
     comes with a 95 % interval. Every crossing over the range is given; none: one line, exit status 1.
     """
-    from simlab.balance.sentences import solution_sentences
     from simlab.balance.solve import Goal, NoCrossingError, parse_target
     from simlab.balance.solve import solve as solve_for
     from simlab.balance.unknowns import find_unknown
     from simlab.inputs.limits import Limits
     from simlab.inputs.params import parse_assignments
+    from simlab.output.balance_sentences import solution_sentences
     from simlab.output.words import Vocabulary
 
     if (target is None) == (equal is None):
@@ -172,14 +172,14 @@ class _Tried:
         self.unknown, self.metric = unknown, metric
 
     def __call__(self, point: Any) -> None:
-        from simlab.balance.sentences import said
+        from simlab.output.balance_sentences import said
 
         click.echo(f"  {self.unknown.name} {self.unknown.shown(point.x)}: {self.metric} {said(point)}", err=True)
 
 
 def _tried_table(solution: Any, words: Any) -> str:
     """Every value tried, in order: the metric (and the gap to the goal)."""
-    from simlab.balance.sentences import said
+    from simlab.output.balance_sentences import said
 
     unknown = solution.unknown
     header = f"{unknown.name:>14}  {solution.goal.metric}"
@@ -241,9 +241,9 @@ def sensitivity(
     """
     from simlab.balance.sensitivity import parse_factor, points_needed
     from simlab.balance.sensitivity import sensitivity as rank
-    from simlab.balance.sentences import sensitivity_sentences
     from simlab.commands.options import progress_bar
     from simlab.inputs.limits import Limits
+    from simlab.output.balance_sentences import sensitivity_sentences
 
     if options["trials"] is None and not options["exact"]:
         options["trials"] = SENSITIVITY_TRIALS
@@ -257,10 +257,11 @@ def sensitivity(
                       limits=Limits(max_trials=options["max_trials"]), progress=advance)  # fmt: skip
     if chart_file is not None:
         from simlab.output.atomic import staged_file
+        from simlab.output.balance_report import shares_chart
         from simlab.output.plots import speaking
 
         with speaking(_words(setup)), staged_file(chart_file) as staged:
-            ranked.chart().savefig(staged, format="png")
+            shares_chart(ranked).savefig(staged, format="png")
     if as_json:
         print_json(ranked.to_json())
         return

@@ -154,15 +154,26 @@ def load_experiments(
 ) -> tuple[Limits, list[Any]]:
     """The job's limits and every experiment named (default: experiments/*.toml), all checked before any runs.
 
+    Of the default set, an experiment that needs an optional part not installed (SALib for a
+    sensitivity) is left out with a line saying so; named, it is refused like any mistake.
+
     Raises:
         SimlabError: For bad threads, a mistake in a file, a job over the limits, or two experiments of one name.
     """
     from simlab.engine.bounds import check_threads
-    from simlab.workflow.experiments import find_experiments, load_experiment
+    from simlab.workflow.experiments import MissingExtraError, find_experiments, load_experiment
 
     check_threads(threads)
     limits = Limits(max_cells, max_trials)
-    experiments = [load_experiment(path, limits) for path in (list(files) or find_experiments("experiments"))]
+    if files:
+        experiments = [load_experiment(path, limits) for path in files]
+    else:  # every experiment of the project: one that needs a part not installed is left out, and said so
+        experiments = []
+        for path in find_experiments("experiments"):
+            try:
+                experiments.append(load_experiment(path, limits))
+            except MissingExtraError as missing:
+                click.echo(f"left out {missing}", err=True)
     names: dict[str, Path] = {}
     for experiment in experiments:
         if experiment.name in names:

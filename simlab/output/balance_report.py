@@ -19,7 +19,19 @@ from simlab.output.document import Chart, Report, Table, in_words
 from simlab.output.words import Vocabulary, sentence_case, the, vocabulary
 from simlab.records import ChartSpec, ExperimentRun
 
-__all__ = ["draw_balance_charts", "build_balance_report"]
+__all__ = ["draw_balance_charts", "build_balance_report", "search_chart", "shares_chart"]
+
+
+def search_chart(solution: Any, title: str | None = None) -> Any:
+    """A search as a chart: the metric at every value tried, the target dashed, the answers marked."""
+    values = [c.value for c in solution.crossings]
+    goal = solution.goal
+    return plots.search(solution.tried_frame(), solution.unknown.name, goal.metric, goal.target, values, title)
+
+
+def shares_chart(ranked: Any, title: str | None = None) -> Any:
+    """A sensitivity's ranking as bars: each knob's total and first-order shares with their intervals."""
+    return plots.shares(ranked.frame(), ranked.metric, title)
 
 
 def _held(run: ExperimentRun, variant: str, inputs: dict[str, Any], words: Vocabulary) -> str:
@@ -32,7 +44,7 @@ def _held(run: ExperimentRun, variant: str, inputs: dict[str, Any], words: Vocab
 
 
 def _solve_headline(run: ExperimentRun, words: Vocabulary) -> list[str]:
-    from simlab.balance.sentences import crossing_sentence, solution_sentences
+    from simlab.output.balance_sentences import crossing_sentence, solution_sentences
 
     lines = []
     last = None
@@ -76,7 +88,7 @@ def draw_balance_charts(
         if ask.kind == "sensitivity":
             for variant, _, ranked in run.balance:
                 title = None if not experiment.variants else f"What moves it under {variant}"
-                figures.append((ChartSpec("shares", {"name": f"shares_{variant}"}), ranked.chart(title)))
+                figures.append((ChartSpec("shares", {"name": f"shares_{variant}"}), shares_chart(ranked, title)))
         else:
             tried = _tried(run, words)
             if len(tried):
@@ -95,7 +107,7 @@ def _solve_table(run: ExperimentRun) -> pd.DataFrame:
         if isinstance(found, str):
             row.update({"answer": "none in the range", "95 % interval": "", "short of it": "", "at it": ""})
         else:
-            from simlab.balance.sentences import said
+            from simlab.output.balance_sentences import said
 
             answer = found.answer
             shown = found.unknown.shown
@@ -133,7 +145,7 @@ def _ranking_table(ranked: Any, words: Vocabulary) -> pd.DataFrame:
 
 def build_balance_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     """The report of a balance run: the answer, its key chart, its table."""
-    from simlab.balance.sentences import goal_text, sensitivity_sentences
+    from simlab.output.balance_sentences import goal_text, sensitivity_sentences
 
     experiment = run.experiment
     ask = experiment.balance

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,12 +58,12 @@ def _cache_path() -> Path:
 
 def _store(found: list[dict[str, Any]], path: Path) -> None:
     """Keep the catalogue at ``path`` for the next command (silently not, where the cache cannot be written)."""
-    from simlab.output.atomic import OutputError, staged_file
-
     try:
-        with staged_file(path) as staged:
-            staged.write_text(json.dumps(found), encoding="utf-8")
-    except OutputError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as out:
+            json.dump(found, out)
+        os.replace(out.name, path)
+    except OSError:
         pass
 
 

@@ -166,8 +166,9 @@ def balance_csv(site: Site, system: str, items: Sequence[tuple[str, str]]) -> st
 
 def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """The answer region: the sentences, the chart, the values tried (or the ranking), links and command."""
-    from simlab.balance.sentences import sensitivity_sentences, solution_sentences
     from simlab.balance.solve import NoCrossingError
+    from simlab.output.balance_report import search_chart, shares_chart
+    from simlab.output.balance_sentences import sensitivity_sentences, solution_sentences
 
     setup_words = Vocabulary(battle=balance.setup(site).battle if balance.query.kind == "battle" else None)
     rows: list[dict[str, Any]] = []
@@ -178,7 +179,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
             except NoCrossingError as none:
                 raise SimlabError(f"no crossing: {none}") from None
             sentences = solution_sentences(found, setup_words)
-            figure = found.chart()
+            figure = search_chart(found)
             unknown = found.unknown
             for point in found.tried:
                 interval = f"{shown(point.interval[0])} – {shown(point.interval[1])}" if point.interval else ""
@@ -189,7 +190,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
         else:
             ranked = _rank(balance, site, progress)
             sentences = sensitivity_sentences(ranked, setup_words)
-            figure = ranked.chart()
+            figure = shares_chart(ranked)
             for effect in ranked.effects:
                 share = "" if effect.st is None else f"{effect.st:.3f}"
                 interval = "" if effect.st is None else f"± {effect.st_conf:.3f}"

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from simlab.engine.paired import batch_metrics, paired_differences
 from simlab.inputs.errors import SimlabError
 from simlab.output import plots
 from simlab.output.document import Chart
@@ -32,7 +33,7 @@ from simlab.web.forms import ALL, field, listed, options_field
 from simlab.web.query import joined, variant_label
 from simlab.web.questions import Query
 from simlab.web.varied import varied, view_form, view_items, view_query
-from simlab.workflow.compare import DEFAULT_BATCHES, batch_metrics, paired_differences
+from simlab.workflow.compare import DEFAULT_BATCHES
 
 __all__ = [
     "CompareQuery",

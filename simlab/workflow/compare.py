@@ -11,8 +11,6 @@ independent runs of the same size would give (``independent_half_width``).
 
 from __future__ import annotations
 
-import dataclasses
-import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,14 +18,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlab.engine.paired import batch_metrics, paired_differences
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.variants import Variant
 from simlab.records import Comparison, Experiment
-from simlab.systems import Question, System, question_of
+from simlab.systems import System, question_of
 from simlab.workflow.experiments import answer, cell_request
 from simlab.workflow.side_by_side import BATCHES
 
-__all__ = ["compare_experiment", "paired_differences", "DEFAULT_BATCHES", "comparison_units", "batch_metrics"]
+__all__ = ["compare_experiment", "DEFAULT_BATCHES", "comparison_units"]
 
 #: Batches the trials of a sampled cell are split into.
 DEFAULT_BATCHES = BATCHES
@@ -50,20 +49,6 @@ def comparison_units(experiment: Experiment, variants: Sequence[Variant]) -> int
     return experiment.n_cells * len(experiment.methods) * len(variants)
 
 
-def batch_metrics(question: Question, request: Any, batches: int) -> pd.DataFrame:
-    """The metrics of each of ``batches`` equal batches of a sampled request's trials, one row per batch.
-
-    Batch ``k`` samples trials ``k * per_batch`` onwards of the request's stream, so two requests that
-    differ only in their rules or inputs draw the same numbers batch by batch (common random numbers).
-    """
-    per_batch = -(-int(request.trials) // batches)
-    rows = []
-    for batch in range(batches):
-        part = dataclasses.replace(request, trials=per_batch, first_trial=batch * per_batch, progress=None)
-        rows.append(question.answer(part).metrics)
-    return pd.DataFrame(rows)
-
-
 def _sampled_batches(
     system: System,
     experiment: Experiment,
@@ -81,30 +66,6 @@ def _sampled_batches(
         method="monte_carlo", trials=per_batch * batches, seed=experiment.seed, cell=cell, threads=threads,
     )  # fmt: skip
     return batch_metrics(asked, request, batches)
-
-
-def paired_differences(
-    base: pd.DataFrame, changed: pd.DataFrame
-) -> dict[str, tuple[float, float, float, float, float]]:
-    """Per metric: (base mean, variant mean, delta, half-width paired, half-width independent).
-
-    Args:
-        base: The metrics of each batch of trials under the base (one row per batch).
-        changed: The same batches (the same trials of the same streams) under the change.
-    """
-    n = len(base)
-    from scipy import stats  # imported here: a run that compares nothing does not pay for it
-
-    t = float(stats.t.ppf(0.975, n - 1))
-    result = {}
-    for metric in changed.columns:
-        b = base[metric].to_numpy(dtype=float)
-        v = changed[metric].to_numpy(dtype=float)
-        d = v - b
-        paired = t * float(np.std(d, ddof=1)) / math.sqrt(n)
-        independent = t * math.sqrt((float(np.var(b, ddof=1)) + float(np.var(v, ddof=1))) / n)
-        result[metric] = (float(b.mean()), float(v.mean()), float(d.mean()), paired, independent)
-    return result
 
 
 def compare_experiment(

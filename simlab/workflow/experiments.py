@@ -36,6 +36,7 @@ anything runs or is written.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -66,6 +67,7 @@ from simlab.systems import Question, System, get_system, question_of
 __all__ = [
     "RUN_METHODS",
     "ExperimentError",
+    "MissingExtraError",
     "load_experiment",
     "find_experiments",
     "cell_request",
@@ -143,6 +145,10 @@ def _key_lines(text: str) -> dict[tuple[str, str], int]:
             name = match.group(2) or match.group(3) or match.group(1)
             lines.setdefault((table, name), number)
     return lines
+
+
+class MissingExtraError(ExperimentError):
+    """An experiment that needs an optional part of simlab that is not installed (SALib for a sensitivity)."""
 
 
 class _Checker:
@@ -437,6 +443,9 @@ def _balance(check: _Checker, data: Mapping[str, Any], kind: str, experiment: Ex
             raise check.fail(kind, key, f"expected {example}, got {_describe(value)}")
         return str(value)
 
+    if kind == "sensitivity" and importlib.util.find_spec("SALib") is None:
+        line = check.lines.get((kind, "")) or check.lines.get(("", "kind"))
+        raise MissingExtraError(check.path, line, "kind", "a sensitivity needs SALib: pip install 'simlab[balance]'")
     try:
         if kind == "sensitivity":
             if experiment.grid:

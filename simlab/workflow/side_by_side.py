@@ -5,7 +5,7 @@ repeated ``--a``/``--b``, ``battle`` with a repeated ``--set`` path) answers the
 option and gives each metric's difference from the first option. Exact answers differ exactly.
 Sampled options are sampled on the very same random streams (the same seed and cell: common
 random numbers); the trials are split into batches, and each difference gets a 95 % interval from
-the paired batch differences (:func:`~simlab.workflow.compare.paired_differences`), as
+the paired batch differences (:func:`~simlab.engine.paired.paired_differences`), as
 ``simlab compare`` gives for variants.
 """
 
@@ -94,7 +94,7 @@ def side_by_side(
         options: Its values.
         batches: Batches the sampled trials are split into for the paired intervals.
     """
-    from simlab.workflow.compare import batch_metrics, paired_differences  # pandas: only when options are compared
+    from simlab.engine.paired import batch_metrics, paired_differences  # pandas: only when options are compared
 
     results = tuple(question.answer(request) for request in requests)
     first = results[0]

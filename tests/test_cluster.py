@@ -73,6 +73,15 @@ def test_a_comparison_on_a_cluster_is_the_same(dask_cluster, capsys, tmp_path):
     assert (tmp_path / "threads" / table).read_bytes() == (tmp_path / "dask" / table).read_bytes()
 
 
+def test_a_sampled_solve_on_a_cluster_is_the_same(dask_cluster, capsys):
+    args = ["solve", "striker", "--battle", "experiments/battles/striker_fireteam.toml", "--find", "a.count",
+            "--target", "p_a_wins=0.75", "--in", "1..8", "--trials", "3000", "--json"]  # fmt: skip
+    code, here, err = run_cli(capsys, *args)
+    assert code == 0, err
+    code, there, err = run_cli(capsys, *args, "--scheduler", dask_cluster.scheduler_address)
+    assert code == 0 and there == here, err
+
+
 def test_the_json_of_an_attack_is_the_same_with_a_local_cluster(capsys, monkeypatch):
     args = ["attack", "striker", "--set", "weapon=rifle", "--set", "armor=cloth", "--trials", "3000000", "--json"]
     code, threads, _ = run_cli(capsys, *args)

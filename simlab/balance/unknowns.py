@@ -22,6 +22,8 @@ __all__ = ["Unknown", "find_unknown", "parse_range", "MAX_WHOLE_VALUES"]
 
 #: The most values a whole-number range may span (a search never needs more than 60 steps).
 MAX_WHOLE_VALUES = 1 << 40
+#: The last parts of a battle's paths that count something: whole numbers without a field of their own.
+_WHOLE_PATHS = ("count", "suppressors", "tactics", "max_turns")
 _NUMBER = r"([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"
 _RANGE = re.compile(rf"^\s*{_NUMBER}\s*\.\.\s*{_NUMBER}\s*$")
 
@@ -103,7 +105,8 @@ def find_unknown(system: System, question: Question, name: str, range_text: str)
     if spec is not None and (not spec.numeric or spec.kind == "ints"):
         what = "rule parameter" if rule else "input"
         raise SimlabError(f"--find {name}: the {what} takes {spec.expected()}, not a number to solve for")
-    whole = spec.kind in ("int", "int?") if spec is not None else not written_real
+    counted = name.rsplit(".", 1)[-1] in _WHOLE_PATHS  # a battle's count, suppressors, tactics, max_turns
+    whole = spec.kind in ("int", "int?") if spec is not None else counted or not written_real
     if whole and written_real:
         raise SimlabError(f"--find {name} takes whole numbers: give --in as whole numbers, such as 1..8")
     if spec is not None:

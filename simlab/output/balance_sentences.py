@@ -71,7 +71,8 @@ def crossing_sentence(solution: Solution, crossing: Crossing, words: Vocabulary)
         most = "fewest" if words.counted(unknown.name) else "lowest"
         be = "are" if words.counted(unknown.name) and crossing.value != 1 else "is"
         answer = _at(solution, words, crossing.value)
-        lead = f"{answer} {be} the {most}{' ' + noun if not words.counted(unknown.name) else ''}"
+        named = not words.counted(unknown.name) and "'s " not in noun  # "DX 15 is the lowest DX"; not "A's skill" twice
+        lead = f"{answer} {be} the {most}{' ' + noun if named else ''}"
         return (
             f"{lead} for which {metric} {verb} {goal.target:g}: "
             f"{said(crossing.after)}; {_at(solution, words, crossing.before.x)}: {said(crossing.before)}"

@@ -142,21 +142,17 @@ def write_results(
         dpi: Dots per inch of the PNGs (a chart's own ``dpi`` first; None: 110).
         size: Every chart's width and height in inches (a chart's own ``size`` first; None: each its own).
     """
+    drawer: Callable[..., list[Chart]] = draw_charts
+    builder: Callable[[ExperimentRun, list[Chart]], Report] = build_report
     if run.experiment.balance is not None:  # a solve or a sensitivity: its own answer and charts
         from simlab.output.balance_report import build_balance_report, draw_balance_charts
 
-        return write_bundle(
-            out / run.experiment.name,
-            run.table,
-            lambda directory: draw_balance_charts(run, directory, svg, dpi, size),
-            lambda charts: build_balance_report(run, charts),
-            provenance,
-        )
+        drawer, builder = draw_balance_charts, build_balance_report
     return write_bundle(
         out / run.experiment.name,
         run.table,
-        lambda directory: draw_charts(run, directory, svg, dpi, size),
-        lambda charts: build_report(run, charts),
+        lambda directory: drawer(run, directory, svg, dpi, size),
+        lambda charts: builder(run, charts),
         provenance,
     )
 

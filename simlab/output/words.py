@@ -90,7 +90,9 @@ def _yes_no(value: Any) -> bool | None:
 
 def the(words: str) -> str:
     """Words with "the" before them, once: "the damage of one attack", "the fireteam's figures"."""
-    return words if words.startswith("the ") else f"the {words}"
+    if words.startswith("the ") or re.match(r"^[A-Z]'s ", words):  # "A's chance to win" has its own article
+        return words
+    return f"the {words}"
 
 
 def sentence_case(text: str) -> str:

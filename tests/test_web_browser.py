@@ -43,7 +43,7 @@ VIEWS = {
     "balance": "/balance/hitech_tft?do=solve&find=dx&in=6..20&target=p_hit%3D0.75&weapon=assault+rifle"
     "&armor=flak+jacket&range_m=20",
     "balance sensitivity": "/balance/striker?do=sensitivity&metric=p_hit&weapon=rifle"
-    "&vary=skill%3D0..4%3B+range_band%3Dshort,medium,long,extreme%3B+cover%3Dnone,partial,full",
+    "&vary=skill%3D0..4%3B+cover%3Dnone,partial,full",
 }
 
 

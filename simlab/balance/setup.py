@@ -119,7 +119,7 @@ class Setup:
         return int(self.trials if self.trials is not None else DEFAULT_BY_FORM[self.question.form])
 
     def check_metric(self, metric: str) -> None:
-        """Refuse a metric the question never reports, or one with no exact value when exact.
+        """Refuse a metric the question never reports (one with no exact value is refused at its first answer).
 
         Raises:
             UnknownNameError: With the valid metrics.

@@ -25,8 +25,8 @@ Examples:
       --find dx --target "p_hit=0.75" --in 6..20 --exact
   simlab solve striker --battle experiments/battles/striker_fireteam.toml --find a.count \\
       --target "p_a_wins=0.75" --in 1..8
-  simlab solve striker --set weapon=rifle --set armor=cloth --find natural_hit_min --target p_hit=0.3 --in 2..13 --exact
-  simlab solve hitech_tft --set armor=none --set range_m=40 --find weapon.dice --equal mean_damage \\
+  simlab solve striker --set weapon=rifle --set range_band=long --find hit_target --target p_hit=0.5 --in 4..12 --exact
+  simlab solve hitech_tft --set "armor=flak jacket" --set range_m=40 --find weapon.dice --equal mean_damage \\
       --a "weapon=assault rifle" --b "weapon=gauss rifle" --in 1..12 --exact
 """
 
@@ -99,7 +99,7 @@ def _words(setup: Any) -> Any:
 @click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="With --equal: setup B's own inputs.")
 @rules_options
 @click.option("--exact", is_flag=True, help="Exact values instead of sampling (where the engine is exact).")
-@sampling_options("Trials at each value tried", DEFAULT_TRIALS)
+@sampling_options("Trials per value", DEFAULT_TRIALS)
 def solve(
     system: str,
     kind: str,
@@ -220,7 +220,7 @@ SENSITIVITY_TRIALS = 10_000
 @click.option("--chart", "chart_file", type=click.Path(path_type=Path), metavar="FILE.png", help="Draw the ranking.")
 @rules_options
 @click.option("--exact", is_flag=True, help="Exact values instead of sampling (where the engine is exact).")
-@sampling_options("Trials at each point", SENSITIVITY_TRIALS)
+@sampling_options("Trials per point", SENSITIVITY_TRIALS)
 def sensitivity(
     system: str,
     kind: str,

@@ -24,6 +24,9 @@ from simlab.engine import cluster as simlab_cluster  # noqa: E402
 from simlab.engine.cluster import scheduler  # noqa: E402
 from simlab.inputs.errors import SimlabError  # noqa: E402
 
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = pytest.mark.xdist_group("cluster")
+
 
 @pytest.fixture(scope="module")
 def dask_cluster():

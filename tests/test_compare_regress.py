@@ -15,6 +15,9 @@ from simlab.workflow.compare import compare_experiment
 from simlab.workflow.experiments import load_experiment
 from simlab.workflow.regress import compare_rows, holm
 
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = pytest.mark.xdist_group("compare_regress")
+
 EXTRA_HIT = "experiments/variants/tft_extra_hit_every_2.toml"
 
 

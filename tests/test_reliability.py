@@ -24,6 +24,9 @@ from simlab.inputs.errors import SimlabError
 from tests.conftest import run_cli
 from tests.test_hostile_inputs import assert_one_error
 
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = pytest.mark.xdist_group("reliability")
+
 ROOT = Path(__file__).resolve().parents[1]
 BATTLES = ROOT / "experiments" / "battles"
 FIRETEAM = str(BATTLES / "striker_fireteam.toml")

@@ -21,10 +21,14 @@ DRIVER = shutil.which("chromedriver")
 EXPERIMENTS = ["tft_autofire_modes", "tyconian_duels", "tyconian_fire_modes"]
 WIDTH, HEIGHT = 1400, 900
 
-pytestmark = pytest.mark.skipif(
-    (CHROMIUM is None or DRIVER is None) and not os.environ.get("CI"),
-    reason="Chromium and chromium-driver are not installed (.ci/run installs them)",
-)
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = [
+    pytest.mark.xdist_group("report_browser"),
+    pytest.mark.skipif(
+        (CHROMIUM is None or DRIVER is None) and not os.environ.get("CI"),
+        reason="Chromium and chromium-driver are not installed (.ci/run installs them)",
+    ),
+]
 
 
 @pytest.fixture(scope="module")

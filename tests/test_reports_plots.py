@@ -12,6 +12,9 @@ from simlab.records import ChartSpec
 from simlab.workflow.experiments import load_experiment
 from simlab.workflow.runner import run_experiment
 
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = pytest.mark.xdist_group("reports_plots")
+
 
 def tidy(rows):
     base = {"method": "exact", "ci_low": float("nan"), "ci_high": float("nan"), "trials": pd.NA}

@@ -11,6 +11,9 @@ from simlab.engine.pmf import PMF
 from simlab.workflow.experiments import load_experiment
 from simlab.workflow.runner import incapacitation_curve, run_experiment
 
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = pytest.mark.xdist_group("runner")
+
 
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):

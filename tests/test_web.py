@@ -28,6 +28,9 @@ from simlab.inputs.params import describe
 from simlab.systems import all_systems
 from simlab.web.app import create_app
 
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = pytest.mark.xdist_group("web")
+
 ASSAULT_RIFLE = {"weapon": "assault rifle", "armor": "flak jacket", "dx": "12", "mode": "four", "range_m": "20"}
 
 #: (system, query, the same as command-line arguments after ``simlab attack SYSTEM``).

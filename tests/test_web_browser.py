@@ -22,6 +22,9 @@ from fastapi.testclient import TestClient
 
 from simlab.web.app import create_app
 
+# its module's fixtures (a server, a browser, a cluster, runs) built once: every test of it on one worker
+pytestmark = pytest.mark.xdist_group("web_browser")
+
 ASK = "/attack/hitech_tft?" + urlencode({"weapon": "assault rifle", "armor": "flak jacket", "mode": "four",
                                          "range_m": "40"})  # fmt: skip
 P_HIT = "return document.querySelector('#answer tr[data-metric=p_hit] .value')?.textContent"

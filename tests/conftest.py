@@ -151,3 +151,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """
     if not hasattr(session.config, "workerinput"):  # the run itself, not one of its workers
         compile_kernels(processes=min(4, os.cpu_count() or 1))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A test worker samples on one CPU of its own: two workers on two CPUs, not four threads on two."""
+    worker = getattr(config, "workerinput", None)
+    if worker is not None and hasattr(os, "sched_setaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+        index = int(str(worker.get("workerid", "gw0")).removeprefix("gw") or 0)
+        os.sched_setaffinity(0, {cpus[index % len(cpus)]})

@@ -46,10 +46,7 @@ def test_striker_hit_chance_factors_rank_as_their_exact_variance_shares_str_2(ca
     for effect in ranking:
         first, total = exact[effect["name"]]
         assert abs(effect["s1"] - first) <= effect["s1_conf"] and abs(effect["st"] - total) <= effect["st_conf"]
-    assert chart.read_bytes().startswith(b"\x89PNG")
-    code, out, _ = run_cli(capsys, "sensitivity", "striker", "--set", "weapon=rifle", *VARY, "--metric", "p_hit",
-                           "--exact")  # fmt: skip
-    assert out.startswith("The range band moves the chance to hit most: 0.5")
+    assert chart.read_bytes().startswith(b"\x89PNG")  # the ranking in words: the guide's example (docs/guide)
 
 
 def test_a_sampled_battle_sensitivity_is_the_same_for_the_same_seed_and_names_counts_in_words():

@@ -85,18 +85,12 @@ def find_count(
     Raises:
         SimlabError: When the battle does not take the count (a group that is not there).
     """
-    from simlab.balance.setup import Setup
     from simlab.balance.solve import Goal, NoCrossingError, solve
     from simlab.balance.unknowns import Unknown
-    from simlab.web.query import WEB_NAMES
-    from simlab.web.work import threads_now
+    from simlab.web.balance import BalanceQuery
 
     most = min(MOST_FIGURES, max(8, 4 * current))
-    setup = Setup(
-        system=query.system, kind="battle", battle=query.load(site.battles), rules=dict(query.rules),
-        tables=site.own.get(query.system) or {}, trials=query.trials, seed=query.seed, threads=threads_now(),
-        max_trials=site.max_trials, names=WEB_NAMES, progress=progress,
-    )  # fmt: skip
+    setup = BalanceQuery(query, "solve").setup(site, progress)  # the Balance view's setup of the same battle
     unknown = Unknown(search.path, rule=False, whole=True, low=1, high=most)
     found: int | None
     try:

@@ -22,12 +22,23 @@ __all__ = ["Query", "PARSERS", "parse_query", "asked_kind"]
 
 
 class Query(Protocol):
-    """A question as a URL holds it: it builds its request, its query string and its command line."""
+    """A question as a URL holds it (read-only, as its frozen dataclasses are): its request, query string, command."""
 
-    system: str
-    kind: str
-    trials: int | None
-    seed: int
+    @property
+    def system(self) -> str:
+        """The system's id."""
+
+    @property
+    def kind(self) -> str:
+        """The kind of question."""
+
+    @property
+    def trials(self) -> int | None:
+        """Trials to sample (None: the question's default)."""
+
+    @property
+    def seed(self) -> int:
+        """The root seed."""
 
     @property
     def sampled(self) -> bool:

@@ -1,0 +1,209 @@
+"""Tournaments: every option against every other, the dominated ones, the metagame.
+
+Each option is one side's inputs (a ship, a loadout). Every ordered pair is fought as a duel with
+the first option as side A and the second as side B, on the same random streams for every pair
+(common random numbers: the setup's seed and cell). An option's **score** against another is its
+chance to win plus half the chance of a draw, averaged over the two seatings (A against B, then B
+against A), so the matrix is fair to both sides: ``score[i, j] + score[j, i] == 1``.
+
+From the matrix:
+
+* **dominated options**: ``k`` is dominated by ``i`` when ``i`` beats ``k`` and, against every
+  other option, ``i`` scores higher than ``k`` with their 95 % intervals apart: the row that
+  beats it everywhere is the evidence;
+* **the metagame**: the equilibrium mix of the symmetric zero-sum game whose payoff is
+  ``score - score.T`` (a linear program, :func:`scipy.optimize.linprog`), and how stable it is:
+  the matrix resampled within its sampling error, each option's share of the resampled
+  equilibria it enters; an option that enters none is "never worth taking";
+* **strengths**: Bradley-Terry strengths fitted to the scores (the log-odds of beating an
+  average option), for ordering the matrix.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simlab.balance.setup import Setup
+from simlab.inputs.errors import SimlabError
+from simlab.inputs.limits import Limits
+
+__all__ = ["Tournament", "tournament", "equilibrium", "dominated", "strengths", "RESAMPLES"]
+
+#: Resampled matrices of the stability of the equilibrium.
+RESAMPLES = 200
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Every option against every other.
+
+    Attributes:
+        names: The options' names, in the order given.
+        score: ``score[i, j]``: option i's chance to beat option j (draws count half), both seatings averaged.
+        half_width: The 95 % half-width of each score.
+        trials: Duels of each seating.
+        seed: The root seed (every pair on the same streams).
+        options: Each option's side inputs.
+    """
+
+    names: tuple[str, ...]
+    score: np.ndarray
+    half_width: np.ndarray
+    trials: int
+    seed: int
+    options: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The matrix, the dominated options, the equilibrium and the strengths as JSON."""
+        mix, share = equilibrium_stability(self)
+        return {
+            "options": list(self.names),
+            "trials": self.trials,
+            "seed": self.seed,
+            "score": self.score.round(12).tolist(),
+            "half_width_95": self.half_width.round(12).tolist(),
+            "dominated": [{"option": self.names[k], "by": self.names[i]} for k, i in dominated(self)],
+            "equilibrium": dict(zip(self.names, (float(x) for x in mix), strict=True)),
+            "equilibrium_share_of_resamples": dict(zip(self.names, (float(x) for x in share), strict=True)),
+            "strengths": dict(zip(self.names, (float(x) for x in strengths(self.score)), strict=True)),
+        }
+
+
+def tournament(
+    setup: Setup,
+    options: Sequence[Mapping[str, Any]],
+    names: Sequence[str] | None = None,
+    *,
+    limits: Limits | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Tournament:
+    """Fight every ordered pair of ``options`` as duels of ``setup`` (its inputs shared by both sides).
+
+    Args:
+        setup: A duel question (``kind = "duel"``): its seed, trials, rules and shared inputs.
+        options: Each option's side inputs (``{"ship": "frigate"}``), at least two.
+        names: Their names (default: the inputs in words, ``ship=frigate``).
+        limits: The job's caps, checked before the first duel.
+        progress: Called with 1 after each seating.
+
+    Raises:
+        SimlabError: For fewer than two options, two alike, a question that is not a duel, or a job over the caps.
+    """
+    if setup.question.form != "sides":
+        raise SimlabError(f"a tournament fights duels: --kind duel, not {setup.kind}")
+    if len(options) < 2:
+        raise SimlabError("a tournament needs at least two options")
+    shown = list(names) if names is not None else [",".join(f"{k}={v}" for k, v in o.items()) for o in options]
+    if len(set(shown)) != len(shown):
+        raise SimlabError("two options of the tournament are the same")
+    n = len(options)
+    if limits is not None:
+        seatings = n * (n - 1)
+        limits.check_trials(seatings * setup.trials_each, f"the tournament ({seatings} seatings)")
+    wins = np.zeros((n, n))  # wins[i, j]: i's chance to win as side A against j as side B, draws half
+    variance = np.zeros((n, n))
+    trials = setup.trials_each
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            sides = {**{f"a.{k}": v for k, v in options[i].items()}, **{f"b.{k}": v for k, v in options[j].items()}}
+            result = setup.answer(sides)
+            p_a, draw = result.metrics["p_a_wins"], result.metrics.get("p_draw", 0.0)
+            wins[i, j] = p_a + 0.5 * draw
+            low, high = result.ci95.get("p_a_wins", (p_a, p_a))  # Wilson: never zero width at 0 or 1
+            variance[i, j] = ((high - low) / (2 * _Z95)) ** 2
+            if progress is not None:
+                progress(1)
+    score = np.full((n, n), 0.5)
+    spread = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if i != j:  # i as A against j, and i as B against j (1 minus j's score as A)
+                score[i, j] = (wins[i, j] + (1 - wins[j, i])) / 2
+                spread[i, j] = _Z95 * math.sqrt((variance[i, j] + variance[j, i]) / 4)
+    return Tournament(tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options))
+
+
+def dominated(result: Tournament) -> list[tuple[int, int]]:
+    """``(k, i)`` for every option k that option i dominates: i beats k, and scores higher against every other."""
+    score, half = result.score, result.half_width
+    n = len(result.names)
+    found = []
+    for k in range(n):
+        for i in range(n):
+            if i == k or not score[i, k] - half[i, k] > 0.5:
+                continue
+            others = [j for j in range(n) if j not in (i, k)]
+            if all(score[i, j] - half[i, j] > score[k, j] + half[k, j] for j in others):
+                found.append((k, i))
+                break
+    return found
+
+
+def equilibrium(score: np.ndarray) -> np.ndarray:
+    """The equilibrium mix of the symmetric zero-sum game of ``score`` (payoff ``score - score.T``).
+
+    The mix x maximises the worst payoff ``min_j (x @ (score - score.T))[j]`` (0 at the optimum of
+    a symmetric game): a linear program, solved by :func:`scipy.optimize.linprog` (HiGHS).
+    """
+    from scipy.optimize import linprog
+
+    payoff = score - score.T
+    n = len(score)
+    # variables: x (n shares), v (the game's value); maximise v: minimise -v
+    cost = np.zeros(n + 1)
+    cost[-1] = -1.0
+    upper = np.hstack([-payoff.T, np.ones((n, 1))])  # v - x @ payoff[:, j] <= 0 for every j
+    equal = np.hstack([np.ones((1, n)), np.zeros((1, 1))])
+    solved = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0],
+                     bounds=[(0, None)] * n + [(None, None)], method="highs")  # fmt: skip
+    if not solved.success:  # pragma: no cover - a bounded feasible program always solves
+        raise SimlabError(f"the equilibrium could not be found: {solved.message}")
+    mix = np.clip(solved.x[:n], 0.0, None)
+    return mix / mix.sum()
+
+
+def equilibrium_stability(result: Tournament, resamples: int = RESAMPLES) -> tuple[np.ndarray, np.ndarray]:
+    """The equilibrium of the matrix, and each option's share of the resampled matrices' equilibria it enters.
+
+    Each resample draws every score within its sampling error (normal, from its 95 % half-width;
+    the draws come from the tournament's seed), keeps ``score[j, i] = 1 - score[i, j]``, and
+    solves the game again.
+    """
+    n = len(result.names)
+    rng = np.random.default_rng(np.random.SeedSequence([result.seed, 33]))
+    entered = np.zeros(n)
+    upper = np.triu_indices(n, 1)
+    for _ in range(resamples):
+        drawn = result.score.copy()
+        noise = rng.normal(0.0, result.half_width[upper] / _Z95)
+        drawn[upper] = np.clip(result.score[upper] + noise, 0.0, 1.0)
+        drawn.T[upper] = 1.0 - drawn[upper]
+        entered += equilibrium(drawn) > 1e-6
+    return equilibrium(result.score), entered / resamples
+
+
+def strengths(score: np.ndarray, iterations: int = 200) -> np.ndarray:
+    """Bradley-Terry strengths (log scale, mean 0) fitted to the scores by the MM algorithm.
+
+    ``P(i beats j) = e^s_i / (e^s_i + e^s_j)``; a score of exactly 0 or 1 is kept just inside so
+    that a dominant option has a large but finite strength.
+    """
+    n = len(score)
+    wins = np.clip(score, 1e-3, 1 - 1e-3)
+    np.fill_diagonal(wins, 0.0)
+    strength = np.ones(n)
+    for _ in range(iterations):
+        total = wins.sum(axis=1)
+        pair = np.array([[1.0 / (strength[i] + strength[j]) if i != j else 0.0 for j in range(n)] for i in range(n)])
+        strength = total / pair.sum(axis=1)
+        strength /= math.exp(np.log(strength).mean())
+    logs = np.log(strength)
+    return logs - logs.mean()

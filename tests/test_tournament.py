@@ -1,0 +1,48 @@
+"""Tournaments: the score matrix, dominated options, the equilibrium mix and its stability, strengths."""
+
+import numpy as np
+import pytest
+
+from simlab.balance.setup import Setup
+from simlab.balance.tournament import Tournament, dominated, equilibrium, equilibrium_stability, strengths, tournament
+
+SHIPS = ["scout", "free trader", "far trader", "yacht", "patrol cruiser", "mercenary cruiser", "frigate", "cruiser"]
+
+
+def game(score, half=0.01, names="abc"):
+    score = np.asarray(score, dtype=float)
+    return Tournament(tuple(names[: len(score)]), score, np.full(score.shape, half), 1000, 7)
+
+
+def test_rock_paper_scissors_has_the_uniform_mix_and_nothing_dominated():
+    rps = game([[0.5, 0.9, 0.1], [0.1, 0.5, 0.9], [0.9, 0.1, 0.5]])
+    np.testing.assert_allclose(equilibrium(rps.score), [1 / 3] * 3, atol=1e-9)
+    assert dominated(rps) == []
+    mix, share = equilibrium_stability(rps)
+    assert (share == 1.0).all()  # every resample keeps all three in the mix
+
+
+def test_an_option_beaten_everywhere_is_dominated_and_never_in_the_mix():
+    score = [[0.5, 0.6, 0.9], [0.4, 0.5, 0.8], [0.1, 0.2, 0.5]]
+    ordered = game(score)
+    assert dominated(ordered) == [(1, 0), (2, 0)]
+    mix, share = equilibrium_stability(ordered)
+    assert mix.tolist() == [1.0, 0.0, 0.0] and share[1] == share[2] == 0.0
+    s = strengths(ordered.score)
+    assert s[0] > s[1] > s[2] and abs(s.mean()) < 1e-12
+
+
+def test_the_shipped_ships_fight_every_pair_fairly_on_the_same_streams_spc_7():
+    setup = Setup("space_v4", "duel", trials=400, seed=1)
+    result = tournament(setup, [{"ship": ship} for ship in SHIPS[:4]], SHIPS[:4])
+    np.testing.assert_allclose(result.score + result.score.T, 1.0)
+    assert result.to_json() == tournament(setup, [{"ship": ship} for ship in SHIPS[:4]], SHIPS[:4]).to_json()
+
+
+def test_a_tournament_needs_duels_and_two_different_options():
+    from simlab.inputs.errors import SimlabError
+
+    with pytest.raises(SimlabError, match="a tournament fights duels"):
+        tournament(Setup("space_v4", "attack", exact=True), [{"ship": "scout"}, {"ship": "yacht"}])
+    with pytest.raises(SimlabError, match="two options of the tournament are the same"):
+        tournament(Setup("space_v4", "duel", trials=100), [{"ship": "scout"}, {"ship": "scout"}])

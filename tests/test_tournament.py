@@ -18,7 +18,7 @@ def test_rock_paper_scissors_has_the_uniform_mix_and_nothing_dominated():
     rps = game([[0.5, 0.9, 0.1], [0.1, 0.5, 0.9], [0.9, 0.1, 0.5]])
     np.testing.assert_allclose(equilibrium(rps.score), [1 / 3] * 3, atol=1e-9)
     assert dominated(rps) == []
-    mix, share = equilibrium_stability(rps)
+    _, share = equilibrium_stability(rps)
     assert (share == 1.0).all()  # every resample keeps all three in the mix
 
 

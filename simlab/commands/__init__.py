@@ -34,5 +34,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Find the value that makes a metric reach a target, or two setups equal.",
     ),
     "systems": ("simlab.commands.catalogue:systems", "The rule systems, their inputs and rule parameters."),
+    "tournament": (
+        "simlab.commands.balance:tournament",
+        "Every option against every other: dominated options, the metagame, strengths.",
+    ),
     "tables": ("simlab.commands.catalogue:tables", "The data tables of a system."),
 }

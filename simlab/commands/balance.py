@@ -14,10 +14,18 @@ from typing import Any
 import click
 
 from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES
-from simlab.commands.options import WHOLE, print_json, rules_options, sampling_options, scheduler_option, variant_of
+from simlab.commands.options import (
+    WHOLE,
+    print_json,
+    progress_bar,
+    rules_options,
+    sampling_options,
+    scheduler_option,
+    variant_of,
+)
 from simlab.inputs.limits import DEFAULT_TRIALS
 
-__all__ = ["solve", "sensitivity", "balance_setup"]
+__all__ = ["solve", "sensitivity", "tournament", "balance_setup"]
 
 SOLVE_EXAMPLES = """\b
 Examples:
@@ -241,7 +249,6 @@ def sensitivity(
     """
     from simlab.balance.sensitivity import parse_factor, points_needed
     from simlab.balance.sensitivity import sensitivity as rank
-    from simlab.commands.options import progress_bar
     from simlab.inputs.limits import Limits
     from simlab.output.balance_sentences import sensitivity_sentences
 
@@ -269,3 +276,69 @@ def sensitivity(
         click.echo(line)
     click.echo("")
     click.echo(ranked.frame().to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+
+
+TOURNAMENT_EXAMPLES = """\b
+Examples:
+  simlab tournament space_v4 --every ship --trials 2000
+  simlab tournament striker --option weapon=rifle --option weapon=submachinegun --option "weapon=light machinegun" \\
+      --set range_band=medium --trials 4000
+"""
+
+
+@click.command(short_help="Every option against every other: dominated options, the metagame, strengths.",
+               epilog=TOURNAMENT_EXAMPLES)  # fmt: skip
+@scheduler_option
+@click.argument("system")
+@click.option("--option", "option_items", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
+              help="One option: a side's inputs (repeat for each option).")  # fmt: skip
+@click.option("--every", "every", metavar="INPUT", help="Every row of the table INPUT names as an option (ship).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="An input of both sides (range_band=...).")
+@rules_options
+@sampling_options("Duels per seating", 10_000)
+def tournament(
+    system: str,
+    option_items: tuple[str, ...],
+    every: str | None,
+    sets: tuple[str, ...],
+    as_json: bool,
+    **options: Any,
+) -> None:
+    """Fight every option against every other as duels on the same random streams (both seatings).
+
+    Gives the score matrix (the chance to win, draws half, with 95 % intervals), the options some
+    other beats everywhere (dominated), the equilibrium mix of the metagame and how stable it is
+    under the sampling error, and each option's Bradley-Terry strength.
+    """
+    from simlab.balance.tournament import tournament as fight
+    from simlab.inputs.limits import Limits
+    from simlab.inputs.params import parse_assignments
+
+    if options["trials"] is None:
+        options["trials"] = 10_000
+    shared = parse_assignments(sets, "--set")
+    setup = balance_setup(system, "duel", None, (), exact=False, **{k: v for k, v in options.items() if k != "exact"})
+    setup = setup.with_changes(inputs={**{f"a.{k}": v for k, v in shared.items()},
+                                       **{f"b.{k}": v for k, v in shared.items()}})  # fmt: skip
+    if every is not None:
+        question = setup.question
+        if every not in question.row_inputs:
+            raise click.UsageError(f"--every {every}: expected an input that names a table row "
+                                   f"({', '.join(question.row_inputs)})")  # fmt: skip
+        rows = setup.owner.tables()[question.row_inputs[every]]
+        chosen = [{every: row.name} for row in rows]
+        names = [row.name for row in rows]
+    else:
+        chosen = [dict(parse_assignments(item.split(";"), "--option")) for item in option_items]
+        names = [", ".join(str(v) for v in o.values()) for o in chosen]
+    if len(chosen) < 2:
+        raise click.UsageError("give two options or more (--option, repeated) or --every INPUT")
+    with progress_bar(len(chosen) * (len(chosen) - 1), "seatings") as advance:
+        result = fight(setup, chosen, names, limits=Limits(max_trials=options["max_trials"]), progress=advance)
+    if as_json:
+        print_json(result.to_json())
+        return
+    from simlab.output.balance_sentences import tournament_sentences
+
+    for line in tournament_sentences(result):
+        click.echo(line)

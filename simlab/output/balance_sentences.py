@@ -7,11 +7,22 @@ report of a ``kind = "solve"`` experiment and the web page's Balance view.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
 from simlab.output.words import Vocabulary, sentence_case, the
 
-__all__ = ["solution_sentences", "sensitivity_sentences", "crossing_sentence", "goal_text", "said"]
+__all__ = [
+    "solution_sentences",
+    "sensitivity_sentences",
+    "tournament_sentences",
+    "crossing_sentence",
+    "goal_text",
+    "said",
+]
 
 
 def said(point: Point, gap: bool = False) -> str:
@@ -159,4 +170,45 @@ def sensitivity_sentences(result: Sensitivity, words: Vocabulary | None = None) 
         f"{spread}, each spread evenly; "
         f"{result.points:,} points ({result.answered:,} distinct), {how}, seed {result.seed}."
     )
+    return lines
+
+
+def tournament_sentences(result: Any) -> list[str]:
+    """A tournament in sentences: who dominates whom, the metagame and its stability, the strengths, the matrix."""
+    from simlab.balance.tournament import dominated, equilibrium_stability, strengths
+
+    names = result.names
+    lines = []
+    beaten = dominated(result)
+    if beaten:
+        by: dict[str, list[str]] = {}
+        for k, i in beaten:
+            by.setdefault(names[i], []).append(names[k])
+        said_by = "; ".join(f"the {winner} dominates the {', the '.join(losers)}" for winner, losers in by.items())
+        evidence = " (it beats each and scores higher against every other, intervals apart)."
+        lines.append(sentence_case(said_by) + evidence)
+    else:
+        lines.append("No option is dominated: each does better than any other against some opponent.")
+    mix, share = equilibrium_stability(result)
+    played = sorted((i for i in range(len(names)) if mix[i] > 1e-6), key=lambda i: -mix[i])
+    lines.append(
+        "The metagame (the equilibrium mix): "
+        + ", ".join(f"{names[i]} {mix[i]:.0%}" for i in played)
+        + "; in the matrix resampled within its sampling error, each enters the mix in "
+        + ", ".join(f"{share[i]:.0%}" for i in played)
+        + " of the cases."
+    )
+    never = [names[i] for i in range(len(names)) if share[i] == 0]
+    if never:
+        lines.append(f"Never worth taking: {', '.join(never)}.")
+    order = np.argsort(-strengths(result.score))
+    lines.append("Strongest first (Bradley-Terry): " + ", ".join(names[i] for i in order) + ".")
+    width = max(len(n) for n in names)
+    lines.append("")
+    lines.append(" " * (width + 2) + "  ".join(f"{n[:8]:>8}" for n in (names[i] for i in order)))
+    for i in order:
+        cells = "  ".join("       -" if i == j else f"{result.score[i, j]:8.3f}" for j in order)
+        lines.append(f"{names[i]:>{width}}  {cells}")
+    lines.append(f"(the chance of the row to beat the column, draws half; both seatings of {result.trials:,} duels"
+                 f" on the same streams, seed {result.seed})")  # fmt: skip
     return lines

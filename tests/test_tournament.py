@@ -4,7 +4,15 @@ import numpy as np
 import pytest
 
 from simlab.balance.setup import Setup
-from simlab.balance.tournament import Tournament, dominated, equilibrium, equilibrium_stability, strengths, tournament
+from simlab.balance.tournament import (
+    Tournament,
+    dominated,
+    equilibrium,
+    equilibrium_stability,
+    strengths,
+    tournament,
+    worth,
+)
 
 SHIPS = ["scout", "free trader", "far trader", "yacht", "patrol cruiser", "mercenary cruiser", "frigate", "cruiser"]
 
@@ -46,3 +54,13 @@ def test_a_tournament_needs_duels_and_two_different_options():
         tournament(Setup("space_v4", "attack", exact=True), [{"ship": "scout"}, {"ship": "yacht"}])
     with pytest.raises(SimlabError, match="two options of the tournament are the same"):
         tournament(Setup("space_v4", "duel", trials=100), [{"ship": "scout"}, {"ship": "scout"}])
+
+
+def test_worth_fits_strength_on_price_and_names_the_bargain():
+    score = [[0.5, 0.7, 0.9, 0.8], [0.3, 0.5, 0.7, 0.6], [0.1, 0.3, 0.5, 0.4], [0.2, 0.4, 0.6, 0.5]]
+    priced = Tournament(tuple("abcd"), np.asarray(score), np.full((4, 4), 0.01), 1000, 7, (), (40.0, 20.0, 10.0, 10.0))
+    rows = {w["option"]: w for w in worth(priced)}
+    assert rows["d"]["residual"] > 0 > rows["c"]["residual"]  # same price, d the stronger: the bargain
+    assert rows["d"]["fair_cost"] > 10.0 > rows["c"]["fair_cost"]
+    low, high = rows["a"]["strength_ci95"]
+    assert low <= rows["a"]["strength"] <= high

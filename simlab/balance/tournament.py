@@ -32,7 +32,7 @@ from simlab.balance.setup import Setup
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 
-__all__ = ["Tournament", "tournament", "equilibrium", "dominated", "strengths", "RESAMPLES"]
+__all__ = ["Tournament", "tournament", "equilibrium", "dominated", "strengths", "worth", "resampled", "RESAMPLES"]
 
 #: Resampled matrices of the stability of the equilibrium.
 RESAMPLES = 200
@@ -50,6 +50,7 @@ class Tournament:
         trials: Duels of each seating.
         seed: The root seed (every pair on the same streams).
         options: Each option's side inputs.
+        costs: Each option's list price where its rows have one (``cost_a`` of its duels), else None.
     """
 
     names: tuple[str, ...]
@@ -58,6 +59,7 @@ class Tournament:
     trials: int
     seed: int
     options: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
+    costs: tuple[float | None, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The matrix, the dominated options, the equilibrium and the strengths as JSON."""
@@ -71,7 +73,7 @@ class Tournament:
             "dominated": [{"option": self.names[k], "by": self.names[i]} for k, i in dominated(self)],
             "equilibrium": dict(zip(self.names, (float(x) for x in mix), strict=True)),
             "equilibrium_share_of_resamples": dict(zip(self.names, (float(x) for x in share), strict=True)),
-            "strengths": dict(zip(self.names, (float(x) for x in strengths(self.score)), strict=True)),
+            "worth": [dict(w) for w in worth(self)],
         }
 
 
@@ -106,6 +108,7 @@ def tournament(
     if limits is not None:
         seatings = n * (n - 1)
         limits.check_trials(seatings * setup.trials_each, f"the tournament ({seatings} seatings)")
+    costs: list[float | None] = [None] * n
     wins = np.zeros((n, n))  # wins[i, j]: i's chance to win as side A against j as side B, draws half
     variance = np.zeros((n, n))
     trials = setup.trials_each
@@ -116,6 +119,8 @@ def tournament(
             sides = {**{f"a.{k}": v for k, v in options[i].items()}, **{f"b.{k}": v for k, v in options[j].items()}}
             result = setup.answer(sides)
             p_a, draw = result.metrics["p_a_wins"], result.metrics.get("p_draw", 0.0)
+            if "cost_a" in result.metrics:
+                costs[i] = float(result.metrics["cost_a"])
             wins[i, j] = p_a + 0.5 * draw
             low, high = result.ci95.get("p_a_wins", (p_a, p_a))  # Wilson: never zero width at 0 or 1
             variance[i, j] = ((high - low) / (2 * _Z95)) ** 2
@@ -128,7 +133,7 @@ def tournament(
             if i != j:  # i as A against j, and i as B against j (1 minus j's score as A)
                 score[i, j] = (wins[i, j] + (1 - wins[j, i])) / 2
                 spread[i, j] = _Z95 * math.sqrt((variance[i, j] + variance[j, i]) / 4)
-    return Tournament(tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options))
+    return Tournament(tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options), tuple(costs))
 
 
 def dominated(result: Tournament) -> list[tuple[int, int]]:
@@ -170,23 +175,28 @@ def equilibrium(score: np.ndarray) -> np.ndarray:
     return mix / mix.sum()
 
 
-def equilibrium_stability(result: Tournament, resamples: int = RESAMPLES) -> tuple[np.ndarray, np.ndarray]:
-    """The equilibrium of the matrix, and each option's share of the resampled matrices' equilibria it enters.
+def resampled(result: Tournament, resamples: int = RESAMPLES) -> list[np.ndarray]:
+    """The matrix drawn ``resamples`` times within its sampling error (from the tournament's seed).
 
-    Each resample draws every score within its sampling error (normal, from its 95 % half-width;
-    the draws come from the tournament's seed), keeps ``score[j, i] = 1 - score[i, j]``, and
-    solves the game again.
+    Each draw moves every score by a normal error of its 95 % half-width and keeps
+    ``score[j, i] = 1 - score[i, j]``.
     """
     n = len(result.names)
     rng = np.random.default_rng(np.random.SeedSequence([result.seed, 33]))
-    entered = np.zeros(n)
     upper = np.triu_indices(n, 1)
+    drawn = []
     for _ in range(resamples):
-        drawn = result.score.copy()
+        matrix = result.score.copy()
         noise = rng.normal(0.0, result.half_width[upper] / _Z95)
-        drawn[upper] = np.clip(result.score[upper] + noise, 0.0, 1.0)
-        drawn.T[upper] = 1.0 - drawn[upper]
-        entered += equilibrium(drawn) > 1e-6
+        matrix[upper] = np.clip(result.score[upper] + noise, 0.0, 1.0)
+        matrix.T[upper] = 1.0 - matrix[upper]
+        drawn.append(matrix)
+    return drawn
+
+
+def equilibrium_stability(result: Tournament, resamples: int = RESAMPLES) -> tuple[np.ndarray, np.ndarray]:
+    """The equilibrium of the matrix, and each option's share of the resampled matrices' equilibria it enters."""
+    entered = sum((equilibrium(matrix) > 1e-6 for matrix in resampled(result, resamples)), np.zeros(len(result.names)))
     return equilibrium(result.score), entered / resamples
 
 
@@ -207,3 +217,47 @@ def strengths(score: np.ndarray, iterations: int = 200) -> np.ndarray:
         strength /= math.exp(np.log(strength).mean())
     logs = np.log(strength)
     return logs - logs.mean()
+
+
+def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]]:
+    """What each option is worth: its strength with a 95 % interval, its mean score, and against its price.
+
+    The strength's interval is the 2.5th to 97.5th percentile over the resampled matrices. Where
+    three options or more have prices, strength is fitted on the log of the price (least squares):
+    an option's residual says how far its strength lies above (a bargain) or below (overpriced)
+    the line, and its fair price is the price at which the line gives its strength.
+
+    Returns:
+        One mapping per option, in the order given: ``option``, ``strength``, ``strength_ci95``,
+        ``mean_score``, ``cost``, ``score_per_cost``, ``residual`` and ``fair_cost`` (None without a price fit).
+    """
+    base = strengths(result.score)
+    drawn = np.array([strengths(matrix) for matrix in resampled(result, resamples)])
+    low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
+    n = len(result.names)
+    mean_score = (result.score.sum(axis=1) - 0.5) / max(n - 1, 1)
+    costs: list[float | None] = list(result.costs) if result.costs else [None] * n
+    prices = {i: float(c) for i, c in enumerate(costs) if c is not None and c > 0}
+    fit: tuple[float, float] | None = None
+    if len(prices) >= 3:
+        slope, intercept = np.polyfit(np.log(list(prices.values())), base[list(prices)], 1)
+        fit = (float(intercept), float(slope))
+    rows = []
+    for i in range(n):
+        cost = costs[i]
+        row: dict[str, Any] = {
+            "option": result.names[i],
+            "strength": float(base[i]),
+            "strength_ci95": [float(low[i]), float(high[i])],
+            "mean_score": float(mean_score[i]),
+            "cost": cost,
+            "score_per_cost": float(mean_score[i] / cost) if cost else None,
+            "residual": None,
+            "fair_cost": None,
+        }
+        if fit is not None and cost:
+            intercept, slope = fit
+            row["residual"] = float(base[i] - (intercept + slope * math.log(cost)))
+            row["fair_cost"] = float(math.exp((base[i] - intercept) / slope)) if slope > 0 else None
+        rows.append(row)
+    return rows

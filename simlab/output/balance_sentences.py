@@ -201,6 +201,17 @@ def tournament_sentences(result: Any) -> list[str]:
     never = [names[i] for i in range(len(names)) if share[i] == 0]
     if never:
         lines.append(f"Never worth taking: {', '.join(never)}.")
+    from simlab.balance.tournament import worth
+
+    valued = [w for w in worth(result) if w["residual"] is not None]
+    if valued:
+        best = max(valued, key=lambda w: w["residual"])
+        worst = min(valued, key=lambda w: w["residual"])
+        lines.append(
+            f"Against their prices (strength fitted on the log of the price): the {best['option']} is the best "
+            f"value (worth {best['fair_cost']:.4g} at its strength, priced {best['cost']:.4g}); the "
+            f"{worst['option']} the worst (worth {worst['fair_cost']:.4g}, priced {worst['cost']:.4g})."
+        )
     order = np.argsort(-strengths(result.score))
     lines.append("Strongest first (Bradley-Terry): " + ", ".join(names[i] for i in order) + ".")
     width = max(len(n) for n in names)

@@ -9,6 +9,7 @@ from simlab.balance.tournament import (
     dominated,
     equilibrium,
     equilibrium_stability,
+    resampled,
     strengths,
     tournament,
     worth,
@@ -64,3 +65,26 @@ def test_worth_fits_strength_on_price_and_names_the_bargain():
     assert rows["d"]["fair_cost"] > 10.0 > rows["c"]["fair_cost"]
     low, high = rows["a"]["strength_ci95"]
     assert low <= rows["a"]["strength"] <= high
+
+
+#: A rock-paper-scissors game of Striker rows (STR-4.2): each weapon wounds one armour and not the other.
+#: The heavy slug beats the laser's armour, the laser the thick slab, the light slug the reflec coat.
+STRIKER_RPS = {
+    "heavy slug, reflec coat": {"weapon": "rifle", "weapon.blowthrough": "18mm", "weapon.pen": 40,
+                                "armor": "none", "armor.av": 0, "armor.av_laser": 40},
+    "laser, plate": {"weapon": "laser rifle", "weapon.pen": 20, "armor": "none", "armor.av": 30,
+                     "armor.av_laser": 0},
+    "light slug, slab": {"weapon": "rifle", "weapon.blowthrough": "18mm", "weapon.pen": 20,
+                         "armor": "none", "armor.av": 60, "armor.av_laser": 0},
+}  # fmt: skip
+
+
+def test_a_striker_rock_paper_scissors_has_the_uniform_mix_within_the_sampling_error_str_4_2():
+    result = tournament(Setup("striker", "duel", trials=2000, seed=3), list(STRIKER_RPS.values()), list(STRIKER_RPS))
+    assert dominated(result) == []
+    assert all(result.score[i, (i + 1) % 3] > 0.9 for i in range(3))  # each beats the next
+    mix, share = equilibrium_stability(result)
+    spread = np.array([equilibrium(matrix) for matrix in resampled(result)])
+    low, high = np.percentile(spread, [2.5, 97.5], axis=0)
+    assert (low <= 1 / 3).all() and (high >= 1 / 3).all() and (share == 1.0).all()
+    np.testing.assert_allclose(mix, 1 / 3, atol=0.02)

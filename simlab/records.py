@@ -99,12 +99,12 @@ class ExperimentQuestion:
 
 
 #: The balance questions an experiment may ask instead of a grid of answers (``kind = "solve"``...).
-BALANCE_KINDS = ("solve", "sensitivity")
+BALANCE_KINDS = ("solve", "sensitivity", "tournament")
 
 
 @dataclass(frozen=True)
 class BalanceAsk:
-    """A balance question of an experiment (``kind = "solve"`` with ``[solve]``, or ``"sensitivity"``).
+    """A balance question of an experiment (``kind = "solve"`` with ``[solve]``, ``"sensitivity"``, ``"tournament"``).
 
     Attributes:
         kind: ``solve`` or ``sensitivity``.
@@ -117,6 +117,8 @@ class BalanceAsk:
         vary: A sensitivity's knobs: name → ``LOW..HIGH`` or ``A,B,C``.
         trajectories: Morris trajectories (a sensitivity).
         base: Sobol base points (a sensitivity).
+        options: A tournament's options, each one side's inputs.
+        names: Their names.
     """
 
     kind: str
@@ -129,6 +131,8 @@ class BalanceAsk:
     vary: Mapping[str, str] = field(default_factory=dict)
     trajectories: int = 20
     base: int = 256
+    options: tuple[Mapping[str, Any], ...] = ()
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from simlab.output import plots
@@ -19,7 +20,7 @@ from simlab.output.document import Chart, Report, Table, in_words
 from simlab.output.words import Vocabulary, sentence_case, the, vocabulary
 from simlab.records import ChartSpec, ExperimentRun
 
-__all__ = ["draw_balance_charts", "build_balance_report", "search_chart", "shares_chart"]
+__all__ = ["draw_balance_charts", "build_balance_report", "search_chart", "shares_chart", "matrix_chart"]
 
 
 def search_chart(solution: Any, title: str | None = None) -> Any:
@@ -27,6 +28,21 @@ def search_chart(solution: Any, title: str | None = None) -> Any:
     values = [c.value for c in solution.crossings]
     goal = solution.goal
     return plots.search(solution.tried_frame(), solution.unknown.name, goal.metric, goal.target, values, title)
+
+
+def matrix_chart(fought: Any, title: str | None = None) -> Any:
+    """A tournament's matrix as a heatmap, the strongest options first (rows beat columns)."""
+    from simlab.balance.tournament import strengths
+
+    order = [int(i) for i in np.argsort(-strengths(fought.score))]
+    rows = [  # the diagonal blank, so that rows and columns keep the same order
+        {"option": fought.names[i], "against": fought.names[j], "method": "monte_carlo", "metric": "score",
+         "variant": "base", "value": np.nan if i == j else float(fought.score[i, j]), "ci_low": np.nan,
+         "ci_high": np.nan}
+        for i in order for j in order
+    ]  # fmt: skip
+    heading = title or "The chance of each row to beat each column (draws half), the strongest first"
+    return plots.heatmap(pd.DataFrame(rows), "score", "option", "against", title=heading)
 
 
 def shares_chart(ranked: Any, title: str | None = None) -> Any:
@@ -85,7 +101,10 @@ def draw_balance_charts(
     words = vocabulary(experiment)
     figures = []
     with plots.speaking(words), plots.sized(size):
-        if ask.kind == "sensitivity":
+        if ask.kind == "tournament":
+            for variant, _, fought in run.balance:
+                figures.append((ChartSpec("heatmap", {"name": f"matrix_{variant}"}), matrix_chart(fought)))
+        elif ask.kind == "sensitivity":
             for variant, _, ranked in run.balance:
                 title = None if not experiment.variants else f"What moves it under {variant}"
                 figures.append((ChartSpec("shares", {"name": f"shares_{variant}"}), shares_chart(ranked, title)))
@@ -143,6 +162,26 @@ def _ranking_table(ranked: Any, words: Vocabulary) -> pd.DataFrame:
     ).set_index("knob")
 
 
+def _worth_rows(fought: Any) -> list[dict[str, Any]]:
+    """Each option's worth in a report's words."""
+    from simlab.balance.tournament import equilibrium_stability, worth
+
+    mix, share = equilibrium_stability(fought)
+    rows = []
+    for i, valued in enumerate(worth(fought)):
+        low, high = valued["strength_ci95"]
+        rows.append({
+            "option": valued["option"],
+            "strength (Bradley-Terry)": f"{valued['strength']:.2f} [{low:.2f}, {high:.2f}]",
+            "mean score": f"{valued['mean_score']:.3f}",
+            "in the metagame": f"{mix[i]:.0%}",
+            "in resampled metagames": f"{share[i]:.0%}",
+            "price": "" if valued["cost"] is None else f"{valued['cost']:.4g}",
+            "worth at its strength": "" if valued["fair_cost"] is None else f"{valued['fair_cost']:.4g}",
+        })  # fmt: skip
+    return rows
+
+
 def build_balance_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     """The report of a balance run: the answer, its key chart, its table."""
     from simlab.output.balance_sentences import goal_text, sensitivity_sentences
@@ -153,11 +192,23 @@ def build_balance_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     system = experiment.owner
     words = vocabulary(experiment)
     summary = [("system", f"{system.title} ({system.name}, {system.spec})")]
-    if ask.kind == "sensitivity":
+    if ask.kind == "tournament":
+        from simlab.output.balance_sentences import tournament_sentences
+
+        summary.append(("question", f"every option against every other: {', '.join(ask.names)}"))
+        headline: list[str] = []
+        for variant, _, fought in run.balance:
+            said = tournament_sentences(fought)
+            said = said[: said.index("")] if "" in said else said
+            headline += [f"Under {variant}: {line}" for line in said] if experiment.variants else said
+        worth_table = pd.DataFrame(_worth_rows(run.balance[0][2])).set_index("option")
+        tables = [Table("What each option is worth: strength, mean score, the metagame, and against its price",
+                        worth_table)]  # fmt: skip
+    elif ask.kind == "sensitivity":
         metric = words.name(ask.metric, "metrics")
         knobs = ", ".join(words.name(k, "inputs") for k in ask.vary)
         summary.append(("question", f"what moves {the(metric)} over {knobs}"))
-        headline: list[str] = []
+        headline = []
         for variant, _, ranked in run.balance:
             said = sensitivity_sentences(ranked, words)
             if experiment.variants:

@@ -9,6 +9,9 @@ inputs, ``method``, ``metric``, ``value``, ``ci_low``, ``ci_high``, ``trials``),
   (the crossing between the two values around it), ``below`` and ``reached`` (the metric at the
   value short of it and at it, with their intervals), ``crossings`` (how many; only this row,
   0, when the range holds none);
+* a tournament's rows, one cell per option (the input columns ``option`` and ``against``): each
+  ``score`` with its interval, then ``strength`` (with its interval), ``mean_score``,
+  ``equilibrium`` and ``in_equilibria`` against ``all``;
 * a sensitivity's rows, one cell per knob (the input column ``factor``): ``st`` and ``s1`` (the
   Sobol total and first-order shares, their bootstrap intervals as ``ci_low``/``ci_high``; none
   for a knob screened out), ``mu_star`` and ``sigma`` (Morris).
@@ -89,6 +92,34 @@ def _sensitivity_rows(ranked: Any) -> list[tuple[str, dict[str, Any]]]:
     return rows
 
 
+def _tournament_rows(fought: Any) -> list[dict[str, Any]]:
+    """A tournament's rows: each score (``option`` against ``against``), then each option's measures (against ``all``).
+
+    Per option: ``strength`` (Bradley-Terry, with its interval), ``mean_score``, ``equilibrium`` (its
+    share of the mix) and ``in_equilibria`` (its share of the resampled matrices' equilibria).
+    """
+    from simlab.balance.tournament import equilibrium_stability, worth
+
+    names, rows = fought.names, []
+    for i, option in enumerate(names):
+        for j, against in enumerate(names):
+            if i != j:
+                score, half = float(fought.score[i, j]), float(fought.half_width[i, j])
+                row = _row("score", score, score - half, score + half, fought.trials)
+                rows.append({"cell": i, "option": option, "against": against, **row})
+    mix, share = equilibrium_stability(fought)
+    for i, valued in enumerate(worth(fought)):
+        low, high = valued["strength_ci95"]
+        measures = [
+            _row("strength", valued["strength"], low, high, fought.trials),
+            _row("mean_score", valued["mean_score"], np.nan, np.nan, fought.trials),
+            _row("equilibrium", float(mix[i]), np.nan, np.nan, fought.trials),
+            _row("in_equilibria", float(share[i]), np.nan, np.nan, fought.trials),
+        ]
+        rows += [{"cell": i, "option": names[i], "against": "all", **row} for row in measures]
+    return rows
+
+
 def run_balance(
     experiment: Experiment,
     *,
@@ -106,6 +137,7 @@ def run_balance(
     """
     from simlab.balance.sensitivity import parse_factor, sensitivity
     from simlab.balance.solve import Goal, NoCrossingError, solve
+    from simlab.balance.tournament import tournament
     from simlab.balance.unknowns import find_unknown
     from simlab.workflow.runner import rule_sets
 
@@ -126,6 +158,11 @@ def run_balance(
         for cell, inputs in experiment.kept_cells():
             setup = balance_setup(experiment, inputs, variant, cell).with_changes(threads=threads)
             labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}
+            if ask.kind == "tournament":
+                fought = tournament(setup, ask.options, ask.names, limits=limits, progress=counted)
+                answers.append((variant_name, inputs, fought))
+                rows += [{**labels, **row, "method": method} for row in _tournament_rows(fought)]
+                continue
             if ask.kind == "sensitivity":
                 factors = [parse_factor(setup, f"{name}={value}") for name, value in ask.vary.items()]
                 ranked = sensitivity(setup, ask.metric, factors, trajectories=ask.trajectories, base=ask.base,
@@ -153,7 +190,7 @@ def run_balance(
             answers.append((variant_name, inputs, found))
             trials = None if method == "exact" else setup.trials_each
             rows += [{**labels, "method": method, **row} for row in _solve_rows(found, trials)]
-    extra = ["factor"] if ask.kind == "sensitivity" else []
+    extra = {"sensitivity": ["factor"], "tournament": ["option", "against"]}.get(ask.kind, [])
     keys = ["cell", "variant", *inputs_columns, *extra]
     table = pd.DataFrame(rows, columns=[*keys, "method", "metric", "value", "ci_low", "ci_high", "trials"])
     table["trials"] = table["trials"].astype("Int64")

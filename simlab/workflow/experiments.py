@@ -103,11 +103,13 @@ _TOP_KEYS = (
     "labels",
     "solve",
     "sensitivity",
+    "tournament",
 )
 #: The keys of ``[solve]`` and ``[sensitivity]``.
 _BALANCE_KEYS = {
     "solve": ("asks", "find", "in", "target", "equal", "a", "b"),
     "sensitivity": ("asks", "metric", "vary", "trajectories", "base"),
+    "tournament": ("asks", "every", "options"),
 }
 #: The keys of ``[question]``.
 _QUESTION_KEYS = ("kind", "metric", "input", "per", "target", "at_least", "smallest", "lowest", "where")
@@ -225,7 +227,8 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
             raise check.fail("", other, f'[{other}] belongs to kind = "{other}"')
     if balance_kind is not None:  # each value asks the question [solve] or [sensitivity] names
         given = _table(check, data, balance_kind)
-        kind = given.get("asks", "battle" if "battle" in data else "attack")
+        default = "duel" if balance_kind == "tournament" else "battle" if "battle" in data else "attack"
+        kind = given.get("asks", default)
         if not isinstance(kind, str):
             raise check.fail(balance_kind, "asks", f"expected the question each value asks, got {_describe(kind)}")
     try:
@@ -337,7 +340,8 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         _check_values(check, system, experiment)
     if skip_invalid:  # worked out by every process that loads the file: all leave out the same cells
         experiment = dataclasses.replace(experiment, skipped=_invalid_cells(system, experiment))
-    if check_cells:
+    fights = experiment.balance is not None and experiment.balance.kind == "tournament"  # its options checked
+    if check_cells and not fights:
         _check_cells(check, system, experiment)
     return experiment
 
@@ -447,6 +451,8 @@ def _balance(check: _Checker, data: Mapping[str, Any], kind: str, experiment: Ex
         line = check.lines.get((kind, "")) or check.lines.get(("", "kind"))
         raise MissingExtraError(check.path, line, "kind", "a sensitivity needs SALib: pip install 'simlab[balance]'")
     try:
+        if kind == "tournament":
+            return _tournament_ask(check, given, setup)
         if kind == "sensitivity":
             if experiment.grid:
                 raise check.fail("", "grid", "a sensitivity spreads [sensitivity.vary]; hold the rest in [fixed]")
@@ -487,6 +493,32 @@ def _balance(check: _Checker, data: Mapping[str, Any], kind: str, experiment: Ex
         raise check.fail(kind, "", str(exc)) from None
 
 
+def _tournament_ask(check: _Checker, given: Mapping[str, Any], setup: Any) -> BalanceAsk:
+    """A tournament's options: every row of the table ``every`` names, or ``[tournament.options]`` by name."""
+    question = setup.question
+    if question.form != "sides":
+        raise check.fail("tournament", "asks", f"a tournament fights duels: asks = \"duel\", not {setup.kind!r}")
+    if ("every" in given) == ("options" in given):
+        raise check.fail("tournament", "every", 'give one of every = "INPUT" and [tournament.options]')
+    if "every" in given:
+        every = given["every"]
+        if every not in question.row_inputs:
+            named = ", ".join(question.row_inputs)
+            raise check.fail("tournament", "every", f"expected an input naming a table row ({named})")
+        names = tuple(row.name for row in setup.owner.tables()[question.row_inputs[every]])
+        options: tuple[Mapping[str, Any], ...] = tuple({every: name} for name in names)
+    else:
+        table = given["options"]
+        if not isinstance(table, dict) or len(table) < 2 or not all(isinstance(v, dict) for v in table.values()):
+            expected = "expected two tables or more of side inputs: [tournament.options.NAME]"
+            raise check.fail("tournament", "options", expected)
+        names, options = tuple(table), tuple(dict(v) for v in table.values())
+    for option in options:  # each option checked now, on both sides, as the seatings will ask it
+        sides = {f"{side}.{k}": v for side in "ab" for k, v in option.items()}
+        setup.question.check(setup.request(sides))
+    return BalanceAsk("tournament", "p_a_wins", options=options, names=names)
+
+
 def balance_setup(
     experiment: Experiment, inputs: Mapping[str, Any], variant: Variant | None = None, cell: int = 0
 ) -> Any:
@@ -509,6 +541,8 @@ def balance_values(experiment: Experiment) -> int:
 
     ask = experiment.balance
     assert ask is not None
+    if ask.kind == "tournament":
+        return len(ask.options) * (len(ask.options) - 1)
     if ask.kind == "sensitivity":
         return points_needed(len(ask.vary), ask.trajectories, ask.base)
     setup = balance_setup(experiment, dict(next(experiment.cells())))

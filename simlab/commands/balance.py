@@ -330,7 +330,7 @@ def tournament(
         names = [row.name for row in rows]
     else:
         chosen = [dict(parse_assignments(item.split(";"), "--option")) for item in option_items]
-        names = [", ".join(str(v) for v in o.values()) for o in chosen]
+        names = [" + ".join(str(v) for v in o.values()) for o in chosen]
     if len(chosen) < 2:
         raise click.UsageError("give two options or more (--option, repeated) or --every INPUT")
     with progress_bar(len(chosen) * (len(chosen) - 1), "seatings") as advance:

@@ -531,3 +531,12 @@ def test_a_sensitivity_is_asked_from_the_balance_form(server, browser):
     assert browser.find_element("id", "balance").text.startswith("The range band moves the chance to hit most")
     assert "vary=skill" in browser.current_url  # the address holds the question: shareable
     assert browser.find_elements("css selector", "#answer figure img")
+
+
+def test_a_tournament_on_the_balance_view_says_what_simlab_tournament_says(client, capsys):
+    query = {"kind": "duel", "do": "tournament", "every": "ship", "trials": "300"}
+    page = client.get("/balance/space_v4", params=query).text
+    first = html.unescape(re.search(r'<ul class="balance" id="balance"><li>(.*?)</li>', page).group(1))
+    command = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page).group(1))
+    code, out, _ = run_cli(capsys, *shlex.split(command)[1:])
+    assert code == 0 and out.splitlines()[0] == first and first.startswith("The frigate dominates the scout")

@@ -32,9 +32,9 @@ from simlab.web.work import threads_now
 __all__ = ["BalanceQuery", "BALANCE_KEYS", "parse_balance", "balance_answer", "balance_fields", "balance_payload"]
 
 #: The keys of the view besides those of the question it asks.
-BALANCE_KEYS = ("do", "find", "in", "target", "metric", "vary")
+BALANCE_KEYS = ("do", "find", "in", "target", "metric", "vary", "every", "options")
 #: What the view does.
-DOINGS = ("solve", "sensitivity")
+DOINGS = ("solve", "sensitivity", "tournament")
 #: The sizes of a sensitivity on the page: Morris trajectories and Sobol base points (the command's are larger).
 WEB_TRAJECTORIES, WEB_BASE = 10, 64
 
@@ -50,12 +50,16 @@ class BalanceQuery:
     target: str = ""
     metric: str = ""
     vary: tuple[str, ...] = ()
+    every: str = ""
+    options: tuple[str, ...] = ()
 
     def items(self) -> list[tuple[str, Any]]:
         """The query string (the inverse of :func:`parse_balance`)."""
         own: list[tuple[str, Any]] = [("do", self.do)]
         if self.do == "solve":
             own += [("find", self.find), ("in", self.within), ("target", self.target)]
+        elif self.do == "tournament":
+            own += [("every", self.every)] if self.every else [("options", " | ".join(self.options))]
         else:
             own += [("metric", self.metric), ("vary", "; ".join(self.vary))]
         return own + view_items(self.query)
@@ -74,6 +78,11 @@ class BalanceQuery:
         parts += [f"--rule {shlex.quote(f'{k}={v}')}" for k, v in asked.rules.items()]
         if self.do == "solve":
             parts += ["--find", self.find, "--target", shlex.quote(self.target), "--in", self.within]
+        elif self.do == "tournament":
+            parts = ["simlab", "tournament", asked.system]
+            parts += ["--every", self.every] if self.every else [f"--option {shlex.quote(o)}" for o in self.options]
+            parts += [*(["--trials", str(asked.trials)] if asked.trials else []), "--seed", str(asked.seed)]
+            return " ".join(parts)
         else:
             parts += ["--metric", self.metric, *(f"--vary {shlex.quote(v)}" for v in self.vary)]
             parts += ["--trajectories", str(WEB_TRAJECTORIES), "--base", str(WEB_BASE)]
@@ -109,13 +118,16 @@ def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> 
     do = own.get("do", "solve")
     if do not in DOINGS:
         raise SimlabError(f"invalid value {do[:40]!r} for do: expected solve or sensitivity")
-    needed = ("find", "in", "target") if do == "solve" else ("metric", "vary")
+    needed = {"solve": ("find", "in", "target"), "sensitivity": ("metric", "vary"), "tournament": ()}[do]
     for key in needed:
         if not own.get(key):
             raise SimlabError(f"a {do} needs {key}: " + _NEEDS[key])
+    if do == "tournament" and not (own.get("every") or own.get("options")):
+        raise SimlabError("a tournament needs every (an input naming a table row, such as ship) or options")
     vary = tuple(part.strip() for part in own.get("vary", "").replace("\n", ";").split(";") if part.strip())
+    options = tuple(part.strip() for part in own.get("options", "").replace("\n", "|").split("|") if part.strip())
     return BalanceQuery(question, do, own.get("find", ""), own.get("in", ""), own.get("target", ""),
-                        own.get("metric", ""), vary)  # fmt: skip
+                        own.get("metric", ""), vary, own.get("every", ""), options)  # fmt: skip
 
 
 _NEEDS = {
@@ -125,6 +137,7 @@ _NEEDS = {
     "metric": "the metric whose variance is shared out",
     "vary": "the knobs, NAME=LOW..HIGH or NAME=A,B,C, separated by semicolons",
 }
+
 
 
 def _solve(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
@@ -148,17 +161,42 @@ def _rank(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | N
                        limits=Limits(max_trials=site.max_trials))  # fmt: skip
 
 
+def _fight(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
+    from simlab.balance.tournament import tournament
+    from simlab.inputs.limits import Limits
+    from simlab.inputs.params import parse_assignments
+
+    setup = balance.setup(site, progress)
+    if balance.every:
+        question = setup.question
+        if balance.every not in question.row_inputs:
+            raise SimlabError(f"every {balance.every!r}: expected an input naming a table row "
+                              f"({', '.join(question.row_inputs)})")  # fmt: skip
+        names = [row.name for row in setup.owner.tables()[question.row_inputs[balance.every]]]
+        chosen = [{balance.every: name} for name in names]
+    else:
+        chosen = [dict(parse_assignments(option.split(";"), "options")) for option in balance.options]
+        names = [" + ".join(str(v) for v in option.values()) for option in chosen]
+    return tournament(setup, chosen, names, limits=Limits(max_trials=site.max_trials))
+
+
 def balance_payload(site: Site, system: str, items: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """What ``/api/balance/SYSTEM`` returns: the JSON of ``simlab solve`` or ``simlab sensitivity``."""
     balance = parse_balance(site, system, items)
-    found = _solve(balance, site, None) if balance.do == "solve" else _rank(balance, site, None)
-    payload: dict[str, Any] = found.to_json()
+    doing = {"solve": _solve, "sensitivity": _rank, "tournament": _fight}[balance.do]
+    payload: dict[str, Any] = doing(balance, site, None).to_json()
     return payload
 
 
 def balance_csv(site: Site, system: str, items: Sequence[tuple[str, str]]) -> str:
     """What ``/csv/balance/SYSTEM`` returns: every value tried, or the ranking."""
     balance = parse_balance(site, system, items)
+    if balance.do == "tournament":
+        fought = _fight(balance, site, None)
+        import pandas as pd
+
+        table = pd.DataFrame(fought.score, index=list(fought.names), columns=list(fought.names))
+        return str(table.to_csv(lineterminator="\n"))
     found = _solve(balance, site, None) if balance.do == "solve" else _rank(balance, site, None)
     table = found.tried_frame() if balance.do == "solve" else found.frame()
     return str(table.to_csv(index=False, lineterminator="\n"))
@@ -187,6 +225,21 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
                 rows.append({"name": unknown.shown(point.x), "words": setup_words.where(unknown.name, at),
                              "shown": shown(point.value), "doc": "", "interval": interval})  # fmt: skip
             caption = f"{setup_words.name(found.goal.metric, 'metrics')} at every value tried"
+        elif balance.do == "tournament":
+            from simlab.balance.tournament import worth
+            from simlab.output.balance_report import matrix_chart
+            from simlab.output.balance_sentences import tournament_sentences
+
+            fought = _fight(balance, site, progress)
+            said = tournament_sentences(fought)
+            sentences = said[: said.index("")] if "" in said else said
+            figure = matrix_chart(fought)
+            for valued in worth(fought):
+                low, high = valued["strength_ci95"]
+                rows.append({"name": valued["option"], "words": valued["option"],
+                             "shown": f"{valued['strength']:.2f}", "interval": f"{low:.2f} – {high:.2f}",
+                             "doc": f"mean score {valued['mean_score']:.3f}"})  # fmt: skip
+            caption = "The chance of each row to beat each column, the strongest first"
         else:
             ranked = _rank(balance, site, progress)
             sentences = sensitivity_sentences(ranked, setup_words)
@@ -211,8 +264,19 @@ def balance_fields(
 ) -> list[dict[str, Any]]:
     """The view's own fields: what to do, then a solve's unknown, range and target, or a sensitivity's knobs."""
     do = field({"name": "do", "default": "solve", "choices": list(DOINGS),
-                "doc": "solve: the value at which a metric reaches a target; sensitivity: what moves a metric"},
+                "doc": "solve: the value at which a metric reaches a target; sensitivity: what moves a metric; "
+                       "tournament: every option against every other (duels)"},
                "do", given.get("do"))  # fmt: skip
+    if given.get("do") == "tournament":
+        own = [
+            field({"name": "every", "default": "",
+                   "doc": "every row of this table as an option (ship), or leave it blank"}, "every",
+                  given.get("every")),
+            field({"name": "options", "default": "",
+                   "doc": "or the options: KEY=VALUE;KEY=VALUE for each, separated by |"}, "options",
+                  given.get("options")),
+        ]  # fmt: skip
+        return [{**do, "reload": True}, *own]
     if (given.get("do") or "solve") == "solve":
         names = [k for k, f in fields.items() if f.get("control") == "number"]
         asked = given.get("find")

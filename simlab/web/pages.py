@@ -304,5 +304,6 @@ def balance_page(site: Site, system: str, request: Request, progress: Callable[[
     def fields(varied: dict[str, dict[str, Any]], question: Question, given: dict[str, str]) -> list[dict[str, Any]]:
         return balance_fields(varied, question, given)
 
-    hint = "Solve for the value that reaches a target, or rank what moves a metric: the answer appears here."
-    return grid_page(site, system, request, "balance", hint, BALANCE_KEYS, ("find", "vary"), answer, fields)
+    hint = "Solve for the value that reaches a target, rank what moves a metric, or hold a tournament of options."
+    return grid_page(site, system, request, "balance", hint, BALANCE_KEYS, ("find", "vary", "every", "options"), answer,
+                     fields)  # fmt: skip

@@ -139,7 +139,6 @@ _NEEDS = {
 }
 
 
-
 def _solve(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
     from simlab.balance.solve import Goal, parse_target, solve
     from simlab.balance.unknowns import find_unknown

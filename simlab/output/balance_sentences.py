@@ -13,7 +13,7 @@ import numpy as np
 
 from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
-from simlab.output.words import Vocabulary, sentence_case, the
+from simlab.output.words import Vocabulary, plural, sentence_case, singular, the
 
 __all__ = [
     "solution_sentences",
@@ -110,6 +110,32 @@ def goal_text(solution: Solution, words: Vocabulary) -> str:
     return f"the {most} {noun} for which {metric} {verb} {goal.target:g}, over {unknown.range_text}"
 
 
+def _even_fight(solution: Solution, words: Vocabulary) -> str | None:
+    """A battle's count solved for an even fight (a side's chance to win 0.5): what one enemy figure is worth.
+
+    "An even fight at 3.1 riflemen against 2 machinegunners: one machinegunner is worth about 1.6 riflemen"
+    (the count interpolated between the two counts tried around it: Lanchester-style worth).
+    """
+    setup, goal, unknown = solution.setup, solution.goal, solution.unknown
+    if setup is None or setup.battle is None or goal.equal or goal.target != 0.5 or not solution.crossings:
+        return None
+    side, _, key = unknown.name.partition(".")
+    if side not in ("a", "b") or not (key == "count" or key.endswith(".count")) or goal.metric != f"p_{side}_wins":
+        return None
+    other = setup.battle.sides["ab".index(side) ^ 1]
+    enemies = sum(group.count for group in other.groups)
+    if enemies <= 0:
+        return None
+    crossing = solution.answer.interpolated
+    mine = words.name(unknown.name, "inputs")
+    theirs = plural(other.groups[0].name) if len(other.groups) == 1 else f"figures of the {other.name}"
+    one = singular(theirs) if len(other.groups) == 1 else "enemy figure"
+    return (
+        f"An even fight at {crossing:.3g} {mine} (interpolated) against {enemies} {theirs}: "
+        f"one {one} is worth about {crossing / enemies:.2g} {mine}."
+    )
+
+
 def solution_sentences(solution: Solution, words: Vocabulary | None = None) -> list[str]:
     """The answer (each crossing), then the metric's shape over the range and how the interval was found."""
     words = words or Vocabulary()
@@ -124,6 +150,9 @@ def solution_sentences(solution: Solution, words: Vocabulary | None = None) -> l
     else:
         moves = {"rises": "rises with", "falls": "falls with", "flat": "hardly moves with"}[solution.shape]
         lines.append(sentence_case(f"{subject} {moves} {noun} {over}."))
+    even = _even_fight(solution, words)
+    if even:
+        lines.insert(len(solution.crossings), even)
     if solution.method == "exact":
         lines.append("Exact.")
     else:

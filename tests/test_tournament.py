@@ -93,8 +93,9 @@ def test_a_striker_rock_paper_scissors_has_the_uniform_mix_within_the_sampling_e
 def test_an_even_battle_says_what_one_enemy_figure_is_worth_eng_1(capsys):
     from conftest import run_cli
 
-    code, out, _ = run_cli(capsys, "solve", "striker", "--battle", "experiments/battles/striker_fireteam.toml",
-                           "--find", "a.count", "--target", "p_a_wins=0.5", "--in", "1..8", "--trials", "4000")  # fmt: skip
+    battle = "experiments/battles/striker_fireteam.toml"
+    code, out, _ = run_cli(capsys, "solve", "striker", "--battle", battle, "--find", "a.count",
+                           "--target", "p_a_wins=0.5", "--in", "1..8", "--trials", "4000")  # fmt: skip
     even = out.splitlines()[1]
     assert code == 0 and even.startswith("An even fight at 3.") and "against 2 machinegunners" in even
     assert "one machinegunner is worth about 1." in even

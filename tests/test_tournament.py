@@ -51,7 +51,7 @@ def test_the_shipped_ships_fight_every_pair_fairly_on_the_same_streams_spc_7():
 def test_a_tournament_needs_duels_and_two_different_options():
     from simlab.inputs.errors import SimlabError
 
-    with pytest.raises(SimlabError, match="a tournament fights duels"):
+    with pytest.raises(SimlabError, match="a tournament fights duels or battles"):
         tournament(Setup("space_v4", "attack", exact=True), [{"ship": "scout"}, {"ship": "yacht"}])
     with pytest.raises(SimlabError, match="two options of the tournament are the same"):
         tournament(Setup("space_v4", "duel", trials=100), [{"ship": "scout"}, {"ship": "scout"}])
@@ -99,3 +99,17 @@ def test_an_even_battle_says_what_one_enemy_figure_is_worth_eng_1(capsys):
     even = out.splitlines()[1]
     assert code == 0 and even.startswith("An even fight at 3.") and "against 2 machinegunners" in even
     assert "one machinegunner is worth about 1." in even
+
+
+def test_a_tournament_of_battles_gives_each_loadout_to_both_sides_eng_1():
+    from simlab.inputs.battles import load_battle
+
+    battle = load_battle("experiments/battles/striker_fireteam.toml")
+    loadouts = {
+        "rifles": {"groups.0.weapon": "rifle", "groups.0.mode": "single", "groups.0.count": 3},
+        "machineguns": {"groups.0.weapon": "light machinegun", "groups.0.mode": "half_clip", "groups.0.count": 3},
+    }
+    result = tournament(Setup("striker", "battle", battle=battle, trials=400, seed=1), list(loadouts.values()),
+                        list(loadouts))  # fmt: skip
+    assert result.fights == "battles" and result.score[1, 0] > 0.8  # three machineguns beat three rifles
+    np.testing.assert_allclose(result.score + result.score.T, 1.0)

@@ -51,6 +51,7 @@ class Tournament:
         seed: The root seed (every pair on the same streams).
         options: Each option's side inputs.
         costs: Each option's list price where its rows have one (``cost_a`` of its duels), else None.
+        fights: What each seating fights: ``duels`` or ``battles``.
     """
 
     names: tuple[str, ...]
@@ -60,6 +61,7 @@ class Tournament:
     seed: int
     options: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
     costs: tuple[float | None, ...] = ()
+    fights: str = "duels"
 
     def to_json(self) -> dict[str, Any]:
         """The matrix, the dominated options, the equilibrium and the strengths as JSON."""
@@ -88,8 +90,9 @@ def tournament(
     """Fight every ordered pair of ``options`` as duels of ``setup`` (its inputs shared by both sides).
 
     Args:
-        setup: A duel question (``kind = "duel"``): its seed, trials, rules and shared inputs.
-        options: Each option's side inputs (``{"ship": "frigate"}``), at least two.
+        setup: A duel question (``kind = "duel"``), or a battle: its seed, trials, rules and shared inputs.
+        options: Each option's side inputs (``{"ship": "frigate"}``), at least two; of a battle, paths
+            within a side (``{"groups.0.weapon": "rifle", "count": 3}``), given to side A and to side B.
         names: Their names (default: the inputs in words, ``ship=frigate``).
         limits: The job's caps, checked before the first duel.
         progress: Called with 1 after each seating.
@@ -97,8 +100,8 @@ def tournament(
     Raises:
         SimlabError: For fewer than two options, two alike, a question that is not a duel, or a job over the caps.
     """
-    if setup.question.form != "sides":
-        raise SimlabError(f"a tournament fights duels: --kind duel, not {setup.kind}")
+    if setup.question.form not in ("sides", "battle"):
+        raise SimlabError(f"a tournament fights duels or battles: --kind duel or a battle file, not {setup.kind}")
     if len(options) < 2:
         raise SimlabError("a tournament needs at least two options")
     shown = list(names) if names is not None else [",".join(f"{k}={v}" for k, v in o.items()) for o in options]
@@ -133,7 +136,10 @@ def tournament(
             if i != j:  # i as A against j, and i as B against j (1 minus j's score as A)
                 score[i, j] = (wins[i, j] + (1 - wins[j, i])) / 2
                 spread[i, j] = _Z95 * math.sqrt((variance[i, j] + variance[j, i]) / 4)
-    return Tournament(tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options), tuple(costs))
+    fights = "battles" if setup.question.form == "battle" else "duels"
+    return Tournament(
+        tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options), tuple(costs), fights
+    )
 
 
 def dominated(result: Tournament) -> list[tuple[int, int]]:

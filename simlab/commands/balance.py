@@ -281,6 +281,8 @@ def sensitivity(
 TOURNAMENT_EXAMPLES = """\b
 Examples:
   simlab tournament space_v4 --every ship --trials 2000
+  simlab tournament striker --battle experiments/battles/striker_fireteam.toml \\
+      --option "groups.0.weapon=rifle;groups.0.count=3" --option "groups.0.weapon=shotgun;groups.0.count=3"
   simlab tournament striker --option weapon=rifle --option weapon=submachinegun --option "weapon=light machinegun" \\
       --set range_band=medium --trials 4000
 """
@@ -293,6 +295,8 @@ Examples:
 @click.option("--option", "option_items", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
               help="One option: a side's inputs (repeat for each option).")  # fmt: skip
 @click.option("--every", "every", metavar="INPUT", help="Every row of the table INPUT names as an option (ship).")
+@click.option("--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml",
+              help="Fight this battle: each option's paths in a side (groups.0.weapon=...) on both sides.")  # fmt: skip
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="An input of both sides (range_band=...).")
 @rules_options
 @sampling_options("Duels per seating", 10_000)
@@ -300,6 +304,7 @@ def tournament(
     system: str,
     option_items: tuple[str, ...],
     every: str | None,
+    battle_file: Path | None,
     sets: tuple[str, ...],
     as_json: bool,
     **options: Any,
@@ -317,7 +322,10 @@ def tournament(
     if options["trials"] is None:
         options["trials"] = 10_000
     shared = parse_assignments(sets, "--set")
-    setup = balance_setup(system, "duel", None, (), exact=False, **{k: v for k, v in options.items() if k != "exact"})
+    kind = "battle" if battle_file is not None else "duel"
+    setup = balance_setup(
+        system, kind, battle_file, (), exact=False, **{k: v for k, v in options.items() if k != "exact"}
+    )
     setup = setup.with_changes(inputs={**{f"a.{k}": v for k, v in shared.items()},
                                        **{f"b.{k}": v for k, v in shared.items()}})  # fmt: skip
     if every is not None:

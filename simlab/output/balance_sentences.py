@@ -249,6 +249,7 @@ def tournament_sentences(result: Any) -> list[str]:
     for i in order:
         cells = "  ".join("       -" if i == j else f"{result.score[i, j]:8.3f}" for j in order)
         lines.append(f"{names[i]:>{width}}  {cells}")
-    lines.append(f"(the chance of the row to beat the column, draws half; both seatings of {result.trials:,} duels"
-                 f" on the same streams, seed {result.seed})")  # fmt: skip
+    seatings = f"both seatings of {result.trials:,} {result.fights}"
+    lines.append(f"(the chance of the row to beat the column, draws half; {seatings} on the same streams, "
+                 f"seed {result.seed})")  # fmt: skip
     return lines

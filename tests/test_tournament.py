@@ -113,3 +113,15 @@ def test_a_tournament_of_battles_gives_each_loadout_to_both_sides_eng_1():
                         list(loadouts))  # fmt: skip
     assert result.fights == "battles" and result.score[1, 0] > 0.8  # three machineguns beat three rifles
     np.testing.assert_allclose(result.score + result.score.T, 1.0)
+
+
+def test_attacks_against_defenders_give_both_sides_mixes_and_the_dominated_attacks_tft_4():
+    from simlab.balance.tournament import dominated_rows, game_mixes, matchup
+
+    pennies = game_mixes(np.array([[1.0, 0.0], [0.0, 1.0]]))  # matching pennies: each side mixes evenly
+    np.testing.assert_allclose(pennies[0], 0.5) and np.testing.assert_allclose(pennies[1], 0.5)
+    weapons, armours = ["assault rifle", "submachinegun", "gauss rifle"], ["none", "flak jacket", "nylon"]
+    result = matchup(Setup("hitech_tft", inputs={"range_m": 20}, exact=True), [{"weapon": w} for w in weapons],
+                     [{"armor": a} for a in armours], "p_incapacitated", weapons, armours)  # fmt: skip
+    assert dominated_rows(result) == [(0, 2), (1, 2)]  # the gauss rifle does better against every armour
+    assert result.to_json()["attacker_mix"]["gauss rifle"] == 1.0

@@ -32,7 +32,20 @@ from simlab.balance.setup import Setup
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 
-__all__ = ["Tournament", "tournament", "equilibrium", "dominated", "strengths", "worth", "resampled", "RESAMPLES"]
+__all__ = [
+    "Tournament",
+    "tournament",
+    "equilibrium",
+    "dominated",
+    "strengths",
+    "worth",
+    "resampled",
+    "Matchup",
+    "matchup",
+    "dominated_rows",
+    "game_mixes",
+    "RESAMPLES",
+]
 
 #: Resampled matrices of the stability of the equilibrium.
 RESAMPLES = 200
@@ -267,3 +280,96 @@ def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]
             row["fair_cost"] = float(math.exp((base[i] - intercept) / slope)) if slope > 0 else None
         rows.append(row)
     return rows
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Attacks scored against a list of defenders: the attacker's options by rows, the defender's by columns.
+
+    Attributes:
+        attackers: The attacking options' names.
+        defenders: The defending options' names.
+        metric: The metric the attacker wants high (``p_incapacitated``).
+        value: ``value[i, j]``: the metric of attacker i against defender j.
+        half_width: Its 95 % half-width (0 when exact).
+    """
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    metric: str
+    value: np.ndarray
+    half_width: np.ndarray
+
+    def to_json(self) -> dict[str, Any]:
+        """The matrix, the dominated attacks and both sides' equilibrium mixes as JSON."""
+        attack, defence, worth_of_game = game_mixes(self.value)
+        return {
+            "attackers": list(self.attackers),
+            "defenders": list(self.defenders),
+            "metric": self.metric,
+            "value": self.value.round(12).tolist(),
+            "half_width_95": self.half_width.round(12).tolist(),
+            "dominated": [{"option": self.attackers[k], "by": self.attackers[i]} for k, i in dominated_rows(self)],
+            "attacker_mix": dict(zip(self.attackers, (float(x) for x in attack), strict=True)),
+            "defender_mix": dict(zip(self.defenders, (float(x) for x in defence), strict=True)),
+            "value_of_the_game": worth_of_game,
+        }
+
+
+def matchup(
+    setup: Setup, attackers: Sequence[Mapping[str, Any]], defenders: Sequence[Mapping[str, Any]], metric: str,
+    attacker_names: Sequence[str], defender_names: Sequence[str],
+) -> Matchup:  # fmt: skip
+    """Every attack against every defender, as one question of ``setup`` each (exact, or on the same streams).
+
+    Raises:
+        SimlabError: For a metric the question does not report, or fewer than two of either.
+    """
+    setup.check_metric(metric)
+    if len(attackers) < 2 or len(defenders) < 1:
+        raise SimlabError("a matchup needs two attacks or more and one defender or more")
+    value = np.zeros((len(attackers), len(defenders)))
+    half = np.zeros_like(value)
+    for i, attack in enumerate(attackers):
+        for j, defence in enumerate(defenders):
+            result = setup.answer({**attack, **defence})
+            value[i, j] = float(result.metrics[metric])
+            low, high = result.ci95.get(metric, (value[i, j], value[i, j]))
+            half[i, j] = (high - low) / 2
+    return Matchup(tuple(attacker_names), tuple(defender_names), metric, value, half)
+
+
+def dominated_rows(result: Matchup) -> list[tuple[int, int]]:
+    """``(k, i)`` for every attack k that attack i does better than against every defender, intervals apart."""
+    value, half = result.value, result.half_width
+    found = []
+    for k in range(len(value)):
+        for i in range(len(value)):
+            if i != k and all(value[i, j] - half[i, j] > value[k, j] + half[k, j] for j in range(value.shape[1])):
+                found.append((k, i))
+                break
+    return found
+
+
+def game_mixes(value: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The attacker's and the defender's equilibrium mixes of the zero-sum game ``value``, and its value.
+
+    The attacker maximises the worst expected metric over the defender's choices; the defender's
+    mix is the dual of the same linear program (both by :func:`scipy.optimize.linprog`).
+    """
+    from scipy.optimize import linprog
+
+    rows, cols = value.shape
+    cost = np.zeros(rows + 1)
+    cost[-1] = -1.0
+    upper = np.hstack([-value.T, np.ones((cols, 1))])  # v <= x @ value[:, j] for every defender j
+    equal = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
+    solved = linprog(cost, A_ub=upper, b_ub=np.zeros(cols), A_eq=equal, b_eq=[1.0],
+                     bounds=[(0, None)] * rows + [(None, None)], method="highs")  # fmt: skip
+    if not solved.success:  # pragma: no cover - a bounded feasible program always solves
+        raise SimlabError(f"the equilibrium could not be found: {solved.message}")
+    attack = np.clip(solved.x[:rows], 0.0, None)
+    defence = np.clip(-np.asarray(solved.ineqlin.marginals), 0.0, None)
+    total = defence.sum()
+    defence = defence / total if total > 0 else np.full(cols, 1.0 / cols)
+    return attack / attack.sum(), defence, float(solved.x[-1])

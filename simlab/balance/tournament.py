@@ -75,6 +75,7 @@ class Tournament:
     options: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
     costs: tuple[float | None, ...] = ()
     fights: str = "duels"
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The matrix, the dominated options, the equilibrium and the strengths as JSON."""
@@ -214,9 +215,17 @@ def resampled(result: Tournament, resamples: int = RESAMPLES) -> list[np.ndarray
 
 
 def equilibrium_stability(result: Tournament, resamples: int = RESAMPLES) -> tuple[np.ndarray, np.ndarray]:
-    """The equilibrium of the matrix, and each option's share of the resampled matrices' equilibria it enters."""
-    entered = sum((equilibrium(matrix) > 1e-6 for matrix in resampled(result, resamples)), np.zeros(len(result.names)))
-    return equilibrium(result.score), entered / resamples
+    """The equilibrium of the matrix, and each option's share of the resampled matrices' equilibria it enters.
+
+    Worked out once per tournament (the sentences, the JSON and the report share it).
+    """
+    key = f"stability {resamples}"
+    if key not in result._cache:
+        drawn = resampled(result, resamples)
+        entered = sum((equilibrium(matrix) > 1e-6 for matrix in drawn), np.zeros(len(result.names)))
+        result._cache[key] = (equilibrium(result.score), entered / resamples)
+    found: tuple[np.ndarray, np.ndarray] = result._cache[key]
+    return found
 
 
 def strengths(score: np.ndarray, iterations: int = 200) -> np.ndarray:
@@ -229,9 +238,10 @@ def strengths(score: np.ndarray, iterations: int = 200) -> np.ndarray:
     wins = np.clip(score, 1e-3, 1 - 1e-3)
     np.fill_diagonal(wins, 0.0)
     strength = np.ones(n)
+    total = wins.sum(axis=1)
     for _ in range(iterations):
-        total = wins.sum(axis=1)
-        pair = np.array([[1.0 / (strength[i] + strength[j]) if i != j else 0.0 for j in range(n)] for i in range(n)])
+        pair = 1.0 / (strength[:, None] + strength[None, :])
+        np.fill_diagonal(pair, 0.0)
         strength = total / pair.sum(axis=1)
         strength /= math.exp(np.log(strength).mean())
     logs = np.log(strength)
@@ -250,6 +260,10 @@ def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]
         One mapping per option, in the order given: ``option``, ``strength``, ``strength_ci95``,
         ``mean_score``, ``cost``, ``score_per_cost``, ``residual`` and ``fair_cost`` (None without a price fit).
     """
+    key = f"worth {resamples}"
+    if key in result._cache:
+        cached: list[dict[str, Any]] = result._cache[key]
+        return cached
     base = strengths(result.score)
     drawn = np.array([strengths(matrix) for matrix in resampled(result, resamples)])
     low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
@@ -279,6 +293,7 @@ def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]
             row["residual"] = float(base[i] - (intercept + slope * math.log(cost)))
             row["fair_cost"] = float(math.exp((base[i] - intercept) / slope)) if slope > 0 else None
         rows.append(row)
+    result._cache[key] = rows
     return rows
 
 

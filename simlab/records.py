@@ -107,7 +107,7 @@ class BalanceAsk:
     """A balance question of an experiment (``kind = "solve"`` with ``[solve]``, ``"sensitivity"``, ``"tournament"``).
 
     Attributes:
-        kind: ``solve`` or ``sensitivity``.
+        kind: ``solve``, ``sensitivity`` or ``tournament``.
         metric: The metric (a solve's target or equality, a sensitivity's variance).
         find: The unknown of a solve.
         within: Its range (``1..8``).
@@ -117,8 +117,11 @@ class BalanceAsk:
         vary: A sensitivity's knobs: name → ``LOW..HIGH`` or ``A,B,C``.
         trajectories: Morris trajectories (a sensitivity).
         base: Sobol base points (a sensitivity).
-        options: A tournament's options, each one side's inputs.
+        options: A tournament's options, each one side's inputs (a matchup's attacks).
         names: Their names.
+        defenders: A matchup's defenders, each its inputs (empty for a tournament of duels).
+        defender_names: Their names.
+        noun: What an option is, in words (``ship``).
     """
 
     kind: str
@@ -133,6 +136,9 @@ class BalanceAsk:
     base: int = 256
     options: tuple[Mapping[str, Any], ...] = ()
     names: tuple[str, ...] = ()
+    defenders: tuple[Mapping[str, Any], ...] = ()
+    defender_names: tuple[str, ...] = ()
+    noun: str = "option"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
 """Balance experiments (kind = "solve", "sensitivity"): checked like every file, run into the tidy table."""
 
+from pathlib import Path
+
 import pytest
 from conftest import run_cli
 
@@ -85,3 +87,25 @@ def test_without_salib_a_sensitivity_is_left_out_of_the_whole_job_and_refused_wh
     assert "left out experiments/striker_what_moves_hits.toml:" in capsys.readouterr().err
     with pytest.raises(MissingExtraError, match=r"a sensitivity needs SALib: pip install 'simlab\[balance\]'"):
         load_experiment("experiments/striker_what_moves_hits.toml")
+
+
+MATCHUP = Path("experiments/striker_small_arms_against_armour.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('metric = "p_incapacitated"', 'metric = "p_nope"'), "unknown metric of attack 'p_nope'"),
+        (('metric = "p_incapacitated"', ""), "[tournament] metric: expected the metric the attacker wants high"),
+        (("[tournament]", '[tournament]\nagainst = "armor"'), 'against = "INPUT" and [tournament.defenders]'),
+        (("[tournament]", '[tournament]\nevery = "weapon"'), 'give one of every = "INPUT" and [tournament.options]'),
+        (("[tournament.defenders]", "[tournament.armours]"), "[tournament] armours: unknown key"),
+        (('reflec = { armor = "reflec" }', 'reflec = { armor = "kevlar" }'), "kevlar"),
+    ],
+)
+def test_a_bad_matchup_experiment_is_refused_with_its_line(tmp_path, change, message):
+    path = tmp_path / "game.toml"
+    path.write_text(MATCHUP.replace(*change))
+    with pytest.raises(SimlabError) as error:
+        load_experiment(path)
+    assert message in str(error.value) and str(error.value).startswith(str(path)), error.value

@@ -85,6 +85,14 @@ def test_a_sampled_solve_on_a_cluster_is_the_same(dask_cluster, capsys):
     assert code == 0 and there == here, err
 
 
+def test_a_tournament_of_the_shipped_ships_on_a_cluster_is_the_same_spc_7(dask_cluster, capsys):
+    args = ["tournament", "space_v4", "--every", "ship", "--trials", "300", "--json"]
+    code, here, err = run_cli(capsys, *args)
+    assert code == 0, err
+    code, there, err = run_cli(capsys, *args, "--scheduler", dask_cluster.scheduler_address)
+    assert code == 0 and there == here, err
+
+
 def test_the_json_of_an_attack_is_the_same_with_a_local_cluster(capsys, monkeypatch):
     args = ["attack", "striker", "--set", "weapon=rifle", "--set", "armor=cloth", "--trials", "3000000", "--json"]
     code, threads, _ = run_cli(capsys, *args)

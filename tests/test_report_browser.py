@@ -178,8 +178,10 @@ def _expected_answer(experiment, table) -> str:
     words = vocabulary(experiment)
     if experiment.balance is not None:  # the first cell's answer, or the knob that moves the metric most
         base = table[(table["variant"] == "base") & (table["cell"] == 0)]
+        if experiment.balance.kind == "tournament" and experiment.balance.defenders:
+            return "best mix is"  # "The attacker's best mix is the laser carbine alone: ..."
         if experiment.balance.kind == "tournament":
-            return "dominate"  # the dominated options first: "The frigate dominates ...", or "No option is dominated"
+            return "The metagame"  # "The metagame is the cruiser alone: ..."
         if experiment.balance.kind == "sensitivity":
             shares = table[table["metric"] == "st"].sort_values("value", ascending=False)
             return words.name(shares["factor"].iloc[0], "inputs")

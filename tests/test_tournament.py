@@ -34,7 +34,7 @@ def test_rock_paper_scissors_has_the_uniform_mix_and_nothing_dominated():
 def test_an_option_beaten_everywhere_is_dominated_and_never_in_the_mix():
     score = [[0.5, 0.6, 0.9], [0.4, 0.5, 0.8], [0.1, 0.2, 0.5]]
     ordered = game(score)
-    assert dominated(ordered) == [(1, 0), (2, 0)]
+    assert dominated(ordered) == [(1, 0), (2, 0), (2, 1)]  # every option that dominates another
     mix, share = equilibrium_stability(ordered)
     assert mix.tolist() == [1.0, 0.0, 0.0] and share[1] == share[2] == 0.0
     s = strengths(ordered.score)
@@ -116,12 +116,48 @@ def test_a_tournament_of_battles_gives_each_loadout_to_both_sides_eng_1():
 
 
 def test_attacks_against_defenders_give_both_sides_mixes_and_the_dominated_attacks_tft_4():
-    from simlab.balance.tournament import dominated_rows, game_mixes, matchup
+    from simlab.balance.tournament import dominated_rows, game_mixes, matchup, maximin
 
     pennies = game_mixes(np.array([[1.0, 0.0], [0.0, 1.0]]))  # matching pennies: each side mixes evenly
     np.testing.assert_allclose(pennies[0], 0.5) and np.testing.assert_allclose(pennies[1], 0.5)
+    # both rows are sure of 0.2 against the second column; the first does more against the other: it alone
+    np.testing.assert_array_equal(maximin(np.array([[0.4, 0.2], [0.15, 0.2]]))[0], [1.0, 0.0])
     weapons, armours = ["assault rifle", "submachinegun", "gauss rifle"], ["none", "flak jacket", "nylon"]
     result = matchup(Setup("hitech_tft", inputs={"range_m": 20}, exact=True), [{"weapon": w} for w in weapons],
                      [{"armor": a} for a in armours], "p_incapacitated", weapons, armours)  # fmt: skip
     assert dominated_rows(result) == [(0, 2), (1, 2)]  # the gauss rifle does better against every armour
     assert result.to_json()["attacker_mix"]["gauss rifle"] == 1.0
+
+
+def test_simlab_tournament_scores_attacks_against_every_armour_str_4_2(capsys):
+    from conftest import run_cli
+
+    args = ["tournament", "striker", "--option", "weapon=rifle", "--option", "weapon=laser carbine", "--option",
+            "weapon=shotgun", "--defender", "armor=mesh", "--defender", "armor=cloth + reflec", "--metric",
+            "p_incapacitated", "--set", "range_band=medium", "--exact"]  # fmt: skip
+    code, out, err = run_cli(capsys, *args)
+    lines = out.splitlines()
+    assert code == 0, err
+    assert lines[0].startswith("The attacker's best mix is the laser carbine alone: the chance to incapacitate is")
+    assert "the defender's best answer is the cloth + reflec alone" in lines[0]
+    assert lines[1] == ("The laser carbine and the rifle do better than the shotgun against every defender: "
+                        "never the better choice.")  # fmt: skip
+    code, out, _ = run_cli(capsys, *args, "--json")
+    found = __import__("json").loads(out)
+    assert found["dominated"] == [{"option": "shotgun", "by": ["rifle", "laser carbine"]}]
+    assert found["value_of_the_game"] == pytest.approx(found["value"][0][1])  # the rifle through cloth + reflec
+    code, _, err = run_cli(capsys, *args[:-5])  # no --metric, no --exact
+    assert code == 2 and "need --metric" in err
+
+
+def test_a_sampled_matchup_says_how_stable_both_mixes_are():
+    from simlab.balance.tournament import matchup
+    from simlab.output.balance_sentences import matchup_sentences
+
+    weapons, armours = ["rifle", "laser carbine"], ["mesh", "cloth + reflec"]
+    scored = matchup(Setup("striker", inputs={"range_band": "medium"}, trials=4000, seed=2),
+                     [{"weapon": w} for w in weapons], [{"armor": a} for a in armours], "p_incapacitated",
+                     weapons, armours)  # fmt: skip
+    said = matchup_sentences(scored)
+    assert said[1].startswith("In the matrix resampled within its sampling error, the laser carbine enters")
+    assert scored.to_json()["method"] == "monte_carlo" and scored.half_width.all()

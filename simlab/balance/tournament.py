@@ -16,7 +16,11 @@ From the matrix:
   the matrix resampled within its sampling error, each option's share of the resampled
   equilibria it enters; an option that enters none is "never worth taking";
 * **strengths**: Bradley-Terry strengths fitted to the scores (the log-odds of beating an
-  average option), for ordering the matrix.
+  average option), for ordering the matrix; **worth** against each option's price.
+
+A **matchup** scores attacks against a list of defenders instead (weapons against armours): the
+matrix of a metric the attacker wants high and the defender low, the attacks another does better
+than against every defender, and both sides' equilibrium mixes of that zero-sum game.
 """
 
 from __future__ import annotations
@@ -44,9 +48,15 @@ __all__ = [
     "matchup",
     "dominated_rows",
     "game_mixes",
+    "maximin",
+    "matchup_stability",
+    "every_row",
+    "parse_options",
     "RESAMPLES",
 ]
 
+#: A share of a mix below this is the solver's rounding: it counts as 0 (the option is not played).
+MIX_FLOOR = 1e-6
 #: Resampled matrices of the stability of the equilibrium.
 RESAMPLES = 200
 _Z95 = 1.959963984540054
@@ -65,6 +75,7 @@ class Tournament:
         options: Each option's side inputs.
         costs: Each option's list price where its rows have one (``cost_a`` of its duels), else None.
         fights: What each seating fights: ``duels`` or ``battles``.
+        noun: What an option is, in words (``ship`` for every row of the ships; ``option`` unless told).
     """
 
     names: tuple[str, ...]
@@ -75,6 +86,7 @@ class Tournament:
     options: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
     costs: tuple[float | None, ...] = ()
     fights: str = "duels"
+    noun: str = "option"
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -86,11 +98,45 @@ class Tournament:
             "seed": self.seed,
             "score": self.score.round(12).tolist(),
             "half_width_95": self.half_width.round(12).tolist(),
-            "dominated": [{"option": self.names[k], "by": self.names[i]} for k, i in dominated(self)],
+            "dominated": _dominated_json(self.names, dominated(self)),
             "equilibrium": dict(zip(self.names, (float(x) for x in mix), strict=True)),
             "equilibrium_share_of_resamples": dict(zip(self.names, (float(x) for x in share), strict=True)),
             "worth": [dict(w) for w in worth(self)],
         }
+
+
+def every_row(setup: Setup, every: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each row of the table the input ``every`` names as an option (``[{"ship": "scout"}, ...]``), and their names.
+
+    Raises:
+        SimlabError: For an input that names no table's row, with those that do.
+    """
+    question = setup.question
+    if every not in question.row_inputs:
+        named = ", ".join(question.row_inputs) or "none"
+        raise SimlabError(f"every {every!r}: expected an input naming a table row ({named})")
+    names = [row.name for row in setup.owner.tables()[question.row_inputs[every]]]
+    return [{every: name} for name in names], names
+
+
+def parse_options(items: Sequence[str], where: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Options written ``KEY=VALUE;KEY=VALUE``, and their names (their values joined by " + ").
+
+    Raises:
+        SimlabError: For an item that is not ``KEY=VALUE`` pairs (``where`` names the option or field).
+    """
+    from simlab.inputs.params import parse_assignments
+
+    chosen = [dict(parse_assignments(item.split(";"), where)) for item in items]
+    return chosen, [" + ".join(str(v) for v in option.values()) for option in chosen]
+
+
+def _dominated_json(names: Sequence[str], pairs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Each dominated option with every option that dominates it: ``{"option": ..., "by": [...]}``."""
+    by: dict[int, list[str]] = {}
+    for k, i in pairs:
+        by.setdefault(k, []).append(names[i])
+    return [{"option": names[k], "by": by[k]} for k in sorted(by)]
 
 
 def tournament(
@@ -100,6 +146,7 @@ def tournament(
     *,
     limits: Limits | None = None,
     progress: Callable[[int], None] | None = None,
+    noun: str = "option",
 ) -> Tournament:
     """Fight every ordered pair of ``options`` as duels of ``setup`` (its inputs shared by both sides).
 
@@ -110,6 +157,7 @@ def tournament(
         names: Their names (default: the inputs in words, ``ship=frigate``).
         limits: The job's caps, checked before the first duel.
         progress: Called with 1 after each seating.
+        noun: What an option is, in words (``ship``).
 
     Raises:
         SimlabError: For fewer than two options, two alike, a question that is not a duel, or a job over the caps.
@@ -152,12 +200,12 @@ def tournament(
                 spread[i, j] = _Z95 * math.sqrt((variance[i, j] + variance[j, i]) / 4)
     fights = "battles" if setup.question.form == "battle" else "duels"
     return Tournament(
-        tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options), tuple(costs), fights
+        tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options), tuple(costs), fights, noun
     )
 
 
 def dominated(result: Tournament) -> list[tuple[int, int]]:
-    """``(k, i)`` for every option k that option i dominates: i beats k, and scores higher against every other."""
+    """``(k, i)`` for every option k and each option i dominating it: i beats k and scores higher against all others."""
     score, half = result.score, result.half_width
     n = len(result.names)
     found = []
@@ -168,31 +216,46 @@ def dominated(result: Tournament) -> list[tuple[int, int]]:
             others = [j for j in range(n) if j not in (i, k)]
             if all(score[i, j] - half[i, j] > score[k, j] + half[k, j] for j in others):
                 found.append((k, i))
-                break
     return found
+
+
+def maximin(payoff: np.ndarray) -> tuple[np.ndarray, float]:
+    """The row player's best mix of the zero-sum game ``payoff`` (rows choose, columns answer), and its value.
+
+    Two linear programs (:func:`scipy.optimize.linprog`, HiGHS): the first finds the game's value,
+    the largest payoff the rows can be sure of, ``max_x min_j (x @ payoff)[j]``; where several mixes
+    are sure of it, the second picks the one that does most against columns chosen at random
+    (the largest mean of ``x @ payoff``), so a tie between mixes is settled by what a designer
+    expects (an option as good against the best answer and better against the others is preferred)
+    and not by the solver's path.
+    """
+    from scipy.optimize import linprog
+
+    rows, cols = payoff.shape
+    cost = np.zeros(rows + 1)
+    cost[-1] = -1.0  # variables: x (rows shares), v (the value); maximise v
+    upper = np.hstack([-payoff.T, np.ones((cols, 1))])  # v - x @ payoff[:, j] <= 0 for every column j
+    equal = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
+    bounds = [(0, None)] * rows + [(None, None)]
+    solved = linprog(cost, A_ub=upper, b_ub=np.zeros(cols), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs")
+    if not solved.success:  # pragma: no cover - a bounded feasible program always solves
+        raise SimlabError(f"the equilibrium could not be found: {solved.message}")
+    value = float(solved.x[-1])
+    sure = value - 1e-9 * (1.0 + abs(value))  # every mix that is sure of the value, within rounding
+    refined = linprog(-payoff.mean(axis=1), A_ub=-payoff.T, b_ub=np.full(cols, -sure), A_eq=np.ones((1, rows)),
+                      b_eq=[1.0], bounds=[(0, None)] * rows, method="highs")  # fmt: skip
+    mix = np.clip(refined.x if refined.success else solved.x[:rows], 0.0, None)
+    mix[mix < MIX_FLOOR] = 0.0  # the solver's rounding, not a share
+    return mix / mix.sum(), value
 
 
 def equilibrium(score: np.ndarray) -> np.ndarray:
     """The equilibrium mix of the symmetric zero-sum game of ``score`` (payoff ``score - score.T``).
 
     The mix x maximises the worst payoff ``min_j (x @ (score - score.T))[j]`` (0 at the optimum of
-    a symmetric game): a linear program, solved by :func:`scipy.optimize.linprog` (HiGHS).
+    a symmetric game), by :func:`maximin`.
     """
-    from scipy.optimize import linprog
-
-    payoff = score - score.T
-    n = len(score)
-    # variables: x (n shares), v (the game's value); maximise v: minimise -v
-    cost = np.zeros(n + 1)
-    cost[-1] = -1.0
-    upper = np.hstack([-payoff.T, np.ones((n, 1))])  # v - x @ payoff[:, j] <= 0 for every j
-    equal = np.hstack([np.ones((1, n)), np.zeros((1, 1))])
-    solved = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0],
-                     bounds=[(0, None)] * n + [(None, None)], method="highs")  # fmt: skip
-    if not solved.success:  # pragma: no cover - a bounded feasible program always solves
-        raise SimlabError(f"the equilibrium could not be found: {solved.message}")
-    mix = np.clip(solved.x[:n], 0.0, None)
-    return mix / mix.sum()
+    return maximin(score - score.T)[0]
 
 
 def resampled(result: Tournament, resamples: int = RESAMPLES) -> list[np.ndarray]:
@@ -222,7 +285,7 @@ def equilibrium_stability(result: Tournament, resamples: int = RESAMPLES) -> tup
     key = f"stability {resamples}"
     if key not in result._cache:
         drawn = resampled(result, resamples)
-        entered = sum((equilibrium(matrix) > 1e-6 for matrix in drawn), np.zeros(len(result.names)))
+        entered = sum((equilibrium(matrix) > 0 for matrix in drawn), np.zeros(len(result.names)))
         result._cache[key] = (equilibrium(result.score), entered / resamples)
     found: tuple[np.ndarray, np.ndarray] = result._cache[key]
     return found
@@ -307,6 +370,9 @@ class Matchup:
         metric: The metric the attacker wants high (``p_incapacitated``).
         value: ``value[i, j]``: the metric of attacker i against defender j.
         half_width: Its 95 % half-width (0 when exact).
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials of each cell when sampled.
+        seed: The root seed (every cell on the same streams).
     """
 
     attackers: tuple[str, ...]
@@ -314,35 +380,62 @@ class Matchup:
     metric: str
     value: np.ndarray
     half_width: np.ndarray
+    method: str = "exact"
+    trials: int | None = None
+    seed: int = 0
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The matrix, the dominated attacks and both sides' equilibrium mixes as JSON."""
+        """The matrix, the dominated attacks, both sides' equilibrium mixes and their stability as JSON."""
         attack, defence, worth_of_game = game_mixes(self.value)
+        attack_share, defence_share = matchup_stability(self)
         return {
             "attackers": list(self.attackers),
             "defenders": list(self.defenders),
             "metric": self.metric,
+            "method": self.method,
+            "trials": self.trials,
+            "seed": self.seed,
             "value": self.value.round(12).tolist(),
             "half_width_95": self.half_width.round(12).tolist(),
-            "dominated": [{"option": self.attackers[k], "by": self.attackers[i]} for k, i in dominated_rows(self)],
+            "dominated": _dominated_json(self.attackers, dominated_rows(self)),
             "attacker_mix": dict(zip(self.attackers, (float(x) for x in attack), strict=True)),
             "defender_mix": dict(zip(self.defenders, (float(x) for x in defence), strict=True)),
             "value_of_the_game": worth_of_game,
+            "attacker_share_of_resamples": dict(zip(self.attackers, (float(x) for x in attack_share), strict=True)),
+            "defender_share_of_resamples": dict(zip(self.defenders, (float(x) for x in defence_share), strict=True)),
         }
 
 
 def matchup(
     setup: Setup, attackers: Sequence[Mapping[str, Any]], defenders: Sequence[Mapping[str, Any]], metric: str,
-    attacker_names: Sequence[str], defender_names: Sequence[str],
+    attacker_names: Sequence[str], defender_names: Sequence[str], *, limits: Limits | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Matchup:  # fmt: skip
     """Every attack against every defender, as one question of ``setup`` each (exact, or on the same streams).
 
+    Args:
+        setup: The question each cell asks (an attack, or any question with ``metric``).
+        attackers: Each attack's inputs (``{"weapon": "gauss rifle"}``), two or more.
+        defenders: Each defender's inputs (``{"armor": "nylon"}``), one or more.
+        metric: What the attacker wants high and the defender low.
+        attacker_names: The attacks' names.
+        defender_names: The defenders' names.
+        limits: The job's caps, checked before the first cell.
+        progress: Called with 1 after each cell.
+
     Raises:
-        SimlabError: For a metric the question does not report, or fewer than two of either.
+        SimlabError: For a metric the question does not report, fewer than two attacks or no
+            defender, two alike, or a job over the caps.
     """
     setup.check_metric(metric)
     if len(attackers) < 2 or len(defenders) < 1:
         raise SimlabError("a matchup needs two attacks or more and one defender or more")
+    if len(set(attacker_names)) != len(attacker_names) or len(set(defender_names)) != len(defender_names):
+        raise SimlabError("two attacks or two defenders of the matchup are the same")
+    cells = len(attackers) * len(defenders)
+    if limits is not None and not setup.exact:
+        limits.check_trials(cells * setup.trials_each, f"the matchup ({cells} cells)")
     value = np.zeros((len(attackers), len(defenders)))
     half = np.zeros_like(value)
     for i, attack in enumerate(attackers):
@@ -351,40 +444,53 @@ def matchup(
             value[i, j] = float(result.metrics[metric])
             low, high = result.ci95.get(metric, (value[i, j], value[i, j]))
             half[i, j] = (high - low) / 2
-    return Matchup(tuple(attacker_names), tuple(defender_names), metric, value, half)
+            if progress is not None:
+                progress(1)
+    method = "exact" if setup.exact else "monte_carlo"
+    trials = None if setup.exact else setup.trials_each
+    return Matchup(tuple(attacker_names), tuple(defender_names), metric, value, half, method, trials, setup.seed)
+
+
+def matchup_stability(result: Matchup, resamples: int = RESAMPLES) -> tuple[np.ndarray, np.ndarray]:
+    """Each attack's and each defender's share of the resampled matrices' equilibrium mixes it enters.
+
+    Each cell moves by a normal error of its 95 % half-width (from the matchup's seed); an exact
+    matchup has no error, so its shares are 1 for whatever its one mix holds and 0 otherwise.
+    """
+    key = f"stability {resamples}"
+    if key not in result._cache:
+        rng = np.random.default_rng(np.random.SeedSequence([result.seed, 34]))
+        attack_in, defence_in = np.zeros(len(result.attackers)), np.zeros(len(result.defenders))
+        exact = not result.half_width.any()
+        for _ in range(1 if exact else resamples):
+            drawn = result.value + (0.0 if exact else rng.normal(0.0, result.half_width / _Z95))
+            attack, defence, _ = game_mixes(drawn)
+            attack_in += attack > 0
+            defence_in += defence > 0
+        runs = 1 if exact else resamples
+        result._cache[key] = (attack_in / runs, defence_in / runs)
+    found: tuple[np.ndarray, np.ndarray] = result._cache[key]
+    return found
 
 
 def dominated_rows(result: Matchup) -> list[tuple[int, int]]:
-    """``(k, i)`` for every attack k that attack i does better than against every defender, intervals apart."""
+    """``(k, i)`` for every attack k and each attack i doing better than it against every defender, intervals apart."""
     value, half = result.value, result.half_width
     found = []
     for k in range(len(value)):
         for i in range(len(value)):
             if i != k and all(value[i, j] - half[i, j] > value[k, j] + half[k, j] for j in range(value.shape[1])):
                 found.append((k, i))
-                break
     return found
 
 
 def game_mixes(value: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """The attacker's and the defender's equilibrium mixes of the zero-sum game ``value``, and its value.
 
-    The attacker maximises the worst expected metric over the defender's choices; the defender's
-    mix is the dual of the same linear program (both by :func:`scipy.optimize.linprog`).
+    The attacker maximises the worst expected metric over the defender's choices; the defender
+    minimises the best over the attacker's (both by :func:`maximin`; by the minimax theorem both
+    are sure of the same value).
     """
-    from scipy.optimize import linprog
-
-    rows, cols = value.shape
-    cost = np.zeros(rows + 1)
-    cost[-1] = -1.0
-    upper = np.hstack([-value.T, np.ones((cols, 1))])  # v <= x @ value[:, j] for every defender j
-    equal = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
-    solved = linprog(cost, A_ub=upper, b_ub=np.zeros(cols), A_eq=equal, b_eq=[1.0],
-                     bounds=[(0, None)] * rows + [(None, None)], method="highs")  # fmt: skip
-    if not solved.success:  # pragma: no cover - a bounded feasible program always solves
-        raise SimlabError(f"the equilibrium could not be found: {solved.message}")
-    attack = np.clip(solved.x[:rows], 0.0, None)
-    defence = np.clip(-np.asarray(solved.ineqlin.marginals), 0.0, None)
-    total = defence.sum()
-    defence = defence / total if total > 0 else np.full(cols, 1.0 / cols)
-    return attack / attack.sum(), defence, float(solved.x[-1])
+    attack, worth_of_game = maximin(value)
+    defence, _ = maximin(-value.T)
+    return attack, defence, worth_of_game

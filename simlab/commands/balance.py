@@ -285,7 +285,12 @@ Examples:
       --option "groups.0.weapon=rifle;groups.0.count=3" --option "groups.0.weapon=shotgun;groups.0.count=3"
   simlab tournament striker --option weapon=rifle --option weapon=submachinegun --option "weapon=light machinegun" \\
       --set range_band=medium --trials 4000
+  simlab tournament hitech_tft --option "weapon=assault rifle" --option "weapon=gauss rifle" \\
+      --option "weapon=laser rifle" --against armor --metric p_incapacitated --set range_m=60 --exact
 """
+#: Duels of each seating of a tournament, and trials of each cell of a sampled matchup, unless told.
+TOURNAMENT_TRIALS = 10_000
+MATCHUP_TRIALS = 100_000
 
 
 @click.command(short_help="Every option against every other: dominated options, the metagame, strengths.",
@@ -293,18 +298,29 @@ Examples:
 @scheduler_option
 @click.argument("system")
 @click.option("--option", "option_items", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
-              help="One option: a side's inputs (repeat for each option).")  # fmt: skip
+              help="One option: a side's inputs, or an attack's (repeat for each option).")  # fmt: skip
 @click.option("--every", "every", metavar="INPUT", help="Every row of the table INPUT names as an option (ship).")
 @click.option("--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml",
               help="Fight this battle: each option's paths in a side (groups.0.weapon=...) on both sides.")  # fmt: skip
+@click.option("--against", "against", metavar="INPUT",
+              help="Score the options as attacks against every row of the table INPUT names (armor).")  # fmt: skip
+@click.option("--defender", "defender_items", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
+              help="Score the options as attacks against this defender (repeat).")  # fmt: skip
+@click.option("--metric", help="What the attacks are scored by, higher better for the attacker (with defenders).")
+@click.option("--kind", default="attack", show_default=True, help="What each attack asks (with defenders).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="An input of both sides (range_band=...).")
 @rules_options
-@sampling_options("Duels per seating", 10_000)
+@click.option("--exact", is_flag=True, help="Exact values (attacks against defenders, where the engine is exact).")
+@sampling_options("Duels per seating (attacks: trials per cell)", TOURNAMENT_TRIALS)
 def tournament(
     system: str,
     option_items: tuple[str, ...],
     every: str | None,
     battle_file: Path | None,
+    against: str | None,
+    defender_items: tuple[str, ...],
+    metric: str | None,
+    kind: str,
     sets: tuple[str, ...],
     as_json: bool,
     **options: Any,
@@ -313,40 +329,73 @@ def tournament(
 
     Gives the score matrix (the chance to win, draws half, with 95 % intervals), the options some
     other beats everywhere (dominated), the equilibrium mix of the metagame and how stable it is
-    under the sampling error, and each option's Bradley-Terry strength.
+    under the sampling error, and each option's Bradley-Terry strength and worth against its price.
+
+    With defenders (--against INPUT or --defender), the options are attacks scored by --metric
+    against each defender instead: the matrix, the attacks another beats against every defender,
+    and the attacker's and the defender's best mixes.
     """
+    from simlab.balance.tournament import every_row, parse_options
+
+    if (every is None) == (not option_items):
+        raise click.UsageError("give two options or more (--option, repeated) or --every INPUT, not both")
+    defended = against is not None or bool(defender_items)
+    if not defended:
+        for given, name in ((metric, "--metric"), (options["exact"], "--exact"), (kind != "attack", "--kind")):
+            if given:
+                raise click.UsageError(f"{name} belongs to attacks against defenders (--against or --defender)")
+    if options["trials"] is None and not options["exact"]:
+        options["trials"] = MATCHUP_TRIALS if defended else TOURNAMENT_TRIALS
+    asked = kind if defended else "battle" if battle_file is not None else "duel"
+    setup = balance_setup(system, asked, battle_file, sets if defended else (), **options)
+    if not defended:
+        from simlab.inputs.params import parse_assignments
+
+        shared = parse_assignments(sets, "--set")
+        setup = setup.with_changes(inputs={f"{side}.{k}": v for side in "ab" for k, v in shared.items()})
+    chosen, names = every_row(setup, every) if every is not None else parse_options(option_items, "--option")
+    if defended:
+        _matchup(setup, chosen, names, against, defender_items, metric, as_json)
+        return
+    _fight(setup, chosen, names, every or "option", as_json)
+
+
+def _fight(setup: Any, chosen: list[dict[str, Any]], names: list[str], noun: str, as_json: bool) -> None:
+    """Fight the tournament and say it."""
     from simlab.balance.tournament import tournament as fight
     from simlab.inputs.limits import Limits
-    from simlab.inputs.params import parse_assignments
+    from simlab.output.balance_sentences import tournament_sentences
 
-    if options["trials"] is None:
-        options["trials"] = 10_000
-    shared = parse_assignments(sets, "--set")
-    kind = "battle" if battle_file is not None else "duel"
-    setup = balance_setup(
-        system, kind, battle_file, (), exact=False, **{k: v for k, v in options.items() if k != "exact"}
-    )
-    setup = setup.with_changes(inputs={**{f"a.{k}": v for k, v in shared.items()},
-                                       **{f"b.{k}": v for k, v in shared.items()}})  # fmt: skip
-    if every is not None:
-        question = setup.question
-        if every not in question.row_inputs:
-            raise click.UsageError(f"--every {every}: expected an input that names a table row "
-                                   f"({', '.join(question.row_inputs)})")  # fmt: skip
-        rows = setup.owner.tables()[question.row_inputs[every]]
-        chosen = [{every: row.name} for row in rows]
-        names = [row.name for row in rows]
-    else:
-        chosen = [dict(parse_assignments(item.split(";"), "--option")) for item in option_items]
-        names = [" + ".join(str(v) for v in o.values()) for o in chosen]
-    if len(chosen) < 2:
-        raise click.UsageError("give two options or more (--option, repeated) or --every INPUT")
     with progress_bar(len(chosen) * (len(chosen) - 1), "seatings") as advance:
-        result = fight(setup, chosen, names, limits=Limits(max_trials=options["max_trials"]), progress=advance)
+        result = fight(setup, chosen, names, limits=Limits(max_trials=setup.max_trials), progress=advance, noun=noun)
     if as_json:
         print_json(result.to_json())
         return
-    from simlab.output.balance_sentences import tournament_sentences
-
     for line in tournament_sentences(result):
+        click.echo(line)
+
+
+def _matchup(
+    setup: Any, chosen: list[dict[str, Any]], names: list[str], against: str | None,
+    defender_items: tuple[str, ...], metric: str | None, as_json: bool,
+) -> None:  # fmt: skip
+    """Score the attacks against the defenders and say it."""
+    from simlab.balance.tournament import every_row, matchup, parse_options
+    from simlab.inputs.limits import Limits
+    from simlab.output.balance_sentences import matchup_sentences
+
+    if against is not None and defender_items:
+        raise click.UsageError("give the defenders as --against INPUT or as --defender, not both")
+    if metric is None:
+        raise click.UsageError("attacks against defenders need --metric: what the attacker wants high (p_hit)")
+    defenders, defender_names = (
+        every_row(setup, against) if against is not None else parse_options(defender_items, "--defender")
+    )
+    with progress_bar(len(chosen) * len(defenders), "cells") as advance:
+        result = matchup(setup, chosen, defenders, metric, names, defender_names,
+                         limits=Limits(max_trials=setup.max_trials), progress=advance)  # fmt: skip
+    if as_json:
+        print_json(result.to_json())
+        return
+    for line in matchup_sentences(result, _words(setup)):
         click.echo(line)

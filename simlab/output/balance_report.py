@@ -17,10 +17,18 @@ import pandas as pd
 
 from simlab.output import plots
 from simlab.output.document import Chart, Report, Table, in_words
-from simlab.output.words import Vocabulary, sentence_case, the, vocabulary
+from simlab.output.words import Vocabulary, plural, sentence_case, the, vocabulary
 from simlab.records import ChartSpec, ExperimentRun
 
-__all__ = ["draw_balance_charts", "build_balance_report", "search_chart", "shares_chart", "matrix_chart"]
+__all__ = [
+    "draw_balance_charts",
+    "build_balance_report",
+    "search_chart",
+    "shares_chart",
+    "matrix_chart",
+    "matchup_chart",
+    "mix_chart",
+]
 
 
 def search_chart(solution: Any, title: str | None = None) -> Any:
@@ -31,18 +39,64 @@ def search_chart(solution: Any, title: str | None = None) -> Any:
 
 
 def matrix_chart(fought: Any, title: str | None = None) -> Any:
-    """A tournament's matrix as a heatmap, the strongest options first (rows beat columns)."""
-    from simlab.balance.tournament import strengths
+    """A tournament's matrix as a heatmap, the strongest options first (rows beat columns), dominated rows marked."""
+    from simlab.balance.tournament import dominated, strengths
 
     order = [int(i) for i in np.argsort(-strengths(fought.score))]
+    beaten = {k for k, _ in dominated(fought)}
+    shown = [f"{name} (dominated)" if i in beaten else name for i, name in enumerate(fought.names)]
     rows = [  # the diagonal blank, so that rows and columns keep the same order
-        {"option": fought.names[i], "against": fought.names[j], "method": "monte_carlo", "metric": "score",
+        {fought.noun: shown[i], "against": fought.names[j], "method": "monte_carlo", "metric": "score",
          "variant": "base", "value": np.nan if i == j else float(fought.score[i, j]), "ci_low": np.nan,
          "ci_high": np.nan}
         for i in order for j in order
     ]  # fmt: skip
     heading = title or "The chance of each row to beat each column (draws half), the strongest first"
-    return plots.heatmap(pd.DataFrame(rows), "score", "option", "against", title=heading)
+    return plots.heatmap(pd.DataFrame(rows), "score", fought.noun, "against", title=heading)
+
+
+def matchup_chart(scored: Any, title: str | None = None) -> Any:
+    """A matchup's matrix as a heatmap: each attack (the best on average first) against each defender."""
+    from simlab.balance.tournament import dominated_rows
+
+    order = [int(i) for i in np.argsort(-scored.value.mean(axis=1), kind="stable")]
+    beaten = {k for k, _ in dominated_rows(scored)}
+    method = "exact" if scored.method == "exact" else "monte_carlo"
+    rows = [
+        {"attack": f"{scored.attackers[i]} (dominated)" if i in beaten else scored.attackers[i],
+         "defender": defender, "method": method, "metric": scored.metric, "variant": "base",
+         "value": float(scored.value[i, j]), "ci_low": np.nan, "ci_high": np.nan}
+        for i in order for j, defender in enumerate(scored.defenders)
+    ]  # fmt: skip
+    heading = title or f"{sentence_case(plots.label_of(scored.metric))} of each attack against each defender"
+    return plots.heatmap(pd.DataFrame(rows), scored.metric, "attack", "defender", title=heading)
+
+
+def mix_chart(result: Any, title: str | None = None) -> Any:
+    """The equilibrium mix as bars (a matchup: both sides'), with each option's share of the resampled equilibria."""
+    from simlab.balance.tournament import Matchup, equilibrium_stability, game_mixes, matchup_stability, strengths
+
+    if isinstance(result, Matchup):
+        attack, defence, _ = game_mixes(result.value)
+        attack_in, defence_in = matchup_stability(result)
+        exact = result.method == "exact"
+        panels = [
+            ("The attacker's mix", _mix_frame(result.attackers, attack, None if exact else attack_in)),
+            ("The defender's mix", _mix_frame(result.defenders, defence, None if exact else defence_in)),
+        ]
+        return plots.mixes(panels, title or "The best mixes of the zero-sum game of attacks against defenders")
+    mix, entered = equilibrium_stability(result)
+    order = np.argsort(-strengths(result.score), kind="stable")  # ties in the mix: the strongest first
+    frame = _mix_frame([result.names[i] for i in order], mix[order], entered[order])
+    return plots.mixes([("", frame)], title or "The metagame: the equilibrium mix, and how often each option enters it")
+
+
+def _mix_frame(names: Any, mix: np.ndarray, entered: np.ndarray | None) -> pd.DataFrame:
+    """A mix for :func:`plots.mixes`, the largest share first."""
+    shares = np.zeros(len(mix)) if entered is None else np.asarray(entered, dtype=float)
+    order = np.lexsort((-shares, -np.asarray(mix)))  # the mix, then the resampled share; ties as given
+    frame = pd.DataFrame({"option": list(names), "mix": mix, "entered": np.nan if entered is None else entered})
+    return frame.iloc[order]
 
 
 def shares_chart(ranked: Any, title: str | None = None) -> Any:
@@ -103,7 +157,11 @@ def draw_balance_charts(
     with plots.speaking(words), plots.sized(size):
         if ask.kind == "tournament":
             for variant, _, fought in run.balance:
-                figures.append((ChartSpec("heatmap", {"name": f"matrix_{variant}"}), matrix_chart(fought)))
+                under = f" under {variant}" if experiment.variants else ""
+                matrix = matchup_chart(fought) if ask.defenders else matrix_chart(fought)
+                figures.append((ChartSpec("heatmap", {"name": f"matrix_{variant}"}), matrix))
+                mix_title = None if not under else f"The equilibrium mix{under}"
+                figures.append((ChartSpec("mix", {"name": f"mix_{variant}"}), mix_chart(fought, mix_title)))
         elif ask.kind == "sensitivity":
             for variant, _, ranked in run.balance:
                 title = None if not experiment.variants else f"What moves it under {variant}"
@@ -182,6 +240,23 @@ def _worth_rows(fought: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _matchup_table(scored: Any) -> pd.DataFrame:
+    """Each attack's metric against each defender (with its interval where sampled), its mix, and the defender's."""
+    from simlab.balance.tournament import game_mixes
+
+    attack, defence, _ = game_mixes(scored.value)
+    sampled = scored.method != "exact"
+    table: dict[str, list[str]] = {"attack": [*scored.attackers, "defender's mix"]}
+    for j, defender in enumerate(scored.defenders):
+        cells = [
+            f"{scored.value[i, j]:.4g}" + (f" ± {scored.half_width[i, j]:.2g}" if sampled else "")
+            for i in range(len(scored.attackers))
+        ]
+        table[defender] = [*cells, f"{defence[j]:.0%}"]
+    table["attacker's mix"] = [*(f"{x:.0%}" for x in attack), ""]
+    return pd.DataFrame(table).set_index("attack")
+
+
 def build_balance_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     """The report of a balance run: the answer, its key chart, its table."""
     from simlab.output.balance_sentences import goal_text, sensitivity_sentences
@@ -192,17 +267,31 @@ def build_balance_report(run: ExperimentRun, charts: list[Chart]) -> Report:
     system = experiment.owner
     words = vocabulary(experiment)
     summary = [("system", f"{system.title} ({system.name}, {system.spec})")]
-    if ask.kind == "tournament":
+    if ask.kind == "tournament" and ask.defenders:
+        from simlab.output.balance_sentences import matchup_sentences
+
+        metric = words.name(ask.metric, "metrics")
+        summary.append(("question", f"{the(metric)} of each attack ({', '.join(ask.names)}) against each "
+                                    f"defender ({', '.join(ask.defender_names)})"))  # fmt: skip
+        headline: list[str] = []
+        for variant, _, scored in run.balance:
+            said = matchup_sentences(scored, words)
+            said = said[: said.index("")] if "" in said else said
+            headline += [f"Under {variant}: {line}" for line in said] if experiment.variants else said
+        tables = [Table(f"{sentence_case(the(metric))} of each attack against each defender, and both sides' mixes",
+                        _matchup_table(run.balance[0][2]))]  # fmt: skip
+    elif ask.kind == "tournament":
         from simlab.output.balance_sentences import tournament_sentences
 
-        summary.append(("question", f"every option against every other: {', '.join(ask.names)}"))
-        headline: list[str] = []
+        noun = plural(ask.noun)
+        summary.append(("question", f"every {ask.noun} against every other: {', '.join(ask.names)}"))
+        headline = []
         for variant, _, fought in run.balance:
             said = tournament_sentences(fought)
             said = said[: said.index("")] if "" in said else said
             headline += [f"Under {variant}: {line}" for line in said] if experiment.variants else said
         worth_table = pd.DataFrame(_worth_rows(run.balance[0][2])).set_index("option")
-        tables = [Table("What each option is worth: strength, mean score, the metagame, and against its price",
+        tables = [Table(f"What the {noun} are worth: strength, mean score, the metagame, and against their prices",
                         worth_table)]  # fmt: skip
     elif ask.kind == "sensitivity":
         metric = words.name(ask.metric, "metrics")

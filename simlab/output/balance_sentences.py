@@ -7,18 +7,20 @@ report of a ``kind = "solve"`` experiment and the web page's Balance view.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
 from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
-from simlab.output.words import Vocabulary, plural, sentence_case, singular, the
+from simlab.balance.tournament import Matchup, Tournament
+from simlab.output.words import Vocabulary, listed, plural, sentence_case, singular, the
 
 __all__ = [
     "solution_sentences",
     "sensitivity_sentences",
     "tournament_sentences",
+    "matchup_sentences",
     "crossing_sentence",
     "goal_text",
     "said",
@@ -202,36 +204,86 @@ def sensitivity_sentences(result: Sensitivity, words: Vocabulary | None = None) 
     return lines
 
 
-def tournament_sentences(result: Any) -> list[str]:
-    """A tournament in sentences: who dominates whom, the metagame and its stability, the strengths, the matrix."""
-    from simlab.balance.tournament import dominated, equilibrium_stability, strengths
+def _shares(names: Sequence[str], mix: np.ndarray) -> str:
+    """A mix in words, the largest share first: "rock 34%, paper 33% and scissors 33%"."""
+    played = sorted((i for i in range(len(names)) if mix[i] > 0), key=lambda i: -mix[i])
+    return listed([f"{names[i]} {mix[i]:.0%}" for i in played])
 
-    names = result.names
-    lines = []
-    beaten = dominated(result)
-    if beaten:
-        by: dict[str, list[str]] = {}
-        for k, i in beaten:
-            by.setdefault(names[i], []).append(names[k])
-        said_by = "; ".join(f"the {winner} dominates the {', the '.join(losers)}" for winner, losers in by.items())
-        evidence = " (it beats each and scores higher against every other, intervals apart)."
-        lines.append(sentence_case(said_by) + evidence)
-    else:
-        lines.append("No option is dominated: each does better than any other against some opponent.")
+
+def _alone_or_mix(names: Sequence[str], mix: np.ndarray) -> str:
+    """"the cruiser alone", or the mix in words."""
+    played = [i for i in range(len(names)) if mix[i] > 0]
+    return f"the {names[played[0]]} alone" if len(played) == 1 else _shares(names, mix)
+
+
+def _dominance(names: Sequence[str], pairs: Sequence[tuple[int, int]], order: Sequence[int]) -> list[tuple[str, str]]:
+    """The dominated options grouped by who dominates them: ``("the cruiser and the frigate", "the scout and ...")``.
+
+    Dominators and dominated are listed strongest first (``order``).
+    """
+    rank = {i: r for r, i in enumerate(order)}
+    by: dict[int, list[int]] = {}
+    for k, i in pairs:
+        by.setdefault(k, []).append(i)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for k in sorted(by, key=rank.__getitem__):
+        groups.setdefault(tuple(sorted(by[k], key=rank.__getitem__)), []).append(k)
+    return [
+        (listed([f"the {names[i]}" for i in winners]), listed([f"the {names[k]}" for k in losers]))
+        for winners, losers in groups.items()
+    ]
+
+
+def _unsigned(value: float) -> float:
+    """0 for a value that rounds to 0 (no "-0.000" from an exact sum's rounding)."""
+    return 0.0 if abs(value) < 5e-4 else float(value)
+
+
+def _matrix_lines(rows: Sequence[str], columns: Sequence[str], value: np.ndarray, blank_diagonal: bool) -> list[str]:
+    """A matrix as text: the row names right-aligned, each column's name cut to 8 to 12 letters."""
+    width = max(len(n) for n in rows)
+    cell = min(max(8, *(len(n) for n in columns)), 12)
+    lines = [" " * (width + 2) + "  ".join(f"{n[:cell]:>{cell}}" for n in columns)]
+    for i, name in enumerate(rows):
+        shown = (" " * (cell - 1) + "-" if blank_diagonal and i == j else f"{_unsigned(value[i, j]):{cell}.3f}"
+                 for j in range(len(columns)))  # fmt: skip
+        lines.append(f"{name:>{width}}  {'  '.join(shown)}")
+    return lines
+
+
+def tournament_sentences(result: Tournament) -> list[str]:
+    """A tournament in sentences: the metagame and its stability, who dominates whom, worth, strengths, the matrix."""
+    from simlab.balance.tournament import dominated, equilibrium_stability, strengths, worth
+
+    names, noun = result.names, result.noun
+    order = [int(i) for i in np.argsort(-strengths(result.score))]
     mix, share = equilibrium_stability(result)
-    played = sorted((i for i in range(len(names)) if mix[i] > 1e-6), key=lambda i: -mix[i])
-    lines.append(
-        "The metagame (the equilibrium mix): "
-        + ", ".join(f"{names[i]} {mix[i]:.0%}" for i in played)
-        + "; in the matrix resampled within its sampling error, each enters the mix in "
-        + ", ".join(f"{share[i]:.0%}" for i in played)
-        + " of the cases."
-    )
-    never = [names[i] for i in range(len(names)) if share[i] == 0]
-    if never:
-        lines.append(f"Never worth taking: {', '.join(never)}.")
-    from simlab.balance.tournament import worth
-
+    played = sorted((i for i in range(len(names)) if mix[i] > 0), key=lambda i: -mix[i])
+    never = [i for i in order if share[i] == 0]
+    kept = listed([f"{share[i]:.0%}" for i in played])
+    resampled = "in the matrix resampled within its sampling error"
+    if len(played) == 1:
+        alone = f"The metagame is the {names[played[0]]} alone"
+        line = f"{alone}: {resampled} it stays the equilibrium in {kept} of the cases"
+    else:
+        enter = f"{resampled}, they enter the mix in {kept} of the cases"
+        line = f"The metagame (the equilibrium mix) is {_shares(names, mix)}; {enter}"
+    if never and len(never) + len(played) == len(names):
+        line += f"; no other {noun} is ever worth taking."
+    elif never:
+        line += f"; never worth taking: {listed([f'the {names[i]}' for i in never])}."
+    else:
+        line += "."
+    lines = [line]
+    grouped = _dominance(names, dominated(result), order)
+    if grouped:
+        said_by = "; ".join(
+            f"{winners} {'dominate' if ' and ' in winners else 'dominates'} {losers}" for winners, losers in grouped
+        )
+        lines.append(sentence_case(said_by) + f": beaten head to head, and outscored against every other {noun}, "
+                     "intervals apart.")  # fmt: skip
+    else:
+        lines.append(f"No {noun} is dominated: against some opponent, each does at least as well as any other.")
     valued = [w for w in worth(result) if w["residual"] is not None]
     if valued:
         best = max(valued, key=lambda w: w["residual"])
@@ -241,15 +293,58 @@ def tournament_sentences(result: Any) -> list[str]:
             f"value (worth {best['fair_cost']:.4g} at its strength, priced {best['cost']:.4g}); the "
             f"{worst['option']} the worst (worth {worst['fair_cost']:.4g}, priced {worst['cost']:.4g})."
         )
-    order = np.argsort(-strengths(result.score))
     lines.append("Strongest first (Bradley-Terry): " + ", ".join(names[i] for i in order) + ".")
-    width = max(len(n) for n in names)
     lines.append("")
-    lines.append(" " * (width + 2) + "  ".join(f"{n[:8]:>8}" for n in (names[i] for i in order)))
-    for i in order:
-        cells = "  ".join("       -" if i == j else f"{result.score[i, j]:8.3f}" for j in order)
-        lines.append(f"{names[i]:>{width}}  {cells}")
+    ordered = result.score[np.ix_(order, order)]
+    lines += _matrix_lines([names[i] for i in order], [names[i] for i in order], ordered, blank_diagonal=True)
     seatings = f"both seatings of {result.trials:,} {result.fights}"
     lines.append(f"(the chance of the row to beat the column, draws half; {seatings} on the same streams, "
                  f"seed {result.seed})")  # fmt: skip
+    return lines
+
+
+def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[str]:
+    """Attacks against defenders in sentences: both sides' best mixes, the game's value, dominated attacks, matrix."""
+    from simlab.balance.tournament import dominated_rows, game_mixes, matchup_stability
+
+    words = words or Vocabulary()
+    metric = words.name(result.metric, "metrics")
+    attack, defence, value = game_mixes(result.value)
+    lines = [
+        sentence_case(
+            f"the attacker's best mix is {_alone_or_mix(result.attackers, attack)}: {the(metric)} is at least "
+            f"{value:.4g} whatever the defender picks; the defender's best answer is "
+            f"{_alone_or_mix(result.defenders, defence)}, which holds it to at most {value:.4g} whatever the attack."
+        )
+    ]
+    if result.method != "exact":
+        attack_share, defence_share = matchup_stability(result)
+        played = [i for i in range(len(result.attackers)) if attack[i] > 0]
+        answered = [j for j in range(len(result.defenders)) if defence[j] > 0]
+        lines.append(
+            "In the matrix resampled within its sampling error, "
+            + listed([f"the {result.attackers[i]}" for i in played]) + " enter"
+            + ("s" if len(played) == 1 else "") + " the attacker's mix in "
+            + listed([f"{attack_share[i]:.0%}" for i in played]) + " of the cases, and "
+            + listed([f"the {result.defenders[j]}" for j in answered]) + " the defender's in "
+            + listed([f"{defence_share[j]:.0%}" for j in answered]) + "."
+        )
+    order = [int(i) for i in np.argsort(-result.value.mean(axis=1), kind="stable")]
+    grouped = _dominance(result.attackers, dominated_rows(result), order)
+    if grouped:
+        said_by = "; ".join(
+            f"{winners} {'do' if ' and ' in winners else 'does'} better than {losers}" for winners, losers in grouped
+        )
+        apart = "" if result.method == "exact" else ", intervals apart"
+        lines.append(sentence_case(said_by) + f" against every defender{apart}: never the better choice.")
+    else:
+        lines.append("No attack is dominated: against some defender, each does at least as well as any other.")
+    lines.append("")
+    lines += _matrix_lines([result.attackers[i] for i in order], result.defenders, result.value[order],
+                           blank_diagonal=False)  # fmt: skip
+    how = "exact" if result.method == "exact" else (
+        f"{result.trials:,} trials a cell on the same streams, seed {result.seed}"
+    )
+    caption = f"{the(metric)} of each attack (row) against each defender (column), the best on average first"
+    lines.append(f"({caption}; {how})")
     return lines

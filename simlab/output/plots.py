@@ -23,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.text import Text
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from simlab.output.pivots import averaged_over, format_value, preferred_method, select
 from simlab.output.words import Vocabulary, sentence_case, the
@@ -865,4 +865,42 @@ def shares(ranking: pd.DataFrame, metric: str, title: str | None = None) -> Figu
     axes.grid(alpha=0.3, axis="x")
     axes.legend(fontsize=8, loc="lower right")
     axes.set_title(chart_title(title, f"What moves {the(label_of(metric))}", None), fontsize=9)
+    return figure
+
+
+def mixes(panels: Sequence[tuple[str, pd.DataFrame]], title: str) -> Figure:
+    """Equilibrium mixes as bars: each option's share of the mix, and of the resampled equilibria it enters.
+
+    Args:
+        panels: One panel per side (a tournament has one; a matchup the attacker's and the defender's):
+            its heading and a frame with ``option``, ``mix`` and ``entered`` (a share of the
+            resampled matrices' equilibria; NaN when exact), in the order shown from the top.
+        title: The chart's title.
+    """
+    tallest = max(len(frame) for _, frame in panels)
+    figure = _figure(7.6, max(2.4, 0.9 + (0.5 + 0.3 * tallest) * len(panels)))
+    grid = figure.subplots(len(panels), 1, squeeze=False).ravel()
+    height = 0.38
+    for axes, (heading, frame) in zip(grid, panels, strict=True):
+        shown = frame.iloc[::-1]  # the first at the top
+        positions = np.arange(len(shown))
+        resampled = not shown["entered"].isna().all()
+        bars_of = [("mix", "share of the equilibrium mix", "C0")]
+        if resampled:
+            bars_of.append(("entered", "in resampled equilibria", "C1"))
+        for offset, (column, name, colour) in enumerate(bars_of):
+            place = positions + ((0.5 - offset) * height if resampled else 0.0)
+            values = shown[column].fillna(0).to_numpy(dtype=float)
+            axes.barh(place, values, height=height if resampled else 0.6, color=colour, label=name)
+            for y, value in zip(place, values, strict=True):
+                axes.annotate(f"{value:.0%}", (value, y), xytext=(3, 0), textcoords="offset points",
+                              va="center", fontsize=7)  # fmt: skip
+        axes.set_yticks(positions, list(shown["option"]), fontsize=8)
+        axes.set_xlim(0, 1.12)
+        axes.xaxis.set_major_formatter(PercentFormatter(1.0))
+        axes.grid(alpha=0.3, axis="x")
+        axes.set_title(heading, fontsize=9)
+        if resampled:
+            axes.legend(fontsize=7, loc="lower right")
+    figure.suptitle(title, fontsize=10)
     return figure

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -22,7 +22,17 @@ if TYPE_CHECKING:
     from simlab.inputs.battles import Battle, Group
     from simlab.records import Experiment
 
-__all__ = ["Vocabulary", "vocabulary", "registry", "plural", "singular", "sentence_case", "the", "WORD_KINDS"]
+__all__ = [
+    "Vocabulary",
+    "vocabulary",
+    "registry",
+    "plural",
+    "singular",
+    "listed",
+    "sentence_case",
+    "the",
+    "WORD_KINDS",
+]
 
 #: The kinds of name the vocabulary has words for, in the order a bare name is looked up.
 WORD_KINDS = ("metrics", "inputs", "distributions")
@@ -93,6 +103,14 @@ def the(words: str) -> str:
     if words.startswith("the ") or re.match(r"^[A-Z]'s ", words):  # "A's chance to win" has its own article
         return words
     return f"the {words}"
+
+
+def listed(items: Sequence[str], last: str = "and") -> str:
+    """Items in a sentence: "a", "a and b", "a, b and c"."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
 def sentence_case(text: str) -> str:

@@ -161,22 +161,12 @@ def _rank(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | N
 
 
 def _fight(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
-    from simlab.balance.tournament import tournament
+    from simlab.balance.tournament import every_row, parse_options, tournament
     from simlab.inputs.limits import Limits
-    from simlab.inputs.params import parse_assignments
 
     setup = balance.setup(site, progress)
-    if balance.every:
-        question = setup.question
-        if balance.every not in question.row_inputs:
-            raise SimlabError(f"every {balance.every!r}: expected an input naming a table row "
-                              f"({', '.join(question.row_inputs)})")  # fmt: skip
-        names = [row.name for row in setup.owner.tables()[question.row_inputs[balance.every]]]
-        chosen = [{balance.every: name} for name in names]
-    else:
-        chosen = [dict(parse_assignments(option.split(";"), "options")) for option in balance.options]
-        names = [" + ".join(str(v) for v in option.values()) for option in chosen]
-    return tournament(setup, chosen, names, limits=Limits(max_trials=site.max_trials))
+    chosen, names = every_row(setup, balance.every) if balance.every else parse_options(balance.options, "options")
+    return tournament(setup, chosen, names, limits=Limits(max_trials=site.max_trials), noun=balance.every or "option")
 
 
 def balance_payload(site: Site, system: str, items: Sequence[tuple[str, str]]) -> dict[str, Any]:

@@ -12,6 +12,10 @@ inputs, ``method``, ``metric``, ``value``, ``ci_low``, ``ci_high``, ``trials``),
 * a tournament's rows, one cell per option (the input columns ``option`` and ``against``): each
   ``score`` with its interval, then ``strength`` (with its interval), ``mean_score``,
   ``equilibrium`` and ``in_equilibria`` against ``all``;
+* a matchup's rows (attacks against defenders, the same input columns): the metric of each attack
+  against each defender with its interval, each attack's ``attacker_mix`` and ``in_attacker_mixes``
+  (against ``all``), each defender's ``defender_mix`` and ``in_defender_mixes`` (option ``all``),
+  and ``value_of_the_game`` (``all`` against ``all``);
 * a sensitivity's rows, one cell per knob (the input column ``factor``): ``st`` and ``s1`` (the
   Sobol total and first-order shares, their bootstrap intervals as ``ci_low``/``ci_high``; none
   for a knob screened out), ``mu_star`` and ``sigma`` (Morris).
@@ -120,6 +124,42 @@ def _tournament_rows(fought: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _matchup_rows(scored: Any) -> list[dict[str, Any]]:
+    """A matchup's rows: each attack's metric against each defender, then both sides' mixes and the game's value."""
+    from simlab.balance.tournament import game_mixes, matchup_stability
+
+    trials = scored.trials
+    rows = []
+    for i, attack in enumerate(scored.attackers):
+        for j, defender in enumerate(scored.defenders):
+            value, half = float(scored.value[i, j]), float(scored.half_width[i, j])
+            low, high = (value - half, value + half) if trials is not None else (np.nan, np.nan)
+            rows.append(
+                {"cell": i, "option": attack, "against": defender, **_row(scored.metric, value, low, high, trials)}
+            )
+    attack_mix, defence_mix, value_of_game = game_mixes(scored.value)
+    attack_share, defence_share = matchup_stability(scored)
+    for i, attack in enumerate(scored.attackers):
+        for metric, value in (("attacker_mix", attack_mix[i]), ("in_attacker_mixes", attack_share[i])):
+            rows.append(
+                {"cell": i, "option": attack, "against": "all", **_row(metric, float(value), np.nan, np.nan, trials)}
+            )
+    for j, defender in enumerate(scored.defenders):
+        for metric, value in (("defender_mix", defence_mix[j]), ("in_defender_mixes", defence_share[j])):
+            rows.append(
+                {"cell": j, "option": "all", "against": defender, **_row(metric, float(value), np.nan, np.nan, trials)}
+            )
+    rows.append(
+        {
+            "cell": 0,
+            "option": "all",
+            "against": "all",
+            **_row("value_of_the_game", value_of_game, np.nan, np.nan, trials),
+        }
+    )
+    return rows
+
+
 def run_balance(
     experiment: Experiment,
     *,
@@ -137,7 +177,7 @@ def run_balance(
     """
     from simlab.balance.sensitivity import parse_factor, sensitivity
     from simlab.balance.solve import Goal, NoCrossingError, solve
-    from simlab.balance.tournament import tournament
+    from simlab.balance.tournament import matchup, tournament
     from simlab.balance.unknowns import find_unknown
     from simlab.workflow.runner import rule_sets
 
@@ -158,8 +198,14 @@ def run_balance(
         for cell, inputs in experiment.kept_cells():
             setup = balance_setup(experiment, inputs, variant, cell).with_changes(threads=threads)
             labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}
+            if ask.kind == "tournament" and ask.defenders:
+                scored = matchup(setup, ask.options, ask.defenders, ask.metric, ask.names, ask.defender_names,
+                                 limits=limits, progress=counted)  # fmt: skip
+                answers.append((variant_name, inputs, scored))
+                rows += [{**labels, **row, "method": method} for row in _matchup_rows(scored)]
+                continue
             if ask.kind == "tournament":
-                fought = tournament(setup, ask.options, ask.names, limits=limits, progress=counted)
+                fought = tournament(setup, ask.options, ask.names, limits=limits, progress=counted, noun=ask.noun)
                 answers.append((variant_name, inputs, fought))
                 rows += [{**labels, **row, "method": method} for row in _tournament_rows(fought)]
                 continue

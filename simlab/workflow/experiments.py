@@ -109,7 +109,7 @@ _TOP_KEYS = (
 _BALANCE_KEYS = {
     "solve": ("asks", "find", "in", "target", "equal", "a", "b"),
     "sensitivity": ("asks", "metric", "vary", "trajectories", "base"),
-    "tournament": ("asks", "every", "options"),
+    "tournament": ("asks", "every", "options", "against", "defenders", "metric"),
 }
 #: The keys of ``[question]``.
 _QUESTION_KEYS = ("kind", "metric", "input", "per", "target", "at_least", "smallest", "lowest", "where")
@@ -227,7 +227,11 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
             raise check.fail("", other, f'[{other}] belongs to kind = "{other}"')
     if balance_kind is not None:  # each value asks the question [solve] or [sensitivity] names
         given = _table(check, data, balance_kind)
-        default = "duel" if balance_kind == "tournament" else "battle" if "battle" in data else "attack"
+        for key in given:  # before the question is chosen by them
+            if key not in _BALANCE_KEYS[balance_kind]:
+                raise check.unknown(balance_kind, key, "key", _BALANCE_KEYS[balance_kind])
+        fights = balance_kind == "tournament" and not ("against" in given or "defenders" in given)
+        default = "duel" if fights else "battle" if "battle" in data else "attack"
         kind = given.get("asks", default)
         if not isinstance(kind, str):
             raise check.fail(balance_kind, "asks", f"expected the question each value asks, got {_describe(kind)}")
@@ -493,30 +497,58 @@ def _balance(check: _Checker, data: Mapping[str, Any], kind: str, experiment: Ex
         raise check.fail(kind, "", str(exc)) from None
 
 
+def _tournament_side(
+    check: _Checker, given: Mapping[str, Any], setup: Any, every_key: str, table_key: str
+) -> tuple[tuple[Mapping[str, Any], ...], tuple[str, ...]]:
+    """One side's options of ``[tournament]``: every row of the table ``every_key`` names, or its ``table_key``."""
+    from simlab.balance.tournament import every_row
+
+    if (every_key in given) == (table_key in given):
+        raise check.fail("tournament", every_key, f'give one of {every_key} = "INPUT" and [tournament.{table_key}]')
+    if every_key in given:
+        try:
+            options, names = every_row(setup, str(given[every_key]))
+        except SimlabError as exc:
+            raise check.fail("tournament", every_key, str(exc).partition(": ")[2]) from None
+        return tuple(options), tuple(names)
+    table = given[table_key]
+    least = 2 if table_key == "options" else 1
+    if not isinstance(table, dict) or len(table) < least or not all(isinstance(v, dict) for v in table.values()):
+        expected = f"expected {'two tables or more' if least == 2 else 'one table or more'} of inputs"
+        raise check.fail("tournament", table_key, f"{expected}: [tournament.{table_key}.NAME]")
+    return tuple(dict(v) for v in table.values()), tuple(table)
+
+
 def _tournament_ask(check: _Checker, given: Mapping[str, Any], setup: Any) -> BalanceAsk:
-    """A tournament's options: every row of the table ``every`` names, or ``[tournament.options]`` by name."""
-    question = setup.question
-    if question.form != "sides":
+    """A tournament's options, and a matchup's defenders and metric, each checked as the fights will ask them.
+
+    Options: every row of the table ``every`` names, or ``[tournament.options]`` by name. A matchup
+    (``against = "INPUT"`` or ``[tournament.defenders]``) scores each option against each defender by
+    ``metric``; a tournament fights duels of the options on both sides.
+    """
+    options, names = _tournament_side(check, given, setup, "every", "options")
+    noun = str(given.get("every", "option"))
+    if "against" in given or "defenders" in given:
+        defenders, defender_names = _tournament_side(check, given, setup, "against", "defenders")
+        metric = given.get("metric")
+        if not isinstance(metric, str):
+            expected = "expected the metric the attacker wants high"
+            raise check.fail("tournament", "metric", f"{expected}, got {_describe(metric)}")
+        setup.check_metric(metric)
+        for option in options:  # each attack against the first defender, each defender against the first attack
+            setup.question.check(setup.request({**option, **defenders[0]}))
+        for defender in defenders:
+            setup.question.check(setup.request({**options[0], **defender}))
+        return BalanceAsk("tournament", metric, options=options, names=names, defenders=defenders,
+                          defender_names=defender_names, noun=noun)  # fmt: skip
+    if setup.question.form != "sides":
         raise check.fail("tournament", "asks", f"a tournament fights duels: asks = \"duel\", not {setup.kind!r}")
-    if ("every" in given) == ("options" in given):
-        raise check.fail("tournament", "every", 'give one of every = "INPUT" and [tournament.options]')
-    if "every" in given:
-        every = given["every"]
-        if every not in question.row_inputs:
-            named = ", ".join(question.row_inputs)
-            raise check.fail("tournament", "every", f"expected an input naming a table row ({named})")
-        names = tuple(row.name for row in setup.owner.tables()[question.row_inputs[every]])
-        options: tuple[Mapping[str, Any], ...] = tuple({every: name} for name in names)
-    else:
-        table = given["options"]
-        if not isinstance(table, dict) or len(table) < 2 or not all(isinstance(v, dict) for v in table.values()):
-            expected = "expected two tables or more of side inputs: [tournament.options.NAME]"
-            raise check.fail("tournament", "options", expected)
-        names, options = tuple(table), tuple(dict(v) for v in table.values())
+    if "metric" in given:
+        raise check.fail("tournament", "metric", "a tournament scores the chance to win; metric belongs to a matchup")
     for option in options:  # each option checked now, on both sides, as the seatings will ask it
         sides = {f"{side}.{k}": v for side in "ab" for k, v in option.items()}
         setup.question.check(setup.request(sides))
-    return BalanceAsk("tournament", "p_a_wins", options=options, names=names)
+    return BalanceAsk("tournament", "p_a_wins", options=options, names=names, noun=noun)
 
 
 def balance_setup(
@@ -542,7 +574,7 @@ def balance_values(experiment: Experiment) -> int:
     ask = experiment.balance
     assert ask is not None
     if ask.kind == "tournament":
-        return len(ask.options) * (len(ask.options) - 1)
+        return len(ask.options) * (len(ask.defenders) if ask.defenders else len(ask.options) - 1)
     if ask.kind == "sensitivity":
         return points_needed(len(ask.vary), ask.trajectories, ask.base)
     setup = balance_setup(experiment, dict(next(experiment.cells())))

@@ -15,7 +15,7 @@ from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.requests import question_request
 
-__all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity"]
+__all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity", "tournament"]
 
 #: How messages name the choices of these calls (the command line says ``--exact``...).
 _API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
@@ -362,3 +362,78 @@ def sensitivity(
     ]
     return rank(setup, metric, factors, trajectories=trajectories or DEFAULT_TRAJECTORIES,
                 base=base or DEFAULT_BASE, limits=Limits())  # fmt: skip
+
+
+def tournament(
+    system: str,
+    *,
+    every: str | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    against: str | None = None,
+    defenders: Mapping[str, Mapping[str, Any]] | None = None,
+    metric: str | None = None,
+    kind: str | None = None,
+    battle: str | Path | Mapping[str, Any] | None = None,
+    method: str = "monte_carlo",
+    trials: int | None = 10_000,
+    seed: int = 0,
+    rules: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+    tables: Tables = None,
+    **inputs: Any,
+) -> Any:
+    """Every option against every other, or attacks against defenders, as ``simlab tournament`` does.
+
+    Args:
+        system: System id.
+        every: Every row of the table this input names as an option (``"ship"``).
+        options: Or the options by name, each its inputs (``{"rifles": {"weapon": "rifle"}}``).
+        against: Score the options as attacks against every row of the table this input names (``"armor"``).
+        defenders: Or against these defenders by name, each its inputs.
+        metric: With defenders: what the attacker wants high.
+        kind: The question: ``duel`` for a tournament (``battle`` with ``battle``), ``attack`` with defenders.
+        battle: A battle file, or its values as a dict: each option's paths within a side, on both sides.
+        method: ``monte_carlo``, or ``exact`` for attacks against defenders where the engine is exact.
+        trials: Duels of each seating (attacks: trials of each cell).
+        seed: Root seed: every pair on the same random streams.
+        rules: Rule parameters that differ from the spec's defaults.
+        threads: Worker threads (None: all CPUs).
+        tables: Your own rows.
+        **inputs: Inputs of both sides (or of every attack).
+
+    Returns:
+        A :class:`~simlab.balance.tournament.Tournament` (``.score``, ``.to_json()``; dominated options,
+        the metagame and worth from :mod:`simlab.balance.tournament`), or with defenders a
+        :class:`~simlab.balance.tournament.Matchup`.
+
+    Example:
+        >>> tournament("striker", options={"rifle": {"weapon": "rifle"}, "shotgun": {"weapon": "shotgun"}},
+        ...            defenders={"mesh": {"armor": "mesh"}}, metric="p_incapacitated",
+        ...            method="exact").to_json()["attacker_mix"]
+        {'rifle': 1.0, 'shotgun': 0.0}
+    """
+    from simlab.balance.tournament import every_row, matchup
+    from simlab.balance.tournament import tournament as fight
+    from simlab.inputs.limits import Limits
+
+    if (every is None) == (options is None):
+        raise SimlabError("give one of every and options")
+    defended = against is not None or defenders is not None
+    if defended and metric is None:
+        raise SimlabError("attacks against defenders need metric: what the attacker wants high")
+    asked = kind or ("attack" if defended else "duel")
+    shared = _dotted(inputs) if defended else {f"{side}.{k}": v for side in "ab" for k, v in _dotted(inputs).items()}
+    setup = _balance_setup(system, asked, battle, {}, method=method, trials=trials, seed=seed, rules=rules,
+                           threads=threads, tables=tables)  # fmt: skip
+    setup = setup.with_changes(inputs={**setup.inputs, **shared})
+    chosen, names = every_row(setup, every) if every is not None else (
+        [_dotted(o) for o in (options or {}).values()], list(options or {})
+    )  # fmt: skip
+    if not defended:
+        return fight(setup, chosen, names, limits=Limits(), noun=every or "option")
+    if against is not None:
+        rows, row_names = every_row(setup, against)
+    else:
+        rows, row_names = [_dotted(d) for d in (defenders or {}).values()], list(defenders or {})
+    assert metric is not None
+    return matchup(setup, chosen, rows, metric, names, row_names, limits=Limits())

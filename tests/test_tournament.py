@@ -161,3 +161,14 @@ def test_a_sampled_matchup_says_how_stable_both_mixes_are():
     said = matchup_sentences(scored)
     assert said[1].startswith("In the matrix resampled within its sampling error, the laser carbine enters")
     assert scored.to_json()["method"] == "monte_carlo" and scored.half_width.all()
+
+
+def test_the_python_api_answers_as_the_command_does():
+    import simlab
+
+    options = {"rifle": {"weapon": "rifle"}, "shotgun": {"weapon": "shotgun"}}
+    scored = simlab.tournament("striker", options=options, defenders={"mesh": {"armor": "mesh"}},
+                               metric="p_incapacitated", method="exact")  # fmt: skip
+    assert scored.to_json()["attacker_mix"] == {"rifle": 1.0, "shotgun": 0.0}
+    with pytest.raises(simlab.SimlabError, match="give one of every and options"):
+        simlab.tournament("space_v4")

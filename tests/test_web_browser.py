@@ -539,4 +539,17 @@ def test_a_tournament_on_the_balance_view_says_what_simlab_tournament_says(clien
     first = html.unescape(re.search(r'<ul class="balance" id="balance"><li>(.*?)</li>', page).group(1))
     command = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page).group(1))
     code, out, _ = run_cli(capsys, *shlex.split(command)[1:])
-    assert code == 0 and out.splitlines()[0] == first and first.startswith("The frigate dominates the scout")
+    assert code == 0 and out.splitlines()[0] == first and first.startswith("The metagame is the cruiser alone")
+
+
+def test_attacks_against_defenders_on_the_balance_view_say_what_simlab_tournament_says(client, capsys):
+    query = {"do": "tournament", "options": "weapon=rifle | weapon=laser carbine | weapon=shotgun",
+             "defenders": "armor=mesh | armor=cloth + reflec", "metric": "p_incapacitated", "method": "exact",
+             "range_band": "medium"}  # fmt: skip
+    page = client.get("/balance/striker", params=query).text
+    first = html.unescape(re.search(r'<ul class="balance" id="balance"><li>(.*?)</li>', page).group(1))
+    command = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page).group(1))
+    code, out, _ = run_cli(capsys, *shlex.split(command)[1:])
+    assert code == 0 and out.splitlines()[0] == first and first.startswith("The attacker's best mix is the laser")
+    assert "--defender 'armor=cloth + reflec'" in command and "--exact" in command
+    assert client.get("/csv/balance/striker", params=query).text.startswith(",mesh,cloth + reflec\nrifle,")

@@ -216,22 +216,36 @@ def _alone_or_mix(names: Sequence[str], mix: np.ndarray) -> str:
     return f"the {names[played[0]]} alone" if len(played) == 1 else _shares(names, mix)
 
 
-def _dominance(names: Sequence[str], pairs: Sequence[tuple[int, int]], order: Sequence[int]) -> list[tuple[str, str]]:
-    """The dominated options grouped by who dominates them: ``("the cruiser and the frigate", "the scout and ...")``.
+def _dominance(
+    names: Sequence[str], pairs: Sequence[tuple[int, int]], order: Sequence[int], others: str
+) -> list[tuple[str, str, bool]]:
+    """Who dominates whom, in as few words as say it all: ``("the cruiser and the frigate", "the scout ...", True)``.
 
-    Dominators and dominated are listed strongest first (``order``).
+    Options that dominate the same set are named together; the groups are taken strongest first,
+    each naming only the options no stronger group has named, so a dominated option is said once.
+    One option that dominates all the others dominates ``others`` ("every other ship").
+
+    Returns:
+        For each group: who dominates, whom, and whether the first is several (for the verb).
     """
     rank = {i: r for r, i in enumerate(order)}
-    by: dict[int, list[int]] = {}
+    beats: dict[int, set[int]] = {}
     for k, i in pairs:
-        by.setdefault(k, []).append(i)
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for k in sorted(by, key=rank.__getitem__):
-        groups.setdefault(tuple(sorted(by[k], key=rank.__getitem__)), []).append(k)
-    return [
-        (listed([f"the {names[i]}" for i in winners]), listed([f"the {names[k]}" for k in losers]))
-        for winners, losers in groups.items()
-    ]
+        beats.setdefault(i, set()).add(k)
+    groups: dict[frozenset[int], list[int]] = {}
+    for i in sorted(beats, key=rank.__getitem__):
+        groups.setdefault(frozenset(beats[i]), []).append(i)
+    said: list[tuple[str, str, bool]] = []
+    named: set[int] = set()
+    for losers, winners in groups.items():
+        new = sorted(losers - named, key=rank.__getitem__)
+        if not new:
+            continue
+        named |= losers
+        everyone = len(winners) == 1 and len(losers) == len(names) - 1
+        whom = others if everyone else listed([f"the {names[k]}" for k in new])
+        said.append((listed([f"the {names[i]}" for i in winners]), whom, len(winners) > 1))
+    return said
 
 
 def _unsigned(value: float) -> float:
@@ -275,13 +289,13 @@ def tournament_sentences(result: Tournament) -> list[str]:
     else:
         line += "."
     lines = [line]
-    grouped = _dominance(names, dominated(result), order)
+    grouped = _dominance(names, dominated(result), order, f"every other {noun}")
     if grouped:
         said_by = "; ".join(
-            f"{winners} {'dominate' if ' and ' in winners else 'dominates'} {losers}" for winners, losers in grouped
+            f"{winners} {'dominate' if several else 'dominates'} {losers}" for winners, losers, several in grouped
         )
-        lines.append(sentence_case(said_by) + f": beaten head to head, and outscored against every other {noun}, "
-                     "intervals apart.")  # fmt: skip
+        lines.append(sentence_case(said_by) + " (beaten head to head and outscored against all the rest, 95 % "
+                     "intervals apart).")  # fmt: skip
     else:
         lines.append(f"No {noun} is dominated: against some opponent, each does at least as well as any other.")
     valued = [w for w in worth(result) if w["residual"] is not None]
@@ -330,10 +344,10 @@ def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[
             + listed([f"{defence_share[j]:.0%}" for j in answered]) + "."
         )
     order = [int(i) for i in np.argsort(-result.value.mean(axis=1), kind="stable")]
-    grouped = _dominance(result.attackers, dominated_rows(result), order)
+    grouped = _dominance(result.attackers, dominated_rows(result), order, "every other attack")
     if grouped:
         said_by = "; ".join(
-            f"{winners} {'do' if ' and ' in winners else 'does'} better than {losers}" for winners, losers in grouped
+            f"{winners} {'do' if several else 'does'} better than {losers}" for winners, losers, several in grouped
         )
         apart = "" if result.method == "exact" else ", intervals apart"
         lines.append(sentence_case(said_by) + f" against every defender{apart}: never the better choice.")

@@ -32,7 +32,7 @@ from simlab.web.work import threads_now
 __all__ = ["BalanceQuery", "BALANCE_KEYS", "parse_balance", "balance_answer", "balance_fields", "balance_payload"]
 
 #: The keys of the view besides those of the question it asks.
-BALANCE_KEYS = ("do", "find", "in", "target", "metric", "vary", "every", "options")
+BALANCE_KEYS = ("do", "find", "in", "target", "metric", "vary", "every", "options", "against", "defenders")
 #: What the view does.
 DOINGS = ("solve", "sensitivity", "tournament")
 #: The sizes of a sensitivity on the page: Morris trajectories and Sobol base points (the command's are larger).
@@ -52,6 +52,13 @@ class BalanceQuery:
     vary: tuple[str, ...] = ()
     every: str = ""
     options: tuple[str, ...] = ()
+    against: str = ""
+    defenders: tuple[str, ...] = ()
+
+    @property
+    def matchup(self) -> bool:
+        """A tournament of attacks scored against defenders (``against`` or ``defenders``), not of duels."""
+        return self.do == "tournament" and bool(self.against or self.defenders)
 
     def items(self) -> list[tuple[str, Any]]:
         """The query string (the inverse of :func:`parse_balance`)."""
@@ -60,6 +67,9 @@ class BalanceQuery:
             own += [("find", self.find), ("in", self.within), ("target", self.target)]
         elif self.do == "tournament":
             own += [("every", self.every)] if self.every else [("options", " | ".join(self.options))]
+            if self.matchup:
+                own += [("against", self.against)] if self.against else [("defenders", " | ".join(self.defenders))]
+                own.append(("metric", self.metric))
         else:
             own += [("metric", self.metric), ("vary", "; ".join(self.vary))]
         return own + view_items(self.query)
@@ -74,15 +84,23 @@ class BalanceQuery:
             parts += ["--battle", shlex.quote(str(files[name][1]) if name in files else f"{name}.toml")]
         elif asked.kind != "attack":
             parts += ["--kind", asked.kind]
-        parts += [f"--set {shlex.quote(f'{k}={v}')}" for k, v in asked.inputs.items() if k != self.find]
+        chosen_by = {self.find, self.every, self.against}  # inputs the search or the options set
+        parts += [f"--set {shlex.quote(f'{k}={v}')}" for k, v in asked.inputs.items() if k not in chosen_by]
         parts += [f"--rule {shlex.quote(f'{k}={v}')}" for k, v in asked.rules.items()]
         if self.do == "solve":
             parts += ["--find", self.find, "--target", shlex.quote(self.target), "--in", self.within]
         elif self.do == "tournament":
-            parts = ["simlab", "tournament", asked.system]
-            parts += ["--every", self.every] if self.every else [f"--option {shlex.quote(o)}" for o in self.options]
-            parts += [*(["--trials", str(asked.trials)] if asked.trials else []), "--seed", str(asked.seed)]
-            return " ".join(parts)
+            chosen = ["--every", self.every] if self.every else [f"--option {shlex.quote(o)}" for o in self.options]
+            if not self.matchup:
+                parts = ["simlab", "tournament", asked.system, *chosen]
+                parts += [*(["--trials", str(asked.trials)] if asked.trials else []), "--seed", str(asked.seed)]
+                return " ".join(parts)
+            parts[1] = "tournament"
+            parts += chosen
+            parts += ["--against", self.against] if self.against else [
+                f"--defender {shlex.quote(d)}" for d in self.defenders
+            ]
+            parts += ["--metric", self.metric]
         else:
             parts += ["--metric", self.metric, *(f"--vary {shlex.quote(v)}" for v in self.vary)]
             parts += ["--trajectories", str(WEB_TRAJECTORIES), "--base", str(WEB_BASE)]
@@ -124,10 +142,16 @@ def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> 
             raise SimlabError(f"a {do} needs {key}: " + _NEEDS[key])
     if do == "tournament" and not (own.get("every") or own.get("options")):
         raise SimlabError("a tournament needs every (an input naming a table row, such as ship) or options")
+    if do == "tournament" and (own.get("against") or own.get("defenders")) and not own.get("metric"):
+        raise SimlabError("attacks against defenders need metric: what the attacker wants high (p_hit)")
     vary = tuple(part.strip() for part in own.get("vary", "").replace("\n", ";").split(";") if part.strip())
-    options = tuple(part.strip() for part in own.get("options", "").replace("\n", "|").split("|") if part.strip())
+    options, defenders = (
+        tuple(part.strip() for part in own.get(key, "").replace("\n", "|").split("|") if part.strip())
+        for key in ("options", "defenders")
+    )
     return BalanceQuery(question, do, own.get("find", ""), own.get("in", ""), own.get("target", ""),
-                        own.get("metric", ""), vary, own.get("every", ""), options)  # fmt: skip
+                        own.get("metric", ""), vary, own.get("every", ""), options, own.get("against", ""),
+                        defenders)  # fmt: skip
 
 
 _NEEDS = {
@@ -161,11 +185,17 @@ def _rank(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | N
 
 
 def _fight(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
-    from simlab.balance.tournament import every_row, parse_options, tournament
+    from simlab.balance.tournament import every_row, matchup, parse_options, tournament
     from simlab.inputs.limits import Limits
 
     setup = balance.setup(site, progress)
     chosen, names = every_row(setup, balance.every) if balance.every else parse_options(balance.options, "options")
+    if balance.matchup:
+        defenders, defender_names = (
+            every_row(setup, balance.against) if balance.against else parse_options(balance.defenders, "defenders")
+        )
+        return matchup(setup, chosen, defenders, balance.metric, names, defender_names,
+                       limits=Limits(max_trials=site.max_trials))  # fmt: skip
     return tournament(setup, chosen, names, limits=Limits(max_trials=site.max_trials), noun=balance.every or "option")
 
 
@@ -184,7 +214,10 @@ def balance_csv(site: Site, system: str, items: Sequence[tuple[str, str]]) -> st
         fought = _fight(balance, site, None)
         import pandas as pd
 
-        table = pd.DataFrame(fought.score, index=list(fought.names), columns=list(fought.names))
+        if balance.matchup:
+            table = pd.DataFrame(fought.value, index=list(fought.attackers), columns=list(fought.defenders))
+        else:
+            table = pd.DataFrame(fought.score, index=list(fought.names), columns=list(fought.names))
         return str(table.to_csv(lineterminator="\n"))
     found = _solve(balance, site, None) if balance.do == "solve" else _rank(balance, site, None)
     table = found.tried_frame() if balance.do == "solve" else found.frame()
@@ -214,6 +247,21 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
                 rows.append({"name": unknown.shown(point.x), "words": setup_words.where(unknown.name, at),
                              "shown": shown(point.value), "doc": "", "interval": interval})  # fmt: skip
             caption = f"{setup_words.name(found.goal.metric, 'metrics')} at every value tried"
+        elif balance.matchup:
+            from simlab.balance.tournament import game_mixes
+            from simlab.output.balance_report import matchup_chart
+            from simlab.output.balance_sentences import matchup_sentences
+
+            scored = _fight(balance, site, progress)
+            said = matchup_sentences(scored, setup_words)
+            sentences = said[: said.index("")] if "" in said else said
+            figure = matchup_chart(scored)
+            attack, defence, _ = game_mixes(scored.value)
+            for names, mix, side in ((scored.attackers, attack, "attack"), (scored.defenders, defence, "defender")):
+                for name, share in zip(names, mix, strict=True):
+                    rows.append({"name": name, "words": name, "shown": f"{share:.0%}", "interval": "",
+                                 "doc": f"{side}: its share of the best mix"})  # fmt: skip
+            caption = f"{setup_words.name(scored.metric, 'metrics')} of each attack against each defender"
         elif balance.do == "tournament":
             from simlab.balance.tournament import worth
             from simlab.output.balance_report import matrix_chart
@@ -254,7 +302,7 @@ def balance_fields(
     """The view's own fields: what to do, then a solve's unknown, range and target, or a sensitivity's knobs."""
     do = field({"name": "do", "default": "solve", "choices": list(DOINGS),
                 "doc": "solve: the value at which a metric reaches a target; sensitivity: what moves a metric; "
-                       "tournament: every option against every other (duels)"},
+                       "tournament: every option against every other (duels), or attacks against defenders"},
                "do", given.get("do"))  # fmt: skip
     if given.get("do") == "tournament":
         own = [
@@ -264,6 +312,14 @@ def balance_fields(
             field({"name": "options", "default": "",
                    "doc": "or the options: KEY=VALUE;KEY=VALUE for each, separated by |"}, "options",
                   given.get("options")),
+            field({"name": "against", "default": "",
+                   "doc": "attacks: score the options against every row of this table (armor)"}, "against",
+                  given.get("against")),
+            field({"name": "defenders", "default": "",
+                   "doc": "or against these defenders: KEY=VALUE;KEY=VALUE for each, separated by |"}, "defenders",
+                  given.get("defenders")),
+            field({"name": "metric", "default": "", "choices": ["", *question.metrics],
+                   "doc": "attacks: what the attacker wants high"}, "metric", given.get("metric")),
         ]  # fmt: skip
         return [{**do, "reload": True}, *own]
     if (given.get("do") or "solve") == "solve":

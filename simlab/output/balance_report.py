@@ -63,13 +63,13 @@ def matchup_chart(scored: Any, title: str | None = None) -> Any:
     beaten = {k for k, _ in dominated_rows(scored)}
     method = "exact" if scored.method == "exact" else "monte_carlo"
     rows = [
-        {"attack": f"{scored.attackers[i]} (dominated)" if i in beaten else scored.attackers[i],
-         "defender": defender, "method": method, "metric": scored.metric, "variant": "base",
+        {"attacks": f"{scored.attackers[i]} (dominated)" if i in beaten else scored.attackers[i],
+         "defenders": defender, "method": method, "metric": scored.metric, "variant": "base",
          "value": float(scored.value[i, j]), "ci_low": np.nan, "ci_high": np.nan}
         for i in order for j, defender in enumerate(scored.defenders)
     ]  # fmt: skip
     heading = title or f"{sentence_case(plots.label_of(scored.metric))} of each attack against each defender"
-    return plots.heatmap(pd.DataFrame(rows), scored.metric, "attack", "defender", title=heading)
+    return plots.heatmap(pd.DataFrame(rows), scored.metric, "attacks", "defenders", title=heading)
 
 
 def mix_chart(result: Any, title: str | None = None) -> Any:

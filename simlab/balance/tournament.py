@@ -227,11 +227,22 @@ def maximin(payoff: np.ndarray) -> tuple[np.ndarray, float]:
     are sure of it, the second picks the one that does most against columns chosen at random
     (the largest mean of ``x @ payoff``), so a tie between mixes is settled by what a designer
     expects (an option as good against the best answer and better against the others is preferred)
-    and not by the solver's path.
+    and not by the solver's path. A saddle point that one row alone reaches needs no program.
     """
+    rows, cols = payoff.shape
+    floor = payoff.min(axis=1)
+    best = int(np.argmax(floor))
+    value = float(floor[best])
+    answer = int(np.argmin(payoff.max(axis=0)))
+    tolerance = 1e-12 * (1.0 + abs(value))
+    if payoff[:, answer].max() <= value + tolerance and (payoff[:, answer] >= value - tolerance).sum() == 1:
+        # a saddle point that one row alone reaches: any other row in a mix would do worse against
+        # the column ``answer``, so that row alone is the only mix sure of the value (no program needed)
+        alone = np.zeros(rows)
+        alone[best] = 1.0
+        return alone, value
     from scipy.optimize import linprog
 
-    rows, cols = payoff.shape
     cost = np.zeros(rows + 1)
     cost[-1] = -1.0  # variables: x (rows shares), v (the value); maximise v
     upper = np.hstack([-payoff.T, np.ones((cols, 1))])  # v - x @ payoff[:, j] <= 0 for every column j
@@ -296,19 +307,26 @@ def strengths(score: np.ndarray, iterations: int = 200) -> np.ndarray:
 
     ``P(i beats j) = e^s_i / (e^s_i + e^s_j)``; a score of exactly 0 or 1 is kept just inside so
     that a dominant option has a large but finite strength.
+
+    Args:
+        score: One matrix (n × n), or a stack of them (r × n × n) fitted at once.
+        iterations: MM updates.
+
+    Returns:
+        The strengths: n of them, or r × n for a stack.
     """
-    n = len(score)
-    wins = np.clip(score, 1e-3, 1 - 1e-3)
-    np.fill_diagonal(wins, 0.0)
-    strength = np.ones(n)
-    total = wins.sum(axis=1)
+    n = score.shape[-1]
+    off = ~np.eye(n, dtype=bool)
+    wins = np.where(off, np.clip(score, 1e-3, 1 - 1e-3), 0.0)
+    strength = np.ones(score.shape[:-1])
+    total = wins.sum(axis=-1)
     for _ in range(iterations):
-        pair = 1.0 / (strength[:, None] + strength[None, :])
-        np.fill_diagonal(pair, 0.0)
-        strength = total / pair.sum(axis=1)
-        strength /= math.exp(np.log(strength).mean())
+        pair = np.where(off, 1.0 / (strength[..., :, None] + strength[..., None, :]), 0.0)
+        strength = total / pair.sum(axis=-1)
+        strength /= np.exp(np.log(strength).mean(axis=-1, keepdims=True))
     logs = np.log(strength)
-    return logs - logs.mean()
+    centred: np.ndarray = logs - logs.mean(axis=-1, keepdims=True)
+    return centred
 
 
 def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]]:
@@ -328,7 +346,7 @@ def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]
         cached: list[dict[str, Any]] = result._cache[key]
         return cached
     base = strengths(result.score)
-    drawn = np.array([strengths(matrix) for matrix in resampled(result, resamples)])
+    drawn = strengths(np.array(resampled(result, resamples)))
     low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
     n = len(result.names)
     mean_score = (result.score.sum(axis=1) - 0.5) / max(n - 1, 1)

@@ -534,7 +534,7 @@ def test_a_sensitivity_is_asked_from_the_balance_form(server, browser):
 
 
 def test_a_tournament_on_the_balance_view_says_what_simlab_tournament_says(client, capsys):
-    query = {"kind": "duel", "do": "tournament", "every": "ship", "trials": "300"}
+    query = {"kind": "duel", "do": "tournament", "options": "ship=scout | ship=frigate | ship=cruiser", "trials": "300"}
     page = client.get("/balance/space_v4", params=query).text
     first = html.unescape(re.search(r'<ul class="balance" id="balance"><li>(.*?)</li>', page).group(1))
     command = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page).group(1))

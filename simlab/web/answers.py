@@ -33,6 +33,7 @@ __all__ = [
     "shown",
     "metrics_frame",
     "chart_response",
+    "answer_chart",
     "distribution_chart",
     "csv_response",
     "json_response",
@@ -163,13 +164,18 @@ def metrics_frame(result: dict[str, Any]) -> pd.DataFrame:
     )
 
 
-def chart_response(
+def chart_response(png: bytes) -> Response:
+    """A chart's PNG as the browser may keep it (the same address always draws the same image)."""
+    return Response(png, media_type="image/png", headers=_CACHED)
+
+
+def answer_chart(
     result: dict[str, Any],
     name: str,
     outcomes: Sequence[str] = (),
     at_least: bool = False,
     labels: Mapping[str, Sequence[str]] | None = None,
-) -> Response:
+) -> bytes:
     """One chart of an answer as a PNG: a distribution, the outcome breakdown or a battle's survival curves.
 
     The same answer draws the same image; ``labels`` names the outcomes of distributions by name prefix
@@ -184,13 +190,13 @@ def chart_response(
             for m in outcomes
         ]
         figure = plots.stacked(pd.DataFrame(rows), metrics=outcomes, rows="answer", title="How the attack ends")
-        return Response(chart_png(figure), media_type="image/png", headers=_CACHED)
+        return chart_png(figure)
     if name == SURVIVAL and any(m.startswith("standing_") for m in result["metrics"]):
         frame = metrics_frame(result).assign(method=result["method"])
         figure = plots.survival(frame, title=f"Figures standing: {result['scenario']['battle']}")
-        return Response(chart_png(figure), media_type="image/png", headers=_CACHED)
+        return chart_png(figure)
     if name == STANDING and {"standing_a", "standing_b"} <= set(result["distributions"]):
-        return Response(standing_chart(result, at_least).png, media_type="image/png", headers=_CACHED)
+        return standing_chart(result, at_least).png
     pmf = result["distributions"].get(name)
     if not pmf:
         raise SimlabError(f"unknown distribution {name!r} (valid: {', '.join(result['distributions'])})")
@@ -198,7 +204,8 @@ def chart_response(
     chart = distribution_chart(
         name, pmf, result["method"], chart_caption(name, result), at_least, dict(enumerate(named)) if named else None
     )
-    return Response(chart.png, media_type="image/png", headers=_CACHED)
+    png: bytes = chart.png
+    return png
 
 
 def distribution_chart(

@@ -42,9 +42,9 @@ from simlab.inputs.files import decode_text
 from simlab.inputs.variants import parse_variant
 from simlab.output.rendering import render
 from simlab.systems import System, all_systems
-from simlab.web.answers import chart_response, csv_response, json_response
+from simlab.web.answers import answer_chart, chart_response, csv_response, json_response
 from simlab.web.battle import battle_files
-from simlab.web.cache import answer_of
+from simlab.web.cache import answer_of, chart_of
 from simlab.web.config import Site, own_tables_by_system, variant_systems
 from simlab.web.pages import LABELS, question_page
 from simlab.web.query import carry_upload, variant_files
@@ -203,7 +203,8 @@ def create_app(
             result = answer_of(site.answers, query, query.request(site, progress))
             at_least = request.query_params.get("at_least", "") in ("1", "true")
             name = request.query_params.get("distribution", "")
-            return chart_response(result, name, outcomes, at_least, labels_of.get(system))
+            draw = lambda: answer_chart(result, name, outcomes, at_least, labels_of.get(system))  # noqa: E731
+            return chart_response(chart_of(site.answers, query, (name, at_least), draw))
 
         return await runner.run(request, work, sampled=query.sampled)
 

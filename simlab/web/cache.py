@@ -1,10 +1,11 @@
 """Each answer computed once: the page, its charts, its CSV and its JSON share one result.
 
 A page's charts are images of their own, each asked for by the browser after the page; without
-this every chart of a battle would sample the battle again. Results are kept by the question they
-answer (its system, kind and query string, an uploaded variant's content among it), the most recent
-:data:`MOST_KEPT` of them; every answer is a pure function of its question (sampled ones of their
-seed), so a kept result is exactly what computing it again would give.
+this every chart of a battle would sample the battle again. Results, and the charts drawn of
+them, are kept by the question they answer (its system, kind and query string, an uploaded
+variant's content among it), the most recent :data:`MOST_KEPT` of them; every answer is a pure
+function of its question (sampled ones of their seed), so a kept result is exactly what
+computing it again would give.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from simlab.inputs.requests import Request
 from simlab.systems import Question
 
-__all__ = ["AnswerCache", "MOST_KEPT", "answer_of"]
+__all__ = ["AnswerCache", "MOST_KEPT", "answer_of", "chart_of"]
 
 #: Results kept at most (a battle's JSON is a few tens of kilobytes).
 MOST_KEPT = 128
@@ -68,5 +69,19 @@ def answer_of(cache: AnswerCache, query: Any, request: tuple[Question, Request])
         request: Its question and request, already checked.
     """
     question, made = request
-    key = (query.system, query.kind, tuple(sorted((str(k), str(v)) for k, v in query.items())))
-    return cache.get(key, lambda: question.answer(made).to_json())
+    return cache.get(_key(query), lambda: question.answer(made).to_json())
+
+
+def chart_of(cache: AnswerCache, query: Any, chart: tuple[str, bool], draw: Callable[[], bytes]) -> bytes:
+    """The PNG of one chart of the answer to ``query``, drawn at most once.
+
+    A page reloaded, or shared and opened again, shows its charts at once. ``chart`` is the chart's
+    name and whether it counts "at least"; ``draw`` draws it.
+    """
+    png: bytes = cache.get((*_key(query), "chart", *chart), lambda: {"png": draw()})["png"]
+    return png
+
+
+def _key(query: Any) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """What identifies an answer: its system, kind and query string (an uploaded variant's content among it)."""
+    return (query.system, query.kind, tuple(sorted((str(k), str(v)) for k, v in query.items())))

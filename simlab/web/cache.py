@@ -25,25 +25,38 @@ MOST_KEPT = 128
 
 
 class AnswerCache:
-    """The most recent answers by their question, safe to share between the server's threads."""
+    """The most recent answers (and their charts) by their question, safe to share between the server's threads.
+
+    Attributes:
+        computed: Answers computed (charts drawn are counted apart, in :meth:`status`).
+        reused: Answers served from the cache.
+    """
 
     def __init__(self, most: int = MOST_KEPT) -> None:
         self.most = most
         self.computed = 0
         self.reused = 0
+        self.charts_drawn = 0
+        self.charts_reused = 0
         self._kept: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """The answer kept for ``key``, or ``compute()`` kept for the next time."""
+    def get(self, key: Hashable, compute: Callable[[], dict[str, Any]], chart: bool = False) -> dict[str, Any]:
+        """The answer kept for ``key``, or ``compute()`` kept for the next time (``chart``: a chart's PNG)."""
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)
-                self.reused += 1
+                if chart:
+                    self.charts_reused += 1
+                else:
+                    self.reused += 1
                 return self._kept[key]
         result = compute()  # outside the lock: other answers go on meanwhile
         with self._lock:
-            self.computed += 1
+            if chart:
+                self.charts_drawn += 1
+            else:
+                self.computed += 1
             self._kept[key] = result
             self._kept.move_to_end(key)
             while len(self._kept) > self.most:
@@ -51,13 +64,14 @@ class AnswerCache:
         return result
 
     def clear(self) -> None:
-        """Forget every answer (``simlab bench`` times answers computed, not kept ones)."""
+        """Forget every answer and chart (``simlab bench`` times answers computed, not kept ones)."""
         with self._lock:
             self._kept.clear()
 
     def status(self) -> dict[str, int]:
-        """How many answers were computed and how many reused."""
-        return {"answers_computed": self.computed, "answers_reused": self.reused, "answers_kept": len(self._kept)}
+        """Answers computed and reused, entries kept (answers and charts), and charts drawn and reused."""
+        return {"answers_computed": self.computed, "answers_reused": self.reused, "answers_kept": len(self._kept),
+                "charts_drawn": self.charts_drawn, "charts_reused": self.charts_reused}  # fmt: skip
 
 
 def answer_of(cache: AnswerCache, query: Any, request: tuple[Question, Request]) -> dict[str, Any]:
@@ -78,7 +92,7 @@ def chart_of(cache: AnswerCache, query: Any, chart: tuple[str, bool], draw: Call
     A page reloaded, or shared and opened again, shows its charts at once. ``chart`` is the chart's
     name and whether it counts "at least"; ``draw`` draws it.
     """
-    png: bytes = cache.get((*_key(query), "chart", *chart), lambda: {"png": draw()})["png"]
+    png: bytes = cache.get((*_key(query), "chart", *chart), lambda: {"png": draw()}, chart=True)["png"]
     return png
 
 

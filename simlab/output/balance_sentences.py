@@ -310,9 +310,12 @@ def tournament_sentences(result: Tournament) -> list[str]:
     lines.append("Strongest first (Bradley-Terry): " + ", ".join(names[i] for i in order) + ".")
     lines.append("")
     ordered = result.score[np.ix_(order, order)]
-    lines += _matrix_lines([names[i] for i in order], [names[i] for i in order], ordered, blank_diagonal=True)
+    beaten = {k for k, _ in dominated(result)}
+    rows = [f"{names[i]} *" if i in beaten else names[i] for i in order]
+    lines += _matrix_lines(rows, [names[i] for i in order], ordered, blank_diagonal=True)
     seatings = f"both seatings of {result.trials:,} {result.fights}"
-    lines.append(f"(the chance of the row to beat the column, draws half; {seatings} on the same streams, "
+    marked = "; * dominated" if beaten else ""
+    lines.append(f"(the chance of the row to beat the column, draws half{marked}; {seatings} on the same streams, "
                  f"seed {result.seed})")  # fmt: skip
     return lines
 
@@ -354,11 +357,13 @@ def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[
     else:
         lines.append("No attack is dominated: against some defender, each does at least as well as any other.")
     lines.append("")
-    lines += _matrix_lines([result.attackers[i] for i in order], result.defenders, result.value[order],
-                           blank_diagonal=False)  # fmt: skip
+    beaten = {k for k, _ in dominated_rows(result)}
+    rows = [f"{result.attackers[i]} *" if i in beaten else result.attackers[i] for i in order]
+    lines += _matrix_lines(rows, result.defenders, result.value[order], blank_diagonal=False)
     how = "exact" if result.method == "exact" else (
         f"{result.trials:,} trials a cell on the same streams, seed {result.seed}"
     )
     caption = f"{the(metric)} of each attack (row) against each defender (column), the best on average first"
+    caption += "; * dominated" if beaten else ""
     lines.append(f"({caption}; {how})")
     return lines

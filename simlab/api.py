@@ -432,7 +432,7 @@ def tournament(
     if not defended:
         return fight(setup, chosen, names, limits=Limits(), noun=every or "option")
     if against is not None:
-        rows, row_names = every_row(setup, against)
+        rows, row_names = every_row(setup, against, "against")
     else:
         rows, row_names = [_dotted(d) for d in (defenders or {}).values()], list(defenders or {})
     assert metric is not None

@@ -105,16 +105,17 @@ class Tournament:
         }
 
 
-def every_row(setup: Setup, every: str) -> tuple[list[dict[str, Any]], list[str]]:
+def every_row(setup: Setup, every: str, where: str = "every") -> tuple[list[dict[str, Any]], list[str]]:
     """Each row of the table the input ``every`` names as an option (``[{"ship": "scout"}, ...]``), and their names.
 
     Raises:
-        SimlabError: For an input that names no table's row, with those that do.
+        SimlabError: For an input that names no table's row, with those that do (``where`` names the
+            option or field that gave it).
     """
     question = setup.question
     if every not in question.row_inputs:
         named = ", ".join(question.row_inputs) or "none"
-        raise SimlabError(f"every {every!r}: expected an input naming a table row ({named})")
+        raise SimlabError(f"{where} {every!r}: expected an input naming a table row ({named})")
     names = [row.name for row in setup.owner.tables()[question.row_inputs[every]]]
     return [{every: name} for name in names], names
 

@@ -353,7 +353,7 @@ def tournament(
 
         shared = parse_assignments(sets, "--set")
         setup = setup.with_changes(inputs={f"{side}.{k}": v for side in "ab" for k, v in shared.items()})
-    chosen, names = every_row(setup, every) if every is not None else parse_options(option_items, "--option")
+    chosen, names = every_row(setup, every, "--every") if every is not None else parse_options(option_items, "--option")
     if defended:
         _matchup(setup, chosen, names, against, defender_items, metric, as_json)
         return
@@ -389,7 +389,7 @@ def _matchup(
     if metric is None:
         raise click.UsageError("attacks against defenders need --metric: what the attacker wants high (p_hit)")
     defenders, defender_names = (
-        every_row(setup, against) if against is not None else parse_options(defender_items, "--defender")
+        every_row(setup, against, "--against") if against is not None else parse_options(defender_items, "--defender")
     )
     with progress_bar(len(chosen) * len(defenders), "cells") as advance:
         result = matchup(setup, chosen, defenders, metric, names, defender_names,

@@ -191,9 +191,10 @@ def _fight(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | 
     setup = balance.setup(site, progress)
     chosen, names = every_row(setup, balance.every) if balance.every else parse_options(balance.options, "options")
     if balance.matchup:
-        defenders, defender_names = (
-            every_row(setup, balance.against) if balance.against else parse_options(balance.defenders, "defenders")
-        )
+        if balance.against:
+            defenders, defender_names = every_row(setup, balance.against, "against")
+        else:
+            defenders, defender_names = parse_options(balance.defenders, "defenders")
         return matchup(setup, chosen, defenders, balance.metric, names, defender_names,
                        limits=Limits(max_trials=site.max_trials))  # fmt: skip
     return tournament(setup, chosen, names, limits=Limits(max_trials=site.max_trials), noun=balance.every or "option")

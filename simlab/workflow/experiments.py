@@ -507,7 +507,7 @@ def _tournament_side(
         raise check.fail("tournament", every_key, f'give one of {every_key} = "INPUT" and [tournament.{table_key}]')
     if every_key in given:
         try:
-            options, names = every_row(setup, str(given[every_key]))
+            options, names = every_row(setup, str(given[every_key]), every_key)
         except SimlabError as exc:
             raise check.fail("tournament", every_key, str(exc).partition(": ")[2]) from None
         return tuple(options), tuple(names)

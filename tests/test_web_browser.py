@@ -374,7 +374,7 @@ def test_a_battle_finds_the_fewest_figures_that_reach_a_chance_to_win(client):
     query = {"battle": "striker_fireteam", "find": "a.groups.0.count", "target": "0.75", "trials": "4000", "seed": "1"}
     page = client.get("/battle/striker", params=query).text
     found = html.unescape(re.search(r'<p class="found" id="found">(.*?)</p>', page).group(1))
-    count = int(re.search(r": (\d+) \(", found).group(1))
+    count = int(re.match(r"(\d+) riflemen are the fewest", found).group(1))
     wins = {n: client.get("/api/battle/striker", params={"battle": "striker_fireteam", "a.groups.0.count": str(n),
                                                          "trials": "4000", "seed": "1"}).json()["metrics"]["p_a_wins"]
             for n in (count - 1, count)}  # fmt: skip
@@ -389,7 +389,8 @@ def test_the_battle_view_finds_the_count_from_its_form(server, browser):
     browser.get(server + "/battle/striker?battle=striker_fireteam&trials=3000")
     Select(browser.find_element("id", "f-find")).select_by_value("a.groups.0.count")
     _wait(browser, "return document.getElementById('found') !== null", "no count found")
-    assert "The fewest rifleman for fireteam" in browser.find_element("id", "found").text
+    found = browser.find_element("id", "found").text
+    assert "riflemen are the fewest for which the fireteam's chance to win reaches 0.75" in found
 
 
 @needs_chromium

@@ -16,6 +16,7 @@ from typing import Any
 
 from simlab.inputs.battles import Battle
 from simlab.inputs.errors import SimlabError
+from simlab.output.words import Vocabulary
 from simlab.web.battle import BattleQuery
 from simlab.web.config import Site
 from simlab.web.forms import field
@@ -93,6 +94,7 @@ def find_count(
     setup = BalanceQuery(query, "solve").setup(site, progress)  # the Balance view's setup of the same battle
     unknown = Unknown(search.path, rule=False, whole=True, low=1, high=most)
     found: int | None
+    solution = None
     try:
         solution = solve(setup, unknown, Goal(search.metric, search.target))
         rising = [c for c in solution.crossings if c.rises]
@@ -113,6 +115,7 @@ def find_count(
         "target": search.target,
         "tried": dict(sorted(tried.items())),
         "query": at(found if found is not None else most),
+        "solution": solution,
     }
 
 
@@ -131,21 +134,34 @@ def find_fields(battle: Battle, search: FindCount | None) -> list[dict[str, Any]
     return [which, field(chance, "target", f"{search.target:g}" if search else None)]
 
 
-def found_summary(searched: Mapping[str, Any], side: str, group: str) -> dict[str, Any]:
-    """What the page says of a search: its answer in a sentence, and each count tried."""
+def found_summary(searched: Mapping[str, Any], path: str, words: Vocabulary) -> dict[str, Any]:
+    """What the page says of a search: its answer in ``simlab solve``'s words, and each count tried.
+
+    Args:
+        searched: What :func:`find_count` found.
+        path: The group's count searched (``a.groups.0.count``).
+        words: The battle's vocabulary (its sides' and groups' names).
+    """
+    from simlab.output.balance_sentences import crossing_sentence
+    from simlab.output.words import sentence_case, the
+
     tried = searched["tried"]
 
     def said(count: int) -> str:
         value, (low, high) = tried[count]
         return f"{value:.3f} [{low:.3f}, {high:.3f}]"
 
-    goal = f"{searched['metric']} of at least {searched['target']:g}"
-    if searched["found"] is None:
-        most = searched["most"]
-        sentence = f"Even {most} × {group} fall short of {goal} for {side}: {said(most)}."
+    figures = words.name(path, "inputs")
+    chance = the(words.name(searched["metric"], "metrics"))
+    target = f"{searched['target']:g}"
+    solution = searched.get("solution")
+    rising = [c for c in solution.crossings if c.rises] if solution is not None else []
+    if solution is not None and rising:
+        sentence = sentence_case(crossing_sentence(solution, rising[0], words)) + "."
+    elif searched["found"] is not None:  # reached by a single figure
+        sentence = sentence_case(f"one of the {figures} is enough for {chance} to reach {target}: {said(1)}.")
     else:
-        count = searched["found"]
-        below = f"; with {count - 1}: {said(count - 1)}" if count - 1 in tried else ""
-        sentence = f"The fewest {group} for {side} to reach {goal}: {count} ({said(count)}{below})."
+        most = searched["most"]
+        sentence = sentence_case(f"even {most} {figures} fall short of {target} for {chance}: {said(most)}.")
     rows = [{"count": count, "chance": said(count)} for count in tried]
     return {"sentence": sentence, "tried": rows, "metric": searched["metric"]}

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from simlab.inputs.errors import SimlabError
 from simlab.output.rendering import render
+from simlab.output.words import Vocabulary
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import STANDING, SURVIVAL, answer_context, side_names
 from simlab.web.balance import BALANCE_KEYS, balance_answer, balance_fields, parse_balance
@@ -189,7 +190,7 @@ def _battle_page(
                 raise SimlabError(f"find {search.path}: side {search.path[0]} has {len(side.groups)} group(s)")
             searched = find_count(search, query, side.groups[group].count, site, progress)
             query = searched["query"]
-            context["found"] = found_summary(searched, side.name, side.groups[group].name)
+            context["found"] = found_summary(searched, search.path, Vocabulary(battle=found))
         result = answer_of(site.answers, query, query.request(site, progress))
         encoded = urlencode(query.items())
         shown = answer_context(result, base.metric_docs, kind, base.name, encoded, query.command(site), vary=True)

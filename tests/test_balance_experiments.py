@@ -109,3 +109,18 @@ def test_a_bad_matchup_experiment_is_refused_with_its_line(tmp_path, change, mes
     with pytest.raises(SimlabError) as error:
         load_experiment(path)
     assert message in str(error.value) and str(error.value).startswith(str(path)), error.value
+
+
+def test_a_tournament_experiment_fights_battles_of_each_loadout_eng_1(tmp_path):
+    path = tmp_path / "loadouts.toml"
+    path.write_text(f'name = "loadouts"\nsystem = "striker"\nkind = "tournament"\n'
+                    f'battle = "{Path("experiments/battles/striker_fireteam.toml").resolve()}"\ntrials = 200\nseed = 1\n'
+                    '[tournament.options.rifles]\n"groups.0.weapon" = "rifle"\n"groups.0.mode" = "single"\n'
+                    '[tournament.options.machineguns]\n"groups.0.weapon" = "light machinegun"\n'
+                    '"groups.0.mode" = "half_clip"\n')  # fmt: skip
+    run = run_experiment(load_experiment(path))
+    mix = run.table[run.table["metric"] == "equilibrium"].set_index("option")["value"]
+    assert mix["machineguns"] == 1.0 and run.balance[0][2].fights == "battles"
+    path.write_text(path.read_text().replace('"groups.0.mode" = "single"\n', ""))  # a rifle cannot fire half_clip
+    with pytest.raises(SimlabError, match="not half_clip"):
+        load_experiment(path)

@@ -121,15 +121,23 @@ def every_row(setup: Setup, every: str, where: str = "every") -> tuple[list[dict
 
 
 def parse_options(items: Sequence[str], where: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Options written ``KEY=VALUE;KEY=VALUE``, and their names (their values joined by " + ").
+    """Options written ``KEY=VALUE;KEY=VALUE``, or ``NAME: KEY=VALUE;...``, and their names.
+
+    An option without a name is named by its values joined by " + " (``rifle + cloth``).
 
     Raises:
         SimlabError: For an item that is not ``KEY=VALUE`` pairs (``where`` names the option or field).
     """
     from simlab.inputs.params import parse_assignments
 
-    chosen = [dict(parse_assignments(item.split(";"), where)) for item in items]
-    return chosen, [" + ".join(str(v) for v in option.values()) for option in chosen]
+    chosen, names = [], []
+    for item in items:
+        name, colon, rest = item.partition(":")
+        named = bool(colon) and "=" not in name and name.strip() != ""
+        option = dict(parse_assignments((rest if named else item).split(";"), where))
+        chosen.append(option)
+        names.append(name.strip() if named else " + ".join(str(v) for v in option.values()))
+    return chosen, names
 
 
 def _dominated_json(names: Sequence[str], pairs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:

@@ -282,7 +282,8 @@ TOURNAMENT_EXAMPLES = """\b
 Examples:
   simlab tournament space_v4 --every ship --trials 2000
   simlab tournament striker --battle experiments/battles/striker_fireteam.toml \\
-      --option "groups.0.weapon=rifle;groups.0.count=3" --option "groups.0.weapon=shotgun;groups.0.count=3"
+      --option "rifles: groups.0.weapon=rifle;groups.0.mode=single;groups.0.count=3" \\
+      --option "machineguns: groups.0.weapon=light machinegun;groups.0.mode=half_clip;groups.0.count=3"
   simlab tournament striker --option weapon=rifle --option weapon=submachinegun --option "weapon=light machinegun" \\
       --set range_band=medium --trials 4000
   simlab tournament hitech_tft --option "weapon=assault rifle" --option "weapon=gauss rifle" \\
@@ -297,14 +298,14 @@ MATCHUP_TRIALS = 100_000
                epilog=TOURNAMENT_EXAMPLES)  # fmt: skip
 @scheduler_option
 @click.argument("system")
-@click.option("--option", "option_items", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
-              help="One option: a side's inputs, or an attack's (repeat for each option).")  # fmt: skip
+@click.option("--option", "option_items", multiple=True, metavar="[NAME:]KEY=VALUE[;KEY=VALUE]",
+              help="One option: a side's inputs, or an attack's, named NAME (repeat for each option).")  # fmt: skip
 @click.option("--every", "every", metavar="INPUT", help="Every row of the table INPUT names as an option (ship).")
 @click.option("--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml",
               help="Fight this battle: each option's paths in a side (groups.0.weapon=...) on both sides.")  # fmt: skip
 @click.option("--against", "against", metavar="INPUT",
               help="Score the options as attacks against every row of the table INPUT names (armor).")  # fmt: skip
-@click.option("--defender", "defender_items", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
+@click.option("--defender", "defender_items", multiple=True, metavar="[NAME:]KEY=VALUE[;KEY=VALUE]",
               help="Score the options as attacks against this defender (repeat).")  # fmt: skip
 @click.option("--metric", help="What the attacks are scored by, higher better for the attacker (with defenders).")
 @click.option("--kind", default="attack", show_default=True, help="What each attack asks (with defenders).")

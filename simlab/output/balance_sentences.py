@@ -14,7 +14,7 @@ import numpy as np
 from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
 from simlab.balance.tournament import Matchup, Tournament
-from simlab.output.words import Vocabulary, listed, plural, sentence_case, singular, the
+from simlab.output.words import Vocabulary, is_plural, listed, plural, sentence_case, singular, the
 
 __all__ = [
     "solution_sentences",
@@ -244,7 +244,8 @@ def _dominance(
         named |= losers
         everyone = len(winners) == 1 and len(losers) == len(names) - 1
         whom = others if everyone else listed([f"the {names[k]}" for k in new])
-        said.append((listed([f"the {names[i]}" for i in winners]), whom, len(winners) > 1))
+        several = len(winners) > 1 or is_plural(names[winners[0]])
+        said.append((listed([f"the {names[i]}" for i in winners]), whom, several))
     return said
 
 
@@ -303,7 +304,8 @@ def tournament_sentences(result: Tournament) -> list[str]:
         best = max(valued, key=lambda w: w["residual"])
         worst = min(valued, key=lambda w: w["residual"])
         lines.append(
-            f"Against their prices (strength fitted on the log of the price): the {best['option']} is the best "
+            f"Against their prices (strength fitted on the log of the price): the {best['option']} "
+            f"{'are' if is_plural(best['option']) else 'is'} the best "
             f"value (worth {best['fair_cost']:.4g} at its strength, priced {best['cost']:.4g}); the "
             f"{worst['option']} the worst (worth {worst['fair_cost']:.4g}, priced {worst['cost']:.4g})."
         )

@@ -28,6 +28,7 @@ __all__ = [
     "registry",
     "plural",
     "singular",
+    "is_plural",
     "listed",
     "sentence_case",
     "the",
@@ -57,6 +58,12 @@ def plural(noun: str) -> str:
     if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
         return noun[:-1] + "ies"
     return noun + "s"
+
+
+def is_plural(name: str) -> bool:
+    """Whether a name counts as several for its verb: "the machineguns are", "the battle dress is"."""
+    last = name.split(" ")[-1]
+    return len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is", "'s"))
 
 
 def singular(words: str) -> str:

@@ -231,7 +231,7 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
             if key not in _BALANCE_KEYS[balance_kind]:
                 raise check.unknown(balance_kind, key, "key", _BALANCE_KEYS[balance_kind])
         fights = balance_kind == "tournament" and not ("against" in given or "defenders" in given)
-        default = "duel" if fights else "battle" if "battle" in data else "attack"
+        default = "battle" if "battle" in data else "duel" if fights else "attack"
         kind = given.get("asks", default)
         if not isinstance(kind, str):
             raise check.fail(balance_kind, "asks", f"expected the question each value asks, got {_describe(kind)}")
@@ -541,8 +541,8 @@ def _tournament_ask(check: _Checker, given: Mapping[str, Any], setup: Any) -> Ba
             setup.question.check(setup.request({**options[0], **defender}))
         return BalanceAsk("tournament", metric, options=options, names=names, defenders=defenders,
                           defender_names=defender_names, noun=noun)  # fmt: skip
-    if setup.question.form != "sides":
-        raise check.fail("tournament", "asks", f"a tournament fights duels: asks = \"duel\", not {setup.kind!r}")
+    if setup.question.form not in ("sides", "battle"):
+        raise check.fail("tournament", "asks", f"a tournament fights duels or battles, not {setup.kind!r}")
     if "metric" in given:
         raise check.fail("tournament", "metric", "a tournament scores the chance to win; metric belongs to a matchup")
     for option in options:  # each option checked now, on both sides, as the seatings will ask it

@@ -113,8 +113,9 @@ def test_a_bad_matchup_experiment_is_refused_with_its_line(tmp_path, change, mes
 
 def test_a_tournament_experiment_fights_battles_of_each_loadout_eng_1(tmp_path):
     path = tmp_path / "loadouts.toml"
+    battle = Path("experiments/battles/striker_fireteam.toml").resolve()
     path.write_text(f'name = "loadouts"\nsystem = "striker"\nkind = "tournament"\n'
-                    f'battle = "{Path("experiments/battles/striker_fireteam.toml").resolve()}"\ntrials = 200\nseed = 1\n'
+                    f'battle = "{battle}"\ntrials = 200\nseed = 1\n'
                     '[tournament.options.rifles]\n"groups.0.weapon" = "rifle"\n"groups.0.mode" = "single"\n'
                     '[tournament.options.machineguns]\n"groups.0.weapon" = "light machinegun"\n'
                     '"groups.0.mode" = "half_clip"\n')  # fmt: skip

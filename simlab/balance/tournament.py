@@ -140,6 +140,15 @@ def parse_options(items: Sequence[str], where: str) -> tuple[list[dict[str, Any]
     return chosen, names
 
 
+def _check_size(limits: Limits, questions: int, what: str, job: str) -> None:
+    """Refuse more questions (seatings or cells) than the job's cap of cells, exact ones included."""
+    from simlab.inputs.limits import TooMuchWorkError
+
+    if questions > limits.max_cells:
+        cap = f"the cap of {limits.max_cells:,}"
+        raise TooMuchWorkError(f"{job}: {questions:,} {what} is above {cap}; give fewer options")
+
+
 def _dominated_json(names: Sequence[str], pairs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
     """Each dominated option with every option that dominates it: ``{"option": ..., "by": [...]}``."""
     by: dict[int, list[str]] = {}
@@ -181,6 +190,7 @@ def tournament(
     n = len(options)
     if limits is not None:
         seatings = n * (n - 1)
+        _check_size(limits, seatings, "seatings", "the tournament")
         limits.check_trials(seatings * setup.trials_each, f"the tournament ({seatings} seatings)")
     costs: list[float | None] = [None] * n
     wins = np.zeros((n, n))  # wins[i, j]: i's chance to win as side A against j as side B, draws half
@@ -461,8 +471,10 @@ def matchup(
     if len(set(attacker_names)) != len(attacker_names) or len(set(defender_names)) != len(defender_names):
         raise SimlabError("two attacks or two defenders of the matchup are the same")
     cells = len(attackers) * len(defenders)
-    if limits is not None and not setup.exact:
-        limits.check_trials(cells * setup.trials_each, f"the matchup ({cells} cells)")
+    if limits is not None:
+        _check_size(limits, cells, "cells", "the matchup")
+        if not setup.exact:
+            limits.check_trials(cells * setup.trials_each, f"the matchup ({cells} cells)")
     value = np.zeros((len(attackers), len(defenders)))
     half = np.zeros_like(value)
     for i, attack in enumerate(attackers):

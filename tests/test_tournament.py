@@ -172,3 +172,15 @@ def test_the_python_api_answers_as_the_command_does():
     assert scored.to_json()["attacker_mix"] == {"rifle": 1.0, "shotgun": 0.0}
     with pytest.raises(simlab.SimlabError, match="give one of every and options"):
         simlab.tournament("space_v4")
+
+
+def test_a_matchup_or_tournament_over_the_cap_of_cells_is_refused_before_the_first():
+    from simlab.balance.tournament import matchup
+    from simlab.inputs.limits import Limits, TooMuchWorkError
+
+    setup, two = Setup("striker", exact=True), [{"weapon": "rifle"}, {"weapon": "shotgun"}]
+    with pytest.raises(TooMuchWorkError, match="the matchup: 4 cells is above the cap of 3; give fewer options"):
+        matchup(setup, two, [{"armor": "none"}, {"armor": "mesh"}], "p_hit", ["r", "s"], ["n", "m"],
+                limits=Limits(max_cells=3))  # fmt: skip
+    with pytest.raises(TooMuchWorkError, match="the tournament: 2 seatings is above the cap of 1"):
+        tournament(Setup("striker", "duel", trials=100), two, ["r", "s"], limits=Limits(max_cells=1))

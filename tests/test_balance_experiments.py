@@ -44,20 +44,33 @@ def test_a_solve_experiment_answers_every_cell_and_rule_set_in_the_tidy_table(tm
     assert f"- At range 4 m, under the base rules, DX {int(found[('base', 4)])} is the lowest DX" in report
 
 
+#: A balance experiment of each kind that refuses: a solve, and a matchup of attacks against defenders.
+BASES = {
+    "solve": SOLVE.replace('variants = ["{variant}"]\n', ""),
+    "matchup": Path("experiments/striker_small_arms_against_armour.toml").read_text(),
+}
+
+
 @pytest.mark.parametrize(
-    ("change", "message"),
+    ("base", "change", "message"),
     [
-        (('find = "dx"', 'find = "weapon"'), "[solve]: --find weapon: the input takes text"),
-        (('in = "6..20"', 'in = "20..6"'), "invalid value '20..6' for --in"),
-        (('target = "p_hit=0.75"', 'target = "p_nope=0.75"'), "unknown metric of attack 'p_nope'"),
-        (('target = "p_hit=0.75"', "goal = 1"), "[solve] goal: unknown key 'goal'"),
-        (('kind = "solve"', 'kind = "solve"\nmethod = "both"'), "method: a solve is exact or monte_carlo, not both"),
-        (('kind = "solve"', 'kind = "attack"'), 'solve: [solve] belongs to kind = "solve"'),
+        ("solve", ('find = "dx"', 'find = "weapon"'), "[solve]: --find weapon: the input takes text"),
+        ("solve", ('in = "6..20"', 'in = "20..6"'), "invalid value '20..6' for --in"),
+        ("solve", ('target = "p_hit=0.75"', 'target = "p_nope=0.75"'), "unknown metric of attack 'p_nope'"),
+        ("solve", ('target = "p_hit=0.75"', "goal = 1"), "[solve] goal: unknown key 'goal'"),
+        ("solve", ('kind = "solve"', 'kind = "solve"\nmethod = "both"'), "a solve is exact or monte_carlo, not both"),
+        ("solve", ('kind = "solve"', 'kind = "attack"'), 'solve: [solve] belongs to kind = "solve"'),
+        ("matchup", ('metric = "p_incapacitated"', 'metric = "p_nope"'), "unknown metric of attack 'p_nope'"),
+        ("matchup", ('metric = "p_incapacitated"', ""), "[tournament] metric: expected the metric the attacker wants"),
+        ("matchup", ("[tournament]", '[tournament]\nagainst = "armor"'), 'against = "INPUT" and [tournament.defenders'),
+        ("matchup", ("[tournament]", '[tournament]\nevery = "weapon"'), 'every = "INPUT" and [tournament.options]'),
+        ("matchup", ("[tournament.defenders]", "[tournament.armours]"), "[tournament] armours: unknown key"),
+        ("matchup", ('reflec = { armor = "reflec" }', 'reflec = { armor = "kevlar" }'), "kevlar"),
     ],
 )
-def test_a_bad_balance_experiment_is_refused_with_its_line(tmp_path, change, message):
-    path = tmp_path / "dx.toml"
-    path.write_text(SOLVE.replace('variants = ["{variant}"]\n', "").replace(*change))
+def test_a_bad_balance_experiment_is_refused_with_its_line(tmp_path, base, change, message):
+    path = tmp_path / f"{base}.toml"
+    path.write_text(BASES[base].replace(*change))
     with pytest.raises(SimlabError) as error:
         load_experiment(path)
     assert message in str(error.value) and str(error.value).startswith(str(path)), error.value
@@ -87,28 +100,6 @@ def test_without_salib_a_sensitivity_is_left_out_of_the_whole_job_and_refused_wh
     assert "left out experiments/striker_what_moves_hits.toml:" in capsys.readouterr().err
     with pytest.raises(MissingExtraError, match=r"a sensitivity needs SALib: pip install 'simlab\[balance\]'"):
         load_experiment("experiments/striker_what_moves_hits.toml")
-
-
-MATCHUP = Path("experiments/striker_small_arms_against_armour.toml").read_text()
-
-
-@pytest.mark.parametrize(
-    ("change", "message"),
-    [
-        (('metric = "p_incapacitated"', 'metric = "p_nope"'), "unknown metric of attack 'p_nope'"),
-        (('metric = "p_incapacitated"', ""), "[tournament] metric: expected the metric the attacker wants high"),
-        (("[tournament]", '[tournament]\nagainst = "armor"'), 'against = "INPUT" and [tournament.defenders]'),
-        (("[tournament]", '[tournament]\nevery = "weapon"'), 'give one of every = "INPUT" and [tournament.options]'),
-        (("[tournament.defenders]", "[tournament.armours]"), "[tournament] armours: unknown key"),
-        (('reflec = { armor = "reflec" }', 'reflec = { armor = "kevlar" }'), "kevlar"),
-    ],
-)
-def test_a_bad_matchup_experiment_is_refused_with_its_line(tmp_path, change, message):
-    path = tmp_path / "game.toml"
-    path.write_text(MATCHUP.replace(*change))
-    with pytest.raises(SimlabError) as error:
-        load_experiment(path)
-    assert message in str(error.value) and str(error.value).startswith(str(path)), error.value
 
 
 def test_a_tournament_experiment_fights_battles_of_each_loadout_eng_1(tmp_path):

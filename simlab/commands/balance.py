@@ -286,8 +286,8 @@ Examples:
       --option "machineguns: groups.0.weapon=light machinegun;groups.0.mode=half_clip;groups.0.count=3"
   simlab tournament striker --option weapon=rifle --option weapon=submachinegun --option "weapon=light machinegun" \\
       --set range_band=medium --trials 4000
-  simlab tournament hitech_tft --option "weapon=assault rifle" --option "weapon=gauss rifle" \\
-      --option "weapon=laser rifle" --against armor --metric p_incapacitated --set range_m=60 --exact
+  simlab tournament striker --option weapon=rifle --option "weapon=laser carbine" --option weapon=shotgun \\
+      --against armor --metric p_incapacitated --set range_band=medium --exact
 """
 #: Duels of each seating of a tournament, and trials of each cell of a sampled matchup, unless told.
 TOURNAMENT_TRIALS = 10_000
@@ -312,7 +312,7 @@ MATCHUP_TRIALS = 100_000
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="An input of both sides (range_band=...).")
 @rules_options
 @click.option("--exact", is_flag=True, help="Exact values (attacks against defenders, where the engine is exact).")
-@sampling_options("Duels per seating (attacks: trials per cell)", TOURNAMENT_TRIALS)
+@sampling_options(f"Duels per seating (attacks against defenders: {MATCHUP_TRIALS:,} per cell)", TOURNAMENT_TRIALS)
 def tournament(
     system: str,
     option_items: tuple[str, ...],

@@ -553,4 +553,7 @@ def test_attacks_against_defenders_on_the_balance_view_say_what_simlab_tournamen
     code, out, _ = run_cli(capsys, *shlex.split(command)[1:])
     assert code == 0 and out.splitlines()[0] == first and first.startswith("The attacker's best mix is the laser")
     assert "--defender 'armor=cloth + reflec'" in command and "--exact" in command
+    computed = client.app.state.site.answers.computed
     assert client.get("/csv/balance/striker", params=query).text.startswith(",mesh,cloth + reflec\nrifle,")
+    assert client.get("/api/balance/striker", params=query).json()["attacker_mix"]["laser carbine"] == 1.0
+    assert client.app.state.site.answers.computed == computed  # the page's answer serves its CSV and JSON

@@ -203,16 +203,25 @@ def _fight(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | 
 def balance_payload(site: Site, system: str, items: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """What ``/api/balance/SYSTEM`` returns: the JSON of ``simlab solve`` or ``simlab sensitivity``."""
     balance = parse_balance(site, system, items)
-    doing = {"solve": _solve, "sensitivity": _rank, "tournament": _fight}[balance.do]
-    payload: dict[str, Any] = doing(balance, site, None).to_json()
+    payload: dict[str, Any] = _answered(balance, site, None).to_json()
     return payload
+
+
+def _answered(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
+    """The balance question's result, worked out once: its page, JSON and CSV share it (as answers do)."""
+    from simlab.web.cache import answer_key
+
+    doing = {"solve": _solve, "sensitivity": _rank, "tournament": _fight}[balance.do]
+    own = tuple(sorted((str(k), str(v)) for k, v in balance.items()))
+    return site.answers.get(("balance", *answer_key(balance.query), own),
+                            lambda: {"result": doing(balance, site, progress)})["result"]  # fmt: skip
 
 
 def balance_csv(site: Site, system: str, items: Sequence[tuple[str, str]]) -> str:
     """What ``/csv/balance/SYSTEM`` returns: every value tried, or the ranking."""
     balance = parse_balance(site, system, items)
     if balance.do == "tournament":
-        fought = _fight(balance, site, None)
+        fought = _answered(balance, site, None)
         import pandas as pd
 
         if balance.matchup:
@@ -220,7 +229,7 @@ def balance_csv(site: Site, system: str, items: Sequence[tuple[str, str]]) -> st
         else:
             table = pd.DataFrame(fought.score, index=list(fought.names), columns=list(fought.names))
         return str(table.to_csv(lineterminator="\n"))
-    found = _solve(balance, site, None) if balance.do == "solve" else _rank(balance, site, None)
+    found = _answered(balance, site, None)
     table = found.tried_frame() if balance.do == "solve" else found.frame()
     return str(table.to_csv(index=False, lineterminator="\n"))
 
@@ -236,7 +245,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
     with plots.speaking(setup_words):
         if balance.do == "solve":
             try:
-                found = _solve(balance, site, progress)
+                found = _answered(balance, site, progress)
             except NoCrossingError as none:
                 raise SimlabError(f"no crossing: {none}") from None
             sentences = solution_sentences(found, setup_words)
@@ -253,7 +262,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
             from simlab.output.balance_report import matchup_chart
             from simlab.output.balance_sentences import matchup_sentences
 
-            scored = _fight(balance, site, progress)
+            scored = _answered(balance, site, progress)
             said = matchup_sentences(scored, setup_words)
             sentences = said[: said.index("")] if "" in said else said
             figure = matchup_chart(scored)
@@ -268,7 +277,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
             from simlab.output.balance_report import matrix_chart
             from simlab.output.balance_sentences import tournament_sentences
 
-            fought = _fight(balance, site, progress)
+            fought = _answered(balance, site, progress)
             said = tournament_sentences(fought)
             sentences = said[: said.index("")] if "" in said else said
             figure = matrix_chart(fought)
@@ -279,7 +288,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
                              "doc": f"mean score {valued['mean_score']:.3f}"})  # fmt: skip
             caption = "The chance of each row to beat each column, the strongest first"
         else:
-            ranked = _rank(balance, site, progress)
+            ranked = _answered(balance, site, progress)
             sentences = sensitivity_sentences(ranked, setup_words)
             figure = shares_chart(ranked)
             for effect in ranked.effects:

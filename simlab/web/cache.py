@@ -18,7 +18,7 @@ from typing import Any
 from simlab.inputs.requests import Request
 from simlab.systems import Question
 
-__all__ = ["AnswerCache", "MOST_KEPT", "answer_of", "chart_of"]
+__all__ = ["AnswerCache", "MOST_KEPT", "answer_of", "chart_of", "answer_key"]
 
 #: Results kept at most (a battle's JSON is a few tens of kilobytes).
 MOST_KEPT = 128
@@ -83,7 +83,7 @@ def answer_of(cache: AnswerCache, query: Any, request: tuple[Question, Request])
         request: Its question and request, already checked.
     """
     question, made = request
-    return cache.get(_key(query), lambda: question.answer(made).to_json())
+    return cache.get(answer_key(query), lambda: question.answer(made).to_json())
 
 
 def chart_of(cache: AnswerCache, query: Any, chart: tuple[str, bool], draw: Callable[[], bytes]) -> bytes:
@@ -92,10 +92,10 @@ def chart_of(cache: AnswerCache, query: Any, chart: tuple[str, bool], draw: Call
     A page reloaded, or shared and opened again, shows its charts at once. ``chart`` is the chart's
     name and whether it counts "at least"; ``draw`` draws it.
     """
-    png: bytes = cache.get((*_key(query), "chart", *chart), lambda: {"png": draw()}, chart=True)["png"]
+    png: bytes = cache.get((*answer_key(query), "chart", *chart), lambda: {"png": draw()}, chart=True)["png"]
     return png
 
 
-def _key(query: Any) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+def answer_key(query: Any) -> tuple[str, str, tuple[tuple[str, str], ...]]:
     """What identifies an answer: its system, kind and query string (an uploaded variant's content among it)."""
     return (query.system, query.kind, tuple(sorted((str(k), str(v)) for k, v in query.items())))

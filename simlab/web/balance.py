@@ -262,7 +262,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
             from simlab.output.balance_report import matchup_chart
             from simlab.output.balance_sentences import matchup_sentences
 
-            scored = _answered(balance, site, progress)
+            fought = scored = _answered(balance, site, progress)
             said = matchup_sentences(scored, setup_words)
             sentences = said[: said.index("")] if "" in said else said
             figure = matchup_chart(scored)
@@ -298,12 +298,25 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
                              "interval": interval, "doc": f"alone {effect.s1:.3f}, Morris μ* {effect.mu_star:.3f}"
                              if effect.s1 is not None else f"Morris μ* {effect.mu_star:.3f}"})  # fmt: skip
             caption = f"What moves {setup_words.name(balance.metric, 'metrics')}"
-    width, height = (float(v) for v in figure.get_size_inches())
-    chart = Chart("balance", caption, chart_png(figure), width, height)
+    charts = [_chart("balance", caption, figure)]
+    if balance.do == "tournament":  # the equilibrium as bars, beside the matrix (both sides' of a matchup)
+        from simlab.output.balance_report import mix_chart
+
+        with plots.speaking(setup_words):
+            charts.append(_chart("mix", "The equilibrium mix, and how often each option enters it", mix_chart(fought)))
     note = f"The same from the command line (simlab {balance.do}):"
-    answered = grid_answer("balance", balance.query, balance.items(), rows, [chart], balance.command(site), note)
-    answered["balance"] = {"sentences": sentences, "do": balance.do}
+    answered = grid_answer("balance", balance.query, balance.items(), rows, charts, balance.command(site), note)
+    listed = {"solve": "values tried", "sensitivity": "knobs"}.get(balance.do, "shares of the mixes")
+    if balance.do == "tournament" and not balance.matchup:
+        listed = "strengths"
+    answered["balance"] = {"sentences": sentences, "do": balance.do, "rows": listed}
     return answered
+
+
+def _chart(name: str, caption: str, figure: Any) -> Chart:
+    """One chart of the answer region, at the size it was drawn."""
+    width, height = (float(v) for v in figure.get_size_inches())
+    return Chart(name, caption, chart_png(figure), width, height)
 
 
 def balance_fields(

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from simlab.commands.options import WHOLE
+from simlab.workflow.notebooks import NOTEBOOK_TRIALS
 
 __all__ = ["notebooks"]
 
@@ -16,7 +17,10 @@ __all__ = ["notebooks"]
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[NOTEBOOK.ipynb ...]")
 @click.option("--check", is_flag=True, help="Write nothing: exit 1 naming each cell whose committed output is stale.")
 @click.option(
-    "--trials", type=WHOLE, default=None, help="Trials per sampled experiment cell [default: 20,000, as committed]."
+    "--trials",
+    type=WHOLE,
+    default=None,
+    help=f"Trials per sampled experiment cell [default: {NOTEBOOK_TRIALS:,}, as committed].",
 )
 def notebooks(paths: tuple[Path, ...], check: bool, trials: int | None) -> None:
     """Execute the notebooks of notebooks/ top to bottom and write them back with their outputs.

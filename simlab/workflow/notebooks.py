@@ -21,7 +21,7 @@ from simlab.inputs.errors import SimlabError
 __all__ = ["NOTEBOOK_TRIALS", "NOTEBOOKS", "execute", "stale_cells", "write_notebook", "text_outputs"]
 
 #: Trials per sampled experiment cell in the committed notebooks (``SIMLAB_NOTEBOOK_TRIALS``).
-NOTEBOOK_TRIALS = 20_000
+NOTEBOOK_TRIALS = 5_000
 #: Where the notebooks are.
 NOTEBOOKS = Path("notebooks")
 

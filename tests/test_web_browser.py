@@ -47,6 +47,8 @@ VIEWS = {
     "&armor=flak+jacket&range_m=20",
     "balance sensitivity": "/balance/striker?do=sensitivity&metric=p_hit&weapon=rifle"
     "&vary=skill%3D0..4%3B+cover%3Dnone,partial,full",
+    "balance matchup": "/balance/striker?do=tournament&options=weapon%3Drifle+%7C+weapon%3Dshotgun"
+    "&defenders=armor%3Dmesh+%7C+armor%3Dcloth&metric=p_incapacitated&method=exact",
 }
 
 
@@ -159,12 +161,15 @@ def test_every_script_of_the_page_runs(server, browser):
 
 
 @needs_chromium
-def test_no_page_is_wider_than_a_phone(server):
+def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_answer_comes_first(server):
     with chromium(390, 844) as phone:
         for name, path in {**VIEWS, "home": "/", "results": "/results"}.items():
             phone.get(server + path)
             width = phone.execute_script("return document.documentElement.scrollWidth")
             assert width <= 390, f"{name}: {width} px wide at 390 px"
+            if name in ("ask", "battle", "compare"):  # the answer before the form, on the first screen
+                top = phone.execute_script("return document.querySelector('#answer h2').getBoundingClientRect().top")
+                assert top < 844, f"{name}: the answer starts at {top:.0f} px, below the first screen"
 
 
 def test_the_sweep_experiment_runs_as_the_page_shows_it(client, capsys, tmp_path):
@@ -483,15 +488,6 @@ def test_a_sampled_answer_shows_its_progress_where_the_answer_is(server, browser
           "no progress in the answer region", 30)  # fmt: skip
     assert "working" in browser.find_element("id", "answer").get_attribute("class")
     _wait(browser, "return document.getElementById('progress') === null", "the answer never came", 60)
-
-
-@needs_chromium
-def test_on_a_phone_the_answer_comes_before_the_form(server):
-    with chromium(390, 844) as phone:
-        for name in ("ask", "battle", "compare"):
-            phone.get(server + VIEWS[name])
-            top = phone.execute_script("return document.querySelector('#answer h2').getBoundingClientRect().top")
-            assert top < 844, f"{name}: the answer starts at {top:.0f} px, below the first screen"
 
 
 def test_the_balance_view_answers_as_simlab_solve_does_and_its_command_runs_as_shown(client, capsys):

@@ -49,6 +49,7 @@ __all__ = [
     "dominated_rows",
     "game_mixes",
     "maximin",
+    "matchup_mixes",
     "matchup_stability",
     "every_row",
     "parse_options",
@@ -424,7 +425,7 @@ class Matchup:
 
     def to_json(self) -> dict[str, Any]:
         """The matrix, the dominated attacks, both sides' equilibrium mixes and their stability as JSON."""
-        attack, defence, worth_of_game = game_mixes(self.value)
+        attack, defence, worth_of_game = matchup_mixes(self)
         attack_share, defence_share = matchup_stability(self)
         return {
             "attackers": list(self.attackers),
@@ -488,6 +489,14 @@ def matchup(
     method = "exact" if setup.exact else "monte_carlo"
     trials = None if setup.exact else setup.trials_each
     return Matchup(tuple(attacker_names), tuple(defender_names), metric, value, half, method, trials, setup.seed)
+
+
+def matchup_mixes(result: Matchup) -> tuple[np.ndarray, np.ndarray, float]:
+    """Both sides' equilibrium mixes of the matchup and the game's value (:func:`game_mixes`), worked out once."""
+    if "mixes" not in result._cache:
+        result._cache["mixes"] = game_mixes(result.value)
+    found: tuple[np.ndarray, np.ndarray, float] = result._cache["mixes"]
+    return found
 
 
 def matchup_stability(result: Matchup, resamples: int = RESAMPLES) -> tuple[np.ndarray, np.ndarray]:

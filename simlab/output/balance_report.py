@@ -74,10 +74,10 @@ def matchup_chart(scored: Any, title: str | None = None) -> Any:
 
 def mix_chart(result: Any, title: str | None = None) -> Any:
     """The equilibrium mix as bars (a matchup: both sides'), with each option's share of the resampled equilibria."""
-    from simlab.balance.tournament import Matchup, equilibrium_stability, game_mixes, matchup_stability, strengths
+    from simlab.balance.tournament import Matchup, equilibrium_stability, matchup_mixes, matchup_stability, strengths
 
     if isinstance(result, Matchup):
-        attack, defence, _ = game_mixes(result.value)
+        attack, defence, _ = matchup_mixes(result)
         attack_in, defence_in = matchup_stability(result)
         exact = result.method == "exact"
         panels = [
@@ -242,9 +242,9 @@ def _worth_rows(fought: Any) -> list[dict[str, Any]]:
 
 def _matchup_table(scored: Any) -> pd.DataFrame:
     """Each attack's metric against each defender (with its interval where sampled), its mix, and the defender's."""
-    from simlab.balance.tournament import game_mixes
+    from simlab.balance.tournament import matchup_mixes
 
-    attack, defence, _ = game_mixes(scored.value)
+    attack, defence, _ = matchup_mixes(scored)
     sampled = scored.method != "exact"
     table: dict[str, list[str]] = {"attack": [*scored.attackers, "defender's mix"]}
     for j, defender in enumerate(scored.defenders):

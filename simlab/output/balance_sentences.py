@@ -290,7 +290,8 @@ def tournament_sentences(result: Tournament) -> list[str]:
     else:
         line += "."
     lines = [line]
-    grouped = _dominance(names, dominated(result), order, f"every other {noun}")
+    pairs = dominated(result)
+    grouped = _dominance(names, pairs, order, f"every other {noun}")
     if grouped:
         said_by = "; ".join(
             f"{winners} {'dominate' if several else 'dominates'} {losers}" for winners, losers, several in grouped
@@ -312,7 +313,7 @@ def tournament_sentences(result: Tournament) -> list[str]:
     lines.append("Strongest first (Bradley-Terry): " + ", ".join(names[i] for i in order) + ".")
     lines.append("")
     ordered = result.score[np.ix_(order, order)]
-    beaten = {k for k, _ in dominated(result)}
+    beaten = {k for k, _ in pairs}
     rows = [f"{names[i]} *" if i in beaten else names[i] for i in order]
     lines += _matrix_lines(rows, [names[i] for i in order], ordered, blank_diagonal=True)
     seatings = f"both seatings of {result.trials:,} {result.fights}"
@@ -324,11 +325,11 @@ def tournament_sentences(result: Tournament) -> list[str]:
 
 def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[str]:
     """Attacks against defenders in sentences: both sides' best mixes, the game's value, dominated attacks, matrix."""
-    from simlab.balance.tournament import dominated_rows, game_mixes, matchup_stability
+    from simlab.balance.tournament import dominated_rows, matchup_mixes, matchup_stability
 
     words = words or Vocabulary()
     metric = words.name(result.metric, "metrics")
-    attack, defence, value = game_mixes(result.value)
+    attack, defence, value = matchup_mixes(result)
     lines = [
         sentence_case(
             f"the attacker's best mix is {_alone_or_mix(result.attackers, attack)}: {the(metric)} is at least "
@@ -349,7 +350,8 @@ def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[
             + listed([f"{defence_share[j]:.0%}" for j in answered]) + "."
         )
     order = [int(i) for i in np.argsort(-result.value.mean(axis=1), kind="stable")]
-    grouped = _dominance(result.attackers, dominated_rows(result), order, "every other attack")
+    pairs = dominated_rows(result)
+    grouped = _dominance(result.attackers, pairs, order, "every other attack")
     if grouped:
         said_by = "; ".join(
             f"{winners} {'do' if several else 'does'} better than {losers}" for winners, losers, several in grouped
@@ -359,7 +361,7 @@ def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[
     else:
         lines.append("No attack is dominated: against some defender, each does at least as well as any other.")
     lines.append("")
-    beaten = {k for k, _ in dominated_rows(result)}
+    beaten = {k for k, _ in pairs}
     rows = [f"{result.attackers[i]} *" if i in beaten else result.attackers[i] for i in order]
     lines += _matrix_lines(rows, result.defenders, result.value[order], blank_diagonal=False)
     how = "exact" if result.method == "exact" else (

@@ -258,7 +258,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
                              "shown": shown(point.value), "doc": "", "interval": interval})  # fmt: skip
             caption = f"{setup_words.name(found.goal.metric, 'metrics')} at every value tried"
         elif balance.matchup:
-            from simlab.balance.tournament import game_mixes
+            from simlab.balance.tournament import matchup_mixes
             from simlab.output.balance_report import matchup_chart
             from simlab.output.balance_sentences import matchup_sentences
 
@@ -266,7 +266,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
             said = matchup_sentences(scored, setup_words)
             sentences = said[: said.index("")] if "" in said else said
             figure = matchup_chart(scored)
-            attack, defence, _ = game_mixes(scored.value)
+            attack, defence, _ = matchup_mixes(scored)
             for names, mix, side in ((scored.attackers, attack, "attack"), (scored.defenders, defence, "defender")):
                 for name, share in zip(names, mix, strict=True):
                     rows.append({"name": name, "words": name, "shown": f"{share:.0%}", "interval": "",

@@ -126,7 +126,7 @@ def _tournament_rows(fought: Any) -> list[dict[str, Any]]:
 
 def _matchup_rows(scored: Any) -> list[dict[str, Any]]:
     """A matchup's rows: each attack's metric against each defender, then both sides' mixes and the game's value."""
-    from simlab.balance.tournament import game_mixes, matchup_stability
+    from simlab.balance.tournament import matchup_mixes, matchup_stability
 
     trials = scored.trials
     rows = []
@@ -137,7 +137,7 @@ def _matchup_rows(scored: Any) -> list[dict[str, Any]]:
             rows.append(
                 {"cell": i, "option": attack, "against": defender, **_row(scored.metric, value, low, high, trials)}
             )
-    attack_mix, defence_mix, value_of_game = game_mixes(scored.value)
+    attack_mix, defence_mix, value_of_game = matchup_mixes(scored)
     attack_share, defence_share = matchup_stability(scored)
     for i, attack in enumerate(scored.attackers):
         for metric, value in (("attacker_mix", attack_mix[i]), ("in_attacker_mixes", attack_share[i])):

@@ -406,7 +406,9 @@ def robust_range(values: np.ndarray, diverging: bool = False) -> tuple[float, fl
 
 
 def _cell_text(value: float) -> str:
-    """A heatmap cell's number: two significant figures, 0.52 or 25."""
+    """A heatmap cell's number: two significant figures, 0.52 or 25; 0 for an exact sum's rounding (-1e-16)."""
+    if abs(value) < 1e-12:
+        return "0"
     return f"{value:.2g}" if abs(value) < 100 else f"{value:.0f}"
 
 

@@ -184,3 +184,83 @@ def test_a_matchup_or_tournament_over_the_cap_of_cells_is_refused_before_the_fir
                 limits=Limits(max_cells=3))  # fmt: skip
     with pytest.raises(TooMuchWorkError, match="the tournament: 2 seatings is above the cap of 1"):
         tournament(Setup("striker", "duel", trials=100), two, ["r", "s"], limits=Limits(max_cells=1))
+
+
+def test_every_draw_counts_half_on_both_seatings_eng_5():
+    """A battle's "both out" and "undecided" are draws: each seating scores win + draw / 2 for its own side."""
+    from simlab.inputs.battles import load_battle
+
+    setup = Setup("striker", "battle", battle=load_battle("experiments/battles/striker_fireteam.toml"), trials=300,
+                  seed=4)  # fmt: skip
+    loadouts = [{"groups.0.count": 1}, {"groups.0.count": 2}]
+    result = tournament(setup, loadouts, ["one", "two"])
+
+    def seating(first, second):
+        sides = {**{f"a.{k}": v for k, v in first.items()}, **{f"b.{k}": v for k, v in second.items()}}
+        metrics = setup.answer(sides).metrics
+        return metrics["p_a_wins"], metrics["p_b_wins"]
+
+    (a_wins, b_wins), (b_as_a, a_as_b) = seating(*loadouts), seating(*reversed(loadouts))
+    expected = ((a_wins + (1 - a_wins - b_wins) / 2) + (a_as_b + (1 - b_as_a - a_as_b) / 2)) / 2
+    assert result.score[0, 1] == pytest.approx(expected, abs=1e-12)
+    assert 0 < result.half_width[0, 1] < 0.1
+
+
+def test_bradley_terry_strengths_are_the_converged_maximum_likelihood():
+    from scipy.optimize import minimize
+    from scipy.special import log_expit
+
+    from simlab.balance.tournament import STRENGTH_CLIP
+
+    rng = np.random.default_rng(5)
+    upper = np.triu(rng.uniform(0, 1, (6, 6)), 1)
+    upper[0, 1:] = 1.0  # a sweep: read as one fight in a thousand
+    score = upper + np.tril(1 - upper.T, -1) + np.eye(6) * 0.5
+    clipped = np.clip(score, STRENGTH_CLIP, 1 - STRENGTH_CLIP)
+    off = ~np.eye(6, dtype=bool)
+
+    def loss(s):
+        return -(clipped * log_expit(s[:, None] - s[None, :]))[off].sum()
+
+    fitted = minimize(loss, np.zeros(6), method="BFGS", options={"gtol": 1e-12}).x
+    np.testing.assert_allclose(strengths(score), fitted - fitted.mean(), atol=1e-6)
+    np.testing.assert_allclose(strengths(np.stack([score, score.T]))[0], strengths(score), atol=1e-12)
+
+
+def test_a_tie_is_said_as_a_tie_identical_options_share_the_mix():
+    from simlab.balance.tournament import game_mix, tournament_mix
+    from simlab.output.balance_sentences import tournament_sentences
+
+    twins = game([[0.5, 0.5, 0.8], [0.5, 0.5, 0.8], [0.2, 0.2, 0.5]], names="xyz")
+    np.testing.assert_allclose(equilibrium(twins.score), [0.5, 0.5, 0.0], atol=1e-9)
+    assert not tournament_mix(twins).unique and tournament_mix(twins).varies == (0, 1)
+    assert "the mix is not unique: the x and the y can trade shares" in tournament_sentences(twins)[0]
+    attack = game_mix(np.array([[0.3, 0.6], [0.3, 0.6], [0.1, 0.2]]))  # two identical attacks
+    np.testing.assert_allclose(attack.mix, [0.5, 0.5, 0.0], atol=1e-9)
+    assert game_mix(np.array([[0.4, 0.2], [0.15, 0.2]])).unique  # a tie of value settled by the average: unique
+
+
+def test_prices_give_a_verdict_only_beyond_the_sampling_error():
+    from simlab.output.balance_sentences import tournament_sentences
+
+    score = np.array([[0.5, 0.7, 0.9], [0.3, 0.5, 0.7], [0.1, 0.3, 0.5]])
+    line = np.exp(strengths(score))  # priced exactly at the strength's line: every residual 0
+    exact = Tournament(tuple("abc"), score, np.zeros((3, 3)), 0, 1, (), tuple(10 * line))
+    assert {w["verdict"] for w in worth(exact)} == {"in line"}
+    assert "every option is priced in line with its strength" in tournament_sentences(exact)[2]
+    falling = Tournament(tuple("abc"), score, np.full((3, 3), 0.01), 1000, 1, (), (10.0, 20.0, 40.0))
+    said = tournament_sentences(falling)  # strength falls with price: no fair price, and no crash
+    assert "strength does not rise with price here" in said[2]
+    assert all(w["fair_cost"] is None and w["verdict"] is None for w in worth(falling))
+
+
+def test_a_defender_never_replaces_an_attacks_own_input_and_option_values_are_checked(capsys):
+    from conftest import run_cli
+
+    base = ["tournament", "striker", "--option", "weapon=rifle", "--metric", "p_incapacitated", "--exact"]
+    shotgunner = ["--defender", "shotgunner: weapon=shotgun"]
+    code, out, err = run_cli(capsys, *base, "--option", "weapon=laser carbine", *shotgunner)
+    assert (code, out) == (2, "") and err.strip().count("\n") == 0
+    assert "defender 'shotgunner' sets weapon, which attack 'rifle' sets too" in err
+    code, out, err = run_cli(capsys, *base, "--option", "weapon=shotgun;armor=plate", "--against", "armor")
+    assert code == 2 and "attack 'shotgun + plate': unknown armor 'plate'" in err

@@ -8,6 +8,7 @@ report of a ``kind = "solve"`` experiment and the web page's Balance view.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -266,13 +267,61 @@ def _matrix_lines(rows: Sequence[str], columns: Sequence[str], value: np.ndarray
     return lines
 
 
+def _tied(names: Sequence[str], varies: Sequence[int]) -> str:
+    """The words of an equilibrium that is not unique: which options can trade shares."""
+    traded = listed([f"the {names[i]}" for i in varies])
+    return f"the mix is not unique: {traded} can trade shares (shown is the centre of the equally good mixes)"
+
+
+def _priced(row: dict[str, Any]) -> str:
+    """An option against its price: "the free trader (worth 54.9 at its strength, priced 37.1)"."""
+    fair = row["fair_cost"]
+    return f"the {row['option']} (worth {fair:.3g} at its strength, priced {row['cost']:.3g})"
+
+
+def _apart(found: list[dict[str, Any]], sign: float) -> bool:
+    """Whether the first of ``found`` lies beyond every other's residual interval (sign 1: above; -1: below)."""
+    first = found[0]["residual_ci95"]
+    if sign > 0:
+        return all(first[0] > w["residual_ci95"][1] for w in found[1:])
+    return all(first[1] < w["residual_ci95"][0] for w in found[1:])
+
+
+def _worth_sentence(valued: list[dict[str, Any]], noun: str) -> str:
+    """What the prices say: bargains and overpriced options beyond the sampling error, or that all are in line.
+
+    "The best value" (or the worst) is said only of an option whose residual's interval lies apart
+    from every other bargain's (or overpriced option's); else they are listed, the largest first.
+    """
+    lead = "Against their prices (strength fitted on the log of the price)"
+    if all(w["verdict"] is None for w in valued):
+        return f"{lead}: strength does not rise with price here, so no price is fair by the line."
+    bargains = sorted((w for w in valued if w["verdict"] == "bargain"), key=lambda w: -w["residual"])
+    dear = sorted((w for w in valued if w["verdict"] == "overpriced"), key=lambda w: w["residual"])
+    if not bargains and not dear:
+        return f"{lead}: every {noun} is priced in line with its strength, within the sampling error."
+    parts = []
+    for found, sign, single, several in ((bargains, 1.0, "the best value", "bargains"),
+                                         (dear, -1.0, "the worst value", "overpriced")):  # fmt: skip
+        if not found:
+            continue
+        rest = listed([f"the {w['option']}" for w in found[1:]])
+        if _apart(found, sign):
+            be = "are" if is_plural(str(found[0]["option"])) else "is"
+            parts.append(f"{_priced(found[0])} {be} {single}" + (f", then {rest}" if rest else ""))
+        else:
+            parts.append(f"{several}: {_priced(found[0])}, {rest}")
+    return f"{lead}, beyond the sampling error: " + "; ".join(parts) + "."
+
+
 def tournament_sentences(result: Tournament) -> list[str]:
     """A tournament in sentences: the metagame and its stability, who dominates whom, worth, strengths, the matrix."""
-    from simlab.balance.tournament import dominated, equilibrium_stability, strengths, worth
+    from simlab.balance.tournament import dominated, equilibrium_stability, strengths, tournament_mix, worth
 
     names, noun = result.names, result.noun
-    order = [int(i) for i in np.argsort(-strengths(result.score))]
+    order = [int(i) for i in np.argsort(-strengths(result.score), kind="stable")]
     mix, share = equilibrium_stability(result)
+    game = tournament_mix(result)
     played = sorted((i for i in range(len(names)) if mix[i] > 0), key=lambda i: -mix[i])
     never = [i for i in order if share[i] == 0]
     kept = listed([f"{share[i]:.0%}" for i in played])
@@ -283,6 +332,8 @@ def tournament_sentences(result: Tournament) -> list[str]:
     else:
         enter = f"{resampled}, they enter the mix in {kept} of the cases"
         line = f"The metagame (the equilibrium mix) is {_shares(names, mix)}; {enter}"
+    if not game.unique:
+        line += f"; {_tied(names, game.varies)}"
     if never and len(never) + len(played) == len(names):
         line += f"; no other {noun} is ever worth taking."
     elif never:
@@ -302,14 +353,7 @@ def tournament_sentences(result: Tournament) -> list[str]:
         lines.append(f"No {noun} is dominated: against some opponent, each does at least as well as any other.")
     valued = [w for w in worth(result) if w["residual"] is not None]
     if valued:
-        best = max(valued, key=lambda w: w["residual"])
-        worst = min(valued, key=lambda w: w["residual"])
-        lines.append(
-            f"Against their prices (strength fitted on the log of the price): the {best['option']} "
-            f"{'are' if is_plural(best['option']) else 'is'} the best "
-            f"value (worth {best['fair_cost']:.4g} at its strength, priced {best['cost']:.4g}); the "
-            f"{worst['option']} the worst (worth {worst['fair_cost']:.4g}, priced {worst['cost']:.4g})."
-        )
+        lines.append(_worth_sentence(valued, noun))
     lines.append("Strongest first (Bradley-Terry): " + ", ".join(names[i] for i in order) + ".")
     lines.append("")
     ordered = result.score[np.ix_(order, order)]
@@ -325,11 +369,12 @@ def tournament_sentences(result: Tournament) -> list[str]:
 
 def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[str]:
     """Attacks against defenders in sentences: both sides' best mixes, the game's value, dominated attacks, matrix."""
-    from simlab.balance.tournament import dominated_rows, matchup_mixes, matchup_stability
+    from simlab.balance.tournament import dominated_rows, matchup_games, matchup_mixes, matchup_stability
 
     words = words or Vocabulary()
     metric = words.name(result.metric, "metrics")
     attack, defence, value = matchup_mixes(result)
+    attack_game, defence_game = matchup_games(result)
     lines = [
         sentence_case(
             f"the attacker's best mix is {_alone_or_mix(result.attackers, attack)}: {the(metric)} is at least "
@@ -337,6 +382,10 @@ def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[
             f"{_alone_or_mix(result.defenders, defence)}, which holds it to at most {value:.4g} whatever the attack."
         )
     ]
+    for side, game, names in (("attacker", attack_game, result.attackers),
+                              ("defender", defence_game, result.defenders)):  # fmt: skip
+        if not game.unique:
+            lines.append(sentence_case(f"the {side}'s {_tied(names, game.varies).removeprefix('the ')}."))
     if result.method != "exact":
         attack_share, defence_share = matchup_stability(result)
         played = [i for i in range(len(result.attackers)) if attack[i] > 0]

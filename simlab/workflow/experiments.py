@@ -526,6 +526,8 @@ def _tournament_ask(check: _Checker, given: Mapping[str, Any], setup: Any) -> Ba
     (``against = "INPUT"`` or ``[tournament.defenders]``) scores each option against each defender by
     ``metric``; a tournament fights duels of the options on both sides.
     """
+    from simlab.balance.tournament import check_matchup, check_options
+
     options, names = _tournament_side(check, given, setup, "every", "options")
     noun = str(given.get("every", "option"))
     if "against" in given or "defenders" in given:
@@ -535,19 +537,14 @@ def _tournament_ask(check: _Checker, given: Mapping[str, Any], setup: Any) -> Ba
             expected = "expected the metric the attacker wants high"
             raise check.fail("tournament", "metric", f"{expected}, got {_describe(metric)}")
         setup.check_metric(metric)
-        for option in options:  # each attack against the first defender, each defender against the first attack
-            setup.question.check(setup.request({**option, **defenders[0]}))
-        for defender in defenders:
-            setup.question.check(setup.request({**options[0], **defender}))
+        check_matchup(setup, options, defenders, names, defender_names)  # as the cells will ask them
         return BalanceAsk("tournament", metric, options=options, names=names, defenders=defenders,
                           defender_names=defender_names, noun=noun)  # fmt: skip
     if setup.question.form not in ("sides", "battle"):
         raise check.fail("tournament", "asks", f"a tournament fights duels or battles, not {setup.kind!r}")
     if "metric" in given:
         raise check.fail("tournament", "metric", "a tournament scores the chance to win; metric belongs to a matchup")
-    for option in options:  # each option checked now, on both sides, as the seatings will ask it
-        sides = {f"{side}.{k}": v for side in "ab" for k, v in option.items()}
-        setup.question.check(setup.request(sides))
+    check_options(setup, options, names)  # each option on both sides, as the seatings will ask it
     return BalanceAsk("tournament", "p_a_wins", options=options, names=names, noun=noun)
 
 

@@ -236,6 +236,7 @@ def solve(
     equal: str | None = None,
     a: Mapping[str, Any] | None = None,
     b: Mapping[str, Any] | None = None,
+    tol: float | None = None,
     kind: str = "attack",
     battle: str | Path | Mapping[str, Any] | None = None,
     method: str = "exact",
@@ -259,6 +260,8 @@ def solve(
         equal: Instead of ``target``: the metric of setup A (``a``, with the unknown) made equal to B's.
         a: Setup A's own inputs (``equal``).
         b: Setup B's own inputs (``equal``).
+        tol: The precision of a real unknown's answer, in its units (default: a millionth of the range
+            when exact, a thousandth when sampled): the bracket of the answer is no wider.
         kind: ``attack``, ``duel``, or a further question; ``battle`` when ``battle`` is given.
         battle: A battle file, or its values as a dict.
         method: ``exact`` or ``monte_carlo``.
@@ -292,7 +295,7 @@ def solve(
     setup = _balance_setup(system, kind, battle, inputs, method=method, trials=trials, seed=seed, rules=rules,
                            threads=threads, tables=tables)  # fmt: skip
     span = within if isinstance(within, str) else f"{within[0]}..{within[1]}"
-    unknown = find_unknown(setup.owner, setup.question, find, span)
+    unknown = find_unknown(setup.owner, setup.question, find, span, tol, "tol")
     if equal is not None:
         words = Vocabulary(battle=setup.battle)
         mine = setup.with_changes(inputs={**setup.inputs, **_dotted(a or {})})
@@ -301,7 +304,7 @@ def solve(
         goal = Goal(equal, None, other, *named)
     else:
         assert target is not None
-        metric, value = parse_target(target) if isinstance(target, str) else (str(target[0]), float(target[1]))
+        metric, value = parse_target(target if isinstance(target, str) else f"{target[0]}={target[1]}")
         mine, goal = setup, Goal(metric, value)
     return solve_for(mine, unknown, goal, limits=Limits())
 

@@ -122,6 +122,7 @@ class BalanceAsk:
         defenders: A matchup's defenders, each its inputs (empty for a tournament of duels).
         defender_names: Their names.
         noun: What an option is, in words (``ship``).
+        tol: The precision of a solve's real unknown (None: the default share of its range).
     """
 
     kind: str
@@ -139,6 +140,7 @@ class BalanceAsk:
     defenders: tuple[Mapping[str, Any], ...] = ()
     defender_names: tuple[str, ...] = ()
     noun: str = "option"
+    tol: float | None = None
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,13 @@ BASES = {
 @pytest.mark.parametrize(
     ("base", "change", "message"),
     [
-        ("solve", ('find = "dx"', 'find = "weapon"'), "[solve]: --find weapon: the input takes text"),
+        ("solve", ('find = "dx"', 'find = "weapon"'), "[solve] find: --find weapon: the input takes text"),
+        ("solve", ("range_m = [4, 40]", "dx = [8, 12]"), "[grid] dx: dx is the unknown [solve] searches"),
+        ("solve", ('target = "p_hit=0.75"', 'target = "p_hit=0.75"\n[solve.a]\narmor = "none"'),
+         "[solve] a: [solve.a] is a setup of equal; a target has one setup"),
+        ("solve", ('in = "6..20"', 'in = "6..20"\ntol = 0.1'), "[solve] tol: tol sets the precision of a real unknown"),
+        ("solve", ('find = "dx"\nin = "6..20"', 'find = "range_m"\nin = "0..100"\ntol = -1'),
+         "[solve] tol: invalid value '-1' for tol: expected a positive number"),
         ("solve", ('in = "6..20"', 'in = "20..6"'), "invalid value '20..6' for --in"),
         ("solve", ('target = "p_hit=0.75"', 'target = "p_nope=0.75"'), "unknown metric of attack 'p_nope'"),
         ("solve", ('target = "p_hit=0.75"', "goal = 1"), "[solve] goal: unknown key 'goal'"),

@@ -138,6 +138,10 @@ def test_equal_makes_two_weapons_equal_by_a_column_of_one_with_a_paired_interval
         (["--find", "dx", "--in", "6..200"], "error: --in 6..200: dx takes an integer from 0 to 99"),
         (["--find", "dx", "--in", "6..20", "--target", "p_nope=1"], "error: unknown metric of attack 'p_nope'"),
         (["--find", "dx", "--in", "6..20", "--target", "p_hit"], "error: invalid value 'p_hit' for --target"),
+        (["--find", "dx", "--in", "6..20", "--tol", "0.5"], "error: --tol sets the precision of a real unknown"),
+        (["--find", "range_m", "--in", "0..100", "--tol", "nan"], "error: invalid value 'nan' for --tol"),
+        (["--find", "range_m", "--in", "0..100", "--tol", "200"], "error: invalid value '200' for --tol: expected a"),
+        (["--find", "dx", "--in", "6..20", "--target", "p_hit=inf"], "error: invalid value 'p_hit=inf' for --target"),
     ],
 )
 def test_a_bad_search_is_refused_in_one_line(capsys, args, message):
@@ -156,3 +160,30 @@ def test_a_sampled_search_is_capped_before_it_starts():
         solve(setup, unknown, Goal("p_hit", 0.5), limits=Limits(max_trials=1000))
     with pytest.raises(NoCrossingError):
         solve(Setup("hitech_tft", inputs={"weapon": "assault rifle"}, exact=True), unknown, Goal("p_hit", 2.0))
+
+
+@pytest.mark.parametrize(("target", "within", "answer"), [(0.5, "6..20", 10), (0.375, "9..12", 9), (0.375, "4..9", 9),
+                                                          (0.625, "6..11", 11)])  # fmt: skip
+def test_an_exact_metric_that_hits_the_target_exactly_reaches_it_at_any_place_in_the_range_tft_2_1(
+    capsys, target, within, answer
+):
+    """3d6 sums are fractions of 216 whose floating-point sums round (108/216 as 0.4999999999999999)."""
+    given = ["--set", "weapon=assault rifle", "--set", "range_m=1", "--find", "dx", "--target", f"p_hit={target}"]
+    code, out, err = run_cli(capsys, "solve", "hitech_tft", *given, "--in", within, "--exact", "--json")
+    assert code == 0, err
+    assert json.loads(out)["crossings"][0]["value"] == answer
+
+
+def test_a_real_answer_is_bisected_to_its_precision_and_said_with_its_bracket_tft_2_2(capsys):
+    args = ["solve", "hitech_tft", "--set", "weapon=assault rifle", "--set", "dx=12", "--find", "range_m",
+            "--target", "p_hit=0.5", "--in", "0..1000000", "--exact"]  # fmt: skip
+    code, out, _ = run_cli(capsys, *args, "--tol", "0.01", "--json")
+    found = json.loads(out)
+    low, high = found["crossings"][0]["bracket"]
+    assert code == 0 and found["precision"] == 0.01 and high - low <= 0.01 and low <= 16 < high  # the band's step
+    code, out, _ = run_cli(capsys, *args, "--tol", "0.01")
+    first = out.splitlines()[0]
+    assert "at range 16.004 m (between 15.996 and 16.004 m: bracketed to 0.01)" in first
+    assert "(range 15.996 m: 0.6250; range 16.004 m: 0.5000)" in first  # both sides of the step read apart
+    code, out, _ = run_cli(capsys, *args, "--json")
+    assert json.loads(out)["precision"] == 1.0  # the default: a millionth of the range

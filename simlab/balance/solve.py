@@ -6,10 +6,14 @@ asks for the lowest DX at which the chance to hit reaches 0.75. The search:
 1. **Scans** the range at :data:`SCAN_POINTS` evenly spread values (every value of a short
    whole-number range), which shows whether the metric rises, falls, stays flat or is not
    monotone over the range, and brackets every crossing of the target between two scanned values.
-2. **Bisects** each bracket: to adjacent whole numbers, or to a ten-thousandth of the range
-   (exact) or a thousandth (sampled) for a real unknown. The answer of a whole unknown is the
-   first value at which the target is reached (with the metric there and at the value before);
-   of a real unknown, the crossing interpolated between the two closest values tried.
+2. **Bisects** each bracket: to adjacent whole numbers, or for a real unknown until the bracket
+   is no wider than its precision (``--tol``; by default a millionth of the range when exact, a
+   thousandth when sampled). The answer of a whole unknown is the first value at which the target
+   is reached (with the metric there and at the value before); of a real unknown, the crossing
+   interpolated between the two ends of the bracket, which is given with it. An exact metric
+   within :data:`EXACT_TOLERANCE` of the target reaches it (sums of exact fractions round:
+   108/216 computes as 0.4999999999999999), and a range that starts on the target has its
+   answer there.
 3. **Sampled** metrics are asked on the same random streams at every value (common random
    numbers, :mod:`simlab.balance.setup`), so the metric is a deterministic function of the
    value and bisection is sound. The answer's 95 % interval inverts the metric's own 95 %
@@ -38,12 +42,22 @@ from simlab.balance.unknowns import Unknown
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 
-__all__ = ["Goal", "Point", "Crossing", "Solution", "NoCrossingError", "solve", "SCAN_POINTS", "parse_target"]
+__all__ = [
+    "Goal",
+    "Point",
+    "Crossing",
+    "Solution",
+    "NoCrossingError",
+    "solve",
+    "SCAN_POINTS",
+    "parse_target",
+    "EXACT_TOLERANCE",
+]
 
 #: Values of the first scan of the range.
 SCAN_POINTS = 9
-#: A real unknown is bisected to this share of its range: exact, sampled.
-REAL_TOLERANCE = {True: 1e-4, False: 1e-3}
+#: An exact metric this close to the target (relative to the larger of 1 and the target) reaches it.
+EXACT_TOLERANCE = 1e-12
 
 
 class NoCrossingError(SimlabError):
@@ -180,6 +194,11 @@ class Solution:
     setup: Setup | None = field(default=None, compare=False, repr=False)
 
     @property
+    def precision(self) -> float:
+        """How narrow the bracket of a real answer was made (1 for a whole unknown)."""
+        return self.unknown.precision(self.method == "exact")
+
+    @property
     def interval_method(self) -> str | None:
         """How the answer's interval was found (None when exact)."""
         if self.method == "exact":
@@ -218,6 +237,7 @@ class Solution:
                 "interpolated": c.interpolated,
                 "before": c.before.to_json(),
                 "after": c.after.to_json(),
+                "bracket": sorted([c.before.x, c.after.x]),
             }
             if c.interval is not None:
                 payload["ci95"] = list(c.interval)
@@ -234,6 +254,7 @@ class Solution:
             "kind": "rule" if self.unknown.rule else "input",
             "whole": self.unknown.whole,
             "in": [self.unknown.low, self.unknown.high],
+            "precision": self.precision,
             "goal": goal,
             "method": self.method,
             "trials": self.trials,
@@ -261,7 +282,8 @@ def _steps(unknown: Unknown, exact: bool) -> int:
     if unknown.whole:
         span = (unknown.high - unknown.low) / max(1, SCAN_POINTS - 1)
         return max(1, math.ceil(math.log2(max(2.0, span))))
-    return math.ceil(math.log2(1 / (REAL_TOLERANCE[exact] * (SCAN_POINTS - 1)))) + 1
+    bracket = (unknown.high - unknown.low) / (SCAN_POINTS - 1)
+    return max(1, math.ceil(math.log2(max(1.0, bracket / unknown.precision(exact))))) + 1
 
 
 def most_values(unknown: Unknown, exact: bool) -> int:
@@ -277,8 +299,7 @@ class _Search:
         self.points: dict[float, Point] = {}
         self.other_batches: Any = None
         self.other_value: float | None = None
-        span = unknown.high - unknown.low
-        self.tolerance = 1.0 if unknown.whole else span * REAL_TOLERANCE[setup.exact]
+        self.tolerance = unknown.precision(setup.exact)
 
     def metric(self, result: Any) -> float:
         metric = self.goal.metric
@@ -300,12 +321,13 @@ class _Search:
             interval = result.ci95.get(metric)
             low_high = (float(interval[0]), float(interval[1])) if interval is not None else None
             gap_interval = (low_high[0] - target, low_high[1] - target) if low_high else None
-            point = Point(x, value, low_high, value - target, gap_interval)
+            point = Point(x, value, low_high, self.snapped(value - target, target), gap_interval)
         elif self.setup.exact:
             if self.other_value is None:
                 self.other_value = self.metric(goal.other.answer())
             value = self.metric(self.setup.answer(changes))
-            point = Point(x, value, None, value - self.other_value, None, self.other_value)
+            point = Point(x, value, None, self.snapped(value - self.other_value, self.other_value), None,
+                          self.other_value)  # fmt: skip
         else:
             from simlab.engine.paired import paired_differences
 
@@ -324,6 +346,12 @@ class _Search:
         if self.report is not None:
             self.report(point)
         return point
+
+    def snapped(self, gap: float, goal: float) -> float:
+        """An exact gap within :data:`EXACT_TOLERANCE` of 0 as 0: the target reached (sampled gaps as they are)."""
+        if self.setup.exact and abs(gap) <= EXACT_TOLERANCE * max(1.0, abs(goal)):
+            return 0.0
+        return gap
 
     def middle(self, low: float, high: float) -> float:
         return float(math.floor((low + high) / 2)) if self.unknown.whole else (low + high) / 2
@@ -420,6 +448,9 @@ def solve(
         for left, right in itertools.pairwise(scan)
         if (left.gap < 0 <= right.gap) or (left.gap > 0 >= right.gap)
     ]
+    if scan[0].gap == 0:  # the range starts on the target: reached at its first value
+        moved = next((p.gap for p in scan if p.gap != 0), 0.0)
+        brackets.insert(0, (scan[0], scan[0], moved >= 0))
     if not brackets:
         raise NoCrossingError(_no_crossing(unknown, goal, scan), scan)
     crossings = []
@@ -430,7 +461,7 @@ def solve(
         def reached(p: Point, rises: bool = rises) -> bool:
             return p.gap >= 0 if rises else p.gap <= 0
 
-        low, high = search.first(reached, left.x, right.x)
+        low, high = search.first(reached, left.x, right.x) if left is not right else (left.x, left.x)
         before, after = search.at(low), search.at(high)
         between = _interpolate(before, after)
         interval: tuple[float, float] | None = None

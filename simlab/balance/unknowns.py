@@ -18,12 +18,16 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import FieldSpec, field_specs
 from simlab.systems import Question, System
 
-__all__ = ["Unknown", "find_unknown", "parse_range", "MAX_WHOLE_VALUES"]
+__all__ = ["Unknown", "find_unknown", "parse_range", "parse_tolerance", "MAX_WHOLE_VALUES", "DEFAULT_PRECISION"]
 
 #: The most values a whole-number range may span (a search never needs more than 60 steps).
 MAX_WHOLE_VALUES = 1 << 40
 #: The last parts of a battle's paths that count something: whole numbers without a field of their own.
 _WHOLE_PATHS = ("count", "suppressors", "tactics", "max_turns")
+#: A real unknown's answer is bracketed to this share of its range unless ``--tol`` says otherwise: exact, sampled.
+DEFAULT_PRECISION = {True: 1e-6, False: 1e-3}
+#: The finest ``--tol`` a range allows (a share of it: past this, floating point cannot split the bracket).
+FINEST_PRECISION = 1e-12
 _NUMBER = r"([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"
 _RANGE = re.compile(rf"^\s*{_NUMBER}\s*\.\.\s*{_NUMBER}\s*$")
 
@@ -38,6 +42,8 @@ class Unknown:
         whole: Whether it takes whole numbers only.
         low: The range's low end.
         high: The range's high end.
+        tol: The precision of a real answer, in the unknown's units (None: :data:`DEFAULT_PRECISION`
+            of the range); a whole unknown is always found to the unit.
     """
 
     name: str
@@ -45,6 +51,21 @@ class Unknown:
     whole: bool
     low: float
     high: float
+    tol: float | None = None
+
+    def precision(self, exact: bool) -> float:
+        """How narrow the bracket of the answer is made: 1 for a whole unknown, else ``tol`` or the default."""
+        if self.whole:
+            return 1.0
+        return self.tol if self.tol is not None else (self.high - self.low) * DEFAULT_PRECISION[exact]
+
+    def shown_to(self, value: float, precision: float) -> str:
+        """A value as text with the decimals ``precision`` needs (two values a bracket apart read apart)."""
+        if self.whole:
+            return str(int(value))
+        decimals = max(0, 1 - math.floor(math.log10(precision)))
+        text = f"{value:.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
 
     def setting(self, value: float) -> dict[str, Any]:
         """The value as the question takes it (a whole number as an ``int``)."""
@@ -90,11 +111,37 @@ def _input_spec(system: System, question: Question, name: str) -> FieldSpec | No
     return None
 
 
-def find_unknown(system: System, question: Question, name: str, range_text: str) -> Unknown:
-    """The unknown ``name`` of ``question`` over ``LOW..HIGH``: a rule parameter if the system has one so named.
+def parse_tolerance(value: Any, option: str = "--tol") -> float:
+    """A precision: a positive finite number.
 
     Raises:
-        SimlabError: For a name that takes no numbers, or a range outside what it accepts.
+        SimlabError: For anything else, naming ``option``.
+    """
+    try:
+        number = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        number = math.nan
+    if not math.isfinite(number) or number <= 0:
+        raise SimlabError(f"invalid value {str(value)[:40]!r} for {option}: expected a positive number, such as 0.01")
+    return number
+
+
+def find_unknown(
+    system: System, question: Question, name: str, range_text: str, tol: Any = None, tol_option: str = "--tol"
+) -> Unknown:
+    """The unknown ``name`` of ``question`` over ``LOW..HIGH``: a rule parameter if the system has one so named.
+
+    Args:
+        system: The system asked.
+        question: The question asked.
+        name: The unknown.
+        range_text: Its range, ``LOW..HIGH``.
+        tol: The precision of a real answer (None: the default share of the range).
+        tol_option: How messages name ``tol`` (``--tol``, ``tol``).
+
+    Raises:
+        SimlabError: For a name that takes no numbers, a range outside what it accepts, or a
+            precision that is not a positive number within the range (or given for a whole unknown).
     """
     low, high, written_real = parse_range(range_text)
     rules = field_specs(system.rules_type)
@@ -115,4 +162,14 @@ def find_unknown(system: System, question: Question, name: str, range_text: str)
             raise SimlabError(f"--in {range_text}: {name} takes {spec.expected()}")
     if whole and high - low > MAX_WHOLE_VALUES:
         raise SimlabError(f"--in {range_text}: at most {MAX_WHOLE_VALUES:,} whole values")
-    return Unknown(name, rule, whole, low, high)
+    precision = None
+    if tol is not None:
+        precision = parse_tolerance(tol, tol_option)
+        if whole:
+            raise SimlabError(f"{tol_option} sets the precision of a real unknown: {name} is found to the unit")
+        if not (high - low) * FINEST_PRECISION <= precision < high - low:
+            raise SimlabError(
+                f"invalid value {tol!r} for {tol_option}: expected a precision below the range's width "
+                f"({high - low:g}) and at least {(high - low) * FINEST_PRECISION:.3g}"
+            )
+    return Unknown(name, rule, whole, low, high, precision)

@@ -105,6 +105,9 @@ def _words(setup: Any) -> Any:
 @click.option("--equal", metavar="METRIC", help="Make this metric of setup A (with the unknown) equal to B's.")
 @click.option("--a", "a_items", multiple=True, metavar="KEY=VALUE", help="With --equal: setup A's own inputs.")
 @click.option("--b", "b_items", multiple=True, metavar="KEY=VALUE", help="With --equal: setup B's own inputs.")
+@click.option("--tol", "tol", metavar="PRECISION",
+              help="A real unknown's precision, in its units: the answer's bracket is no wider "
+                   "[default: a millionth of the range when exact, a thousandth when sampled].")  # fmt: skip
 @rules_options
 @click.option("--exact", is_flag=True, help="Exact values instead of sampling (where the engine is exact).")
 @sampling_options("Trials per value", DEFAULT_TRIALS)
@@ -119,6 +122,7 @@ def solve(
     equal: str | None,
     a_items: tuple[str, ...],
     b_items: tuple[str, ...],
+    tol: str | None,
     as_json: bool,
     **options: Any,
 ) -> None:
@@ -143,7 +147,7 @@ def solve(
     if (a_items or b_items) and equal is None:
         raise click.UsageError("--a and --b are the two setups of --equal")
     setup = balance_setup(system, kind, battle_file, sets, **options)
-    unknown = find_unknown(setup.owner, setup.question, find, within)
+    unknown = find_unknown(setup.owner, setup.question, find, within, tol)
     words = _words(setup)
     if equal is not None:
         a_inputs, b_inputs = parse_assignments(a_items, "--a"), parse_assignments(b_items, "--b")
@@ -196,7 +200,7 @@ def _tried_table(solution: Any, words: Any) -> str:
     for point in solution.tried:
         mark = "  <- reached" if point.x in answers else ""
         gap = f"  gap {said(point, gap=True)}" if solution.goal.equal else ""
-        lines.append(f"{unknown.shown(point.x):>14}  {said(point)}{gap}{mark}")
+        lines.append(f"{unknown.shown_to(point.x, solution.precision):>14}  {said(point)}{gap}{mark}")
     return "\n".join(lines)
 
 

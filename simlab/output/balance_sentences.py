@@ -15,6 +15,7 @@ import numpy as np
 from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
 from simlab.balance.tournament import Matchup, Tournament
+from simlab.balance.unknowns import DEFAULT_PRECISION
 from simlab.output.words import Vocabulary, is_plural, listed, plural, sentence_case, singular, the
 
 __all__ = [
@@ -39,9 +40,24 @@ def said(point: Point, gap: bool = False) -> str:
 
 
 def _at(solution: Solution, words: Vocabulary, value: float) -> str:
-    name = solution.unknown.name
-    shown = int(value) if solution.unknown.whole else float(f"{value:.4g}")
-    return words.where(name, shown)
+    """The unknown at a value, in words, to the decimals its precision needs ("range 16.004 m")."""
+    unknown = solution.unknown
+    shown = int(value) if unknown.whole else unknown.shown_to(value, solution.precision)
+    return words.where(unknown.name, shown)
+
+
+def _bracket(solution: Solution, crossing: Crossing, words: Vocabulary) -> str:
+    """A real answer's bracket at its precision: " (between 15.99 and 16.00 m, to 0.01)"; nothing for a whole one."""
+    if solution.unknown.whole or crossing.before.x == crossing.after.x:
+        return ""
+    unknown, precision = solution.unknown, solution.precision
+    low, high = sorted((crossing.before.x, crossing.after.x))
+    share = DEFAULT_PRECISION[solution.method == "exact"]
+    how = "" if unknown.tol is not None else f", {'a millionth' if share == 1e-6 else 'a thousandth'} of the range"
+    return (
+        f" (between {unknown.shown_to(low, precision)} and "
+        f"{words.amount(unknown.name, unknown.shown_to(high, precision))}: bracketed to {precision:.3g}{how})"
+    )
 
 
 def _interval(solution: Solution, crossing: Crossing) -> str:
@@ -87,14 +103,18 @@ def crossing_sentence(solution: Solution, crossing: Crossing, words: Vocabulary)
         answer = _at(solution, words, crossing.value)
         named = not words.counted(unknown.name) and "'s " not in noun  # "DX 15 is the lowest DX"; not "A's skill" twice
         lead = f"{answer} {be} the {most}{' ' + noun if named else ''}"
+        before = (
+            "already at the start of the range" if crossing.before.x == crossing.after.x
+            else f"{_at(solution, words, crossing.before.x)}: {said(crossing.before)}"
+        )  # fmt: skip
         return (
-            f"{lead} for which {metric} {verb} {goal.target:g}: "
-            f"{said(crossing.after)}; {_at(solution, words, crossing.before.x)}: {said(crossing.before)}"
+            f"{lead} for which {metric} {verb} {goal.target:g}: {said(crossing.after)}; {before}"
             + _interval_sentence(solution, crossing)
         )
-    answer = f"{noun} {words.amount(unknown.name, float(f'{crossing.value:.4g}'))}"
+    answer = f"{noun} {words.amount(unknown.name, unknown.shown_to(crossing.value, solution.precision))}"
     return (
-        f"{metric} {verb} {goal.target:g} at {answer}{_interval(solution, crossing)} "
+        f"{metric} {verb} {goal.target:g} at {answer}{_bracket(solution, crossing, words)}"
+        f"{_interval(solution, crossing)} "
         f"({_at(solution, words, crossing.before.x)}: {said(crossing.before)}; "
         f"{_at(solution, words, crossing.after.x)}: {said(crossing.after)})"
     )

@@ -218,7 +218,7 @@ def run_balance(
                 for factor, row in _sensitivity_rows(ranked):  # one cell per knob
                     rows.append({**labels, "cell": order.index(factor), "factor": factor, "method": method, **row})
                 continue
-            unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within))
+            unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within), ask.tol, "tol")
             if ask.target is not None:
                 mine, goal = setup, Goal(ask.metric, ask.target)
             else:

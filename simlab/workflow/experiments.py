@@ -107,7 +107,7 @@ _TOP_KEYS = (
 )
 #: The keys of ``[solve]`` and ``[sensitivity]``.
 _BALANCE_KEYS = {
-    "solve": ("asks", "find", "in", "target", "equal", "a", "b"),
+    "solve": ("asks", "find", "in", "target", "equal", "a", "b", "tol"),
     "sensitivity": ("asks", "metric", "vary", "trajectories", "base"),
     "tournament": ("asks", "every", "options", "against", "defenders", "metric"),
 }
@@ -480,17 +480,25 @@ def _balance(check: _Checker, data: Mapping[str, Any], kind: str, experiment: Ex
                 raise check.fail(kind, "base", "expected trajectories of at least 2 and base a power of 2 from 16")
             return BalanceAsk(kind, metric, vary=spread, **sizes)
         find, within = text("find", 'the unknown, such as "dx"'), text("in", 'its range, such as "6..20"')
-        find_unknown(setup.owner, setup.question, find, within)
+        try:
+            unknown = find_unknown(setup.owner, setup.question, find, within, given.get("tol"), "tol")
+        except SimlabError as exc:
+            raise check.fail(kind, "tol" if "tol" in str(exc).split(":")[0] else "find", str(exc)) from None
+        if find in experiment.grid:
+            raise check.fail("grid", find, f"{find} is the unknown [solve] searches: leave it out of [grid]")
         if ("target" in given) == ("equal" in given):
             raise check.fail(kind, "target", 'give one of target = "METRIC=VALUE" and equal = "METRIC"')
         sides = {side: _table(check, given, side) for side in ("a", "b")}
         if "target" in given:
+            for side in ("a", "b"):
+                if side in given:
+                    raise check.fail(kind, side, f"[solve.{side}] is a setup of equal; a target has one setup")
             metric, target = parse_target(text("target", 'METRIC=VALUE, such as "p_hit=0.75"'))
             setup.check_metric(metric)
-            return BalanceAsk(kind, metric, find, within, target)
+            return BalanceAsk(kind, metric, find, within, target, tol=unknown.tol)
         metric = text("equal", 'the metric made equal, such as "mean_damage"')
         setup.check_metric(metric)
-        return BalanceAsk(kind, metric, find, within, None, sides["a"], sides["b"])
+        return BalanceAsk(kind, metric, find, within, None, sides["a"], sides["b"], tol=unknown.tol)
     except ExperimentError:
         raise
     except SimlabError as exc:
@@ -575,7 +583,7 @@ def balance_values(experiment: Experiment) -> int:
     if ask.kind == "sensitivity":
         return points_needed(len(ask.vary), ask.trajectories, ask.base)
     setup = balance_setup(experiment, dict(next(experiment.cells())))
-    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within))
+    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within), ask.tol, "tol")
     return most_values(unknown, setup.exact) * (2 if ask.target is None else 1)
 
 

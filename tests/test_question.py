@@ -76,10 +76,18 @@ def test_striker_fireteams_says_how_many_riflemen_it_takes_and_what_suppression_
         ('kind = "best"\nmetric = "p_hit"\ninput = "armor"', "expected an input the grid varies (range_m, dx)"),
         ('kind = "threshold"\nmetric = "p_hit"\ninput = "dx"', "a threshold needs the target value"),
         ('kind = "effect"\nmetric = "p_hit"', "effect needs variants"),
+        ('kind = "best"\nmetric = "p_hit"\ninput = "range_m"\nwhere = { dx = true }', "[question] where: expected"),
+        ('kind = "best"\nmetric = "p_hit"\ninput = "range_m"\nper = ["dx", "dx"]', "[question] per: expected"),
+        ('kind = "threshold"\nmetric = "p_hit"\ninput = "dx"\ntarget = nan', "[question] target: expected a finite"),
+        ('kind = "threshold"\nmetric = "p_hit"\ninput = "dx"\ntarget = inf', "[question] target: expected a finite"),
+        ('kind = "best"\nmetric = "mean_damage"\ninput = "dx"', "[question] metric: unknown metric 'mean_damage'"),
+        ('kind = "best"\nmetric = "p_hit"\ninput = "dx"\n[labels]\nrange_mm = "range"', "[labels] range_mm: unknown"),
     ],
 )
 def test_a_question_that_does_not_fit_its_experiment_is_refused_in_one_line(tmp_path, capsys, question, message):
     text = THRESHOLD.split("[question]")[0] + "[question]\n" + question + "\n"
+    text = text.replace('method = "exact"', 'method = "exact"\nmetrics = ["p_hit"]')  # its own list of metrics
+    text = text.replace("dx = [8, ", "dx = [1, 8, ")  # true is not DX 1
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
     code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"))

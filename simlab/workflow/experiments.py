@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -327,9 +328,7 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     )
     charts = tuple(_chart(check, experiment, known_metrics, i, c) for i, c in enumerate(_charts(check, data)))
     labels = _table(check, data, "labels")
-    for key, label in labels.items():
-        if not isinstance(label, str) or not label.strip():
-            raise check.fail("labels", key, f"expected the words for {key}, got {_describe(label)}")
+    _check_labels(check, labels, system, experiment, known_metrics)
     asks = _question(check, data, experiment, known_metrics) if "question" in data else None
     if balance_kind is not None and (asks is not None or charts):
         raise check.fail("", "question" if asks is not None else "charts",
@@ -387,6 +386,41 @@ def _strings(check: _Checker, data: Mapping[str, Any], key: str) -> list[str]:
     return value
 
 
+def _among(value: Any, values: Sequence[Any]) -> bool:
+    """Whether ``value`` is one of ``values`` as TOML typed it: true is not 1, and 1 is not true."""
+    return any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values)
+
+
+def _labelled(system: Any, experiment: Experiment, metrics: Mapping[str, str]) -> set[str]:
+    """What a ``[labels]`` key may name.
+
+    A metric, an input of the grid or [fixed], or any name of the system's inputs, rule parameters,
+    table columns and battle paths (the last part of a dotted path, ``b.doctrine.suppressors``).
+    """
+    from simlab.inputs.battles import Doctrine, Formation, Group, Side
+
+    known = {*metrics, *experiment.grid, *experiment.fixed, *(f.name for f in dataclasses.fields(system.rules_type))}
+    for question in system.questions.values():
+        known |= {f.name for f in dataclasses.fields(question.inputs_type)} | set(question.row_inputs)
+    for table in system.tables().values():
+        known |= {f.name for f in dataclasses.fields(table.row_type)}
+    for shape in (Doctrine, Formation, Group, Side):
+        known |= {f.name for f in dataclasses.fields(shape)}
+    return known
+
+
+def _check_labels(check: _Checker, labels: Mapping[str, Any], system: Any, experiment: Experiment,
+                  metrics: Mapping[str, str]) -> None:  # fmt: skip
+    """Refuse a ``[labels]`` key that names nothing the experiment or its system has, and a label without words."""
+    known = _labelled(system, experiment, metrics)
+    for key, label in labels.items():
+        if key not in known and key.rsplit(".", 1)[-1] not in known:
+            shown = sorted({*metrics, *experiment.grid, *experiment.fixed})
+            raise check.fail("labels", key, str(UnknownNameError("name to label", key, shown)))
+        if not isinstance(label, str) or not label.strip():
+            raise check.fail("labels", key, f"expected the words for {key}, got {_describe(label)}")
+
+
 def _question(
     check: _Checker, data: Mapping[str, Any], experiment: Experiment, metrics: Mapping[str, str]
 ) -> ExperimentQuestion:
@@ -399,8 +433,9 @@ def _question(
     if kind not in QUESTION_KINDS:
         raise check.fail("question", "kind", f"expected one of {', '.join(QUESTION_KINDS)}, got {kind!r}")
     metric = given.get("metric")
-    if not isinstance(metric, str) or metric not in metrics:
-        raise check.fail("question", "metric", str(UnknownNameError("metric", str(metric), metrics)))
+    reported = experiment.metrics or tuple(metrics)  # the experiment's own list of metrics, where it has one
+    if not isinstance(metric, str) or metric not in reported:
+        raise check.fail("question", "metric", str(UnknownNameError("metric", str(metric), reported)))
     grid = experiment.dimensions
     varying = [k for k, v in grid.items() if len(v) > 1]
     chosen = given.get("input")
@@ -411,12 +446,17 @@ def _question(
         raise check.fail("question", "input", f"expected an input the grid varies ({', '.join(varying) or 'none'})")
     per = given.get("per", [])
     per = [per] if isinstance(per, str) else per
-    if not isinstance(per, list) or any(p not in varying or p == chosen for p in per):
-        raise check.fail("question", "per", f"expected inputs the grid varies besides input ({', '.join(varying)})")
+    if not isinstance(per, list) or any(p not in varying or p == chosen for p in per) or len(set(per)) < len(per):
+        raise check.fail(
+            "question", "per", f"expected inputs the grid varies besides input, each once ({', '.join(varying)})"
+        )
     where = given.get("where", {})
-    if not isinstance(where, dict) or any(k not in grid or v not in grid[k] for k, v in where.items()):
+    if not isinstance(where, dict) or any(k not in grid or not _among(v, grid[k]) for k, v in where.items()):
         raise check.fail("question", "where", "expected {INPUT = VALUE} of the grid's inputs and values")
     target = given.get("target")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int | float)
+                               or not math.isfinite(target)):  # fmt: skip
+        raise check.fail("question", "target", f"expected a finite number, got {_describe(target)}")
     if kind == "threshold":
         if isinstance(target, bool) or not isinstance(target, int | float):
             raise check.fail("question", "target", "a threshold needs the target value of the metric (target = 0.75)")

@@ -44,3 +44,38 @@ def test_a_stale_notebook_is_named_cell_by_cell(tmp_path, capsys):
     assert code == 0 and nbformat.read(path, as_version=4).cells[0].outputs[0]["text"] == "42\n"
     code, _, err = run_cli(capsys, "notebooks", str(tmp_path / "none.txt"))
     assert code == 2 and "not a notebook" in err
+
+
+def _png(red: int) -> str:
+    """A 1 × 1 PNG of one colour, base64."""
+    import base64
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    raw = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes([0, red, 0, 0])))
+    return base64.b64encode(raw + chunk(b"IEND", b"")).decode()
+
+
+def test_check_compares_every_output_a_reader_sees_html_and_charts_by_hash(tmp_path, capsys):
+    html = "display({\"text/html\": \"<b>42</b>\", \"text/plain\": \"42\"}, raw=True)"
+    shows = f'{html}\ndisplay({{"image/png": "{_png(9)}"}}, raw=True)'
+    tampered = [
+        nbformat.v4.new_output("display_data", data={"text/html": "<b>41</b>", "text/plain": "42"}),
+        nbformat.v4.new_output("display_data", data={"image/png": _png(8)}),
+    ]
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(shows, outputs=tampered)],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    )
+    path = tmp_path / "shown.ipynb"
+    nbformat.write(notebook, path)
+    code, out, _ = run_cli(capsys, "notebooks", "--check", str(path))
+    assert code == 1 and "cell 1 (display({" in out and "its HTML, chart changed" in out
+    (tmp_path / "odd.ipynb").write_text("not json", encoding="utf-8")
+    code, out, err = run_cli(capsys, "notebooks", "--check", str(tmp_path / "odd.ipynb"))
+    assert code == 2 and out == "" and err.startswith("error: ") and "not a Jupyter notebook" in err
+    assert len(err.strip().splitlines()) == 1

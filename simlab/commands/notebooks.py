@@ -25,18 +25,25 @@ __all__ = ["notebooks"]
 def notebooks(paths: tuple[Path, ...], check: bool, trials: int | None) -> None:
     """Execute the notebooks of notebooks/ top to bottom and write them back with their outputs.
 
-    With --check, execute them in memory and compare: every text output must be what the committed
-    notebook shows (the answers are pure functions of their seeds), every chart must be there.
+    With --check, execute them in memory and compare: every output a reader sees (printed text,
+    values' text and HTML, each chart by its hash) must be what the committed notebook shows (the
+    answers are pure functions of their seeds).
     """
-    from simlab.workflow.notebooks import NOTEBOOK_TRIALS, execute, notebook_paths, stale_cells, write_notebook
+    from simlab.workflow.notebooks import (
+        NOTEBOOK_TRIALS,
+        execute,
+        notebook_paths,
+        read_notebook,
+        stale_cells,
+        write_notebook,
+    )
 
     stale_found = False
     for path in notebook_paths(paths):
+        committed = read_notebook(path)  # before the kernel starts: a file that is no notebook is refused at once
         fresh = execute(path, trials or NOTEBOOK_TRIALS)
         if check:
-            import nbformat
-
-            stale = stale_cells(nbformat.read(path, as_version=4), fresh)
+            stale = stale_cells(committed, fresh)
             for line in stale:
                 click.echo(f"{path}: {line}")
             stale_found = stale_found or bool(stale)

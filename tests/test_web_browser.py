@@ -503,6 +503,34 @@ def test_the_balance_view_answers_as_simlab_solve_does_and_its_command_runs_as_s
     assert api == json.loads(out)
 
 
+#: A question of each analysis of the Balance view, with inputs besides its own (shared, one side's, a rule).
+COMMANDS = {
+    "solve": ("hitech_tft", {"do": "solve", "find": "range_m", "in": "0..100", "target": "p_hit=0.5", "tol": "0.05",
+                             "weapon": "assault rifle", "dx": "12", "rule.automatic_hit_max": "4"}),
+    "sensitivity": ("striker", {"do": "sensitivity", "metric": "p_hit", "weapon": "rifle", "method": "monte_carlo",
+                                "trials": "500", "vary": "skill=0..4; cover=none,partial,full"}),
+    "tournament": ("striker", {"kind": "duel", "do": "tournament", "options": "weapon=rifle | weapon=submachinegun",
+                               "a.armor": "flak jacket", "b.armor": "cloth", "a.skill": "3", "seed": "2"}),
+    "matchup": ("striker", {"do": "tournament", "options": "weapon=rifle | weapon=shotgun", "metric": "p_hit",
+                            "defenders": "armor=mesh | armor=cloth", "range_band": "long", "method": "monte_carlo",
+                            "trials": "2000"}),
+    "battle tournament": ("striker", {"kind": "battle", "battle": "striker_fireteam", "do": "tournament",
+                                      "options": "groups.0.count=2 | groups.0.count=3", "b.doctrine.suppressors": "1",
+                                      "trials": "200"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("analysis", list(COMMANDS))
+def test_the_balance_views_command_gives_the_json_of_its_answer(client, capsys, analysis):
+    system, query = COMMANDS[analysis]
+    page = client.get(f"/balance/{system}", params=query)
+    assert page.status_code == 200, html.unescape(page.text)[:2000]
+    command = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page.text).group(1))
+    code, out, err = run_cli(capsys, *shlex.split(command)[1:], "--json")
+    assert code == 0, err
+    assert client.get(f"/api/balance/{system}", params=query).json() == json.loads(out), command
+
+
 def test_the_balance_view_finds_the_riflemen_of_a_battle_and_says_no_crossing_inline(client):
     query = {"kind": "battle", "battle": "striker_fireteam", "do": "solve", "find": "a.count", "in": "1..8",
              "target": "p_a_wins=0.75", "trials": "4000", "seed": "1"}  # fmt: skip

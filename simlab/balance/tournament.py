@@ -62,10 +62,15 @@ __all__ = [
     "every_row",
     "parse_options",
     "RESAMPLES",
+    "TOURNAMENT_TRIALS",
+    "MATCHUP_TRIALS",
 ]
 
 #: A share of a mix below this is the solver's rounding: it counts as 0 (the option is not played).
 MIX_FLOOR = 1e-6
+#: Duels of each seating of a tournament, and trials of each cell of a sampled matchup, unless told.
+TOURNAMENT_TRIALS = 10_000
+MATCHUP_TRIALS = 100_000
 #: Tied mixes: an option whose share differs by more than this between equally good mixes can trade shares.
 TIE_SHARE = 1e-5
 #: Resampled matrices of the stability of the equilibrium.

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES
+from simlab.balance.tournament import MATCHUP_TRIALS, TOURNAMENT_TRIALS
 from simlab.commands.options import (
     WHOLE,
     print_json,
@@ -293,9 +294,6 @@ Examples:
   simlab tournament striker --option weapon=rifle --option "weapon=laser carbine" --option weapon=shotgun \\
       --against armor --metric p_incapacitated --set range_band=medium --exact
 """
-#: Duels of each seating of a tournament, and trials of each cell of a sampled matchup, unless told.
-TOURNAMENT_TRIALS = 10_000
-MATCHUP_TRIALS = 100_000
 
 
 @click.command(short_help="Every option against every other: dominated options, the metagame, strengths.",
@@ -313,7 +311,8 @@ MATCHUP_TRIALS = 100_000
               help="Score the options as attacks against this defender (repeat).")  # fmt: skip
 @click.option("--metric", help="What the attacks are scored by, higher better for the attacker (with defenders).")
 @click.option("--kind", default="attack", show_default=True, help="What each attack asks (with defenders).")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="An input of both sides (range_band=...).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="An input of both sides (range_band=...), or of one (a.armor=...).")  # fmt: skip
 @rules_options
 @click.option("--exact", is_flag=True, help="Exact values (attacks against defenders, where the engine is exact).")
 @sampling_options(f"Duels per seating (attacks against defenders: {MATCHUP_TRIALS:,} per cell)", TOURNAMENT_TRIALS)
@@ -356,13 +355,31 @@ def tournament(
     if not defended:
         from simlab.inputs.params import parse_assignments
 
-        shared = parse_assignments(sets, "--set")
-        setup = setup.with_changes(inputs={f"{side}.{k}": v for side in "ab" for k, v in shared.items()})
+        setup = setup.with_changes(inputs=_fight_inputs(parse_assignments(sets, "--set"), battle_file is not None))
     chosen, names = every_row(setup, every, "--every") if every is not None else parse_options(option_items, "--option")
     if defended:
         _matchup(setup, chosen, names, against, defender_items, metric, as_json)
         return
     _fight(setup, chosen, names, every or "option", as_json)
+
+
+#: A battle's own keys: a --set of one is the battle's, not each side's.
+_BATTLE_KEYS = ("range_band", "range_m", "max_turns")
+
+
+def _fight_inputs(shared: dict[str, Any], battle: bool) -> dict[str, Any]:
+    """A tournament's --set as the fights take it.
+
+    ``KEY`` goes to both sides (``a.KEY`` and ``b.KEY``), ``a.KEY`` or ``b.KEY`` to that side alone,
+    and a battle's own keys (range, turns) to the battle.
+    """
+    inputs: dict[str, Any] = {}
+    for key, value in shared.items():
+        if key.startswith(("a.", "b.")) or (battle and key in _BATTLE_KEYS):
+            inputs[key] = value
+        else:
+            inputs.update({f"a.{key}": value, f"b.{key}": value})
+    return inputs
 
 
 def _fight(setup: Any, chosen: list[dict[str, Any]], names: list[str], noun: str, as_json: bool) -> None:

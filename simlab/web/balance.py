@@ -24,7 +24,7 @@ from simlab.systems import Question
 from simlab.web.answers import chart_png, grid_answer, shown
 from simlab.web.config import Site
 from simlab.web.forms import field
-from simlab.web.query import WEB_NAMES, joined, load_named_variant
+from simlab.web.query import WEB_NAMES, joined, load_named_variant, variant_option
 from simlab.web.questions import Query
 from simlab.web.varied import view_items, view_query
 from simlab.web.work import threads_now
@@ -32,7 +32,7 @@ from simlab.web.work import threads_now
 __all__ = ["BalanceQuery", "BALANCE_KEYS", "parse_balance", "balance_answer", "balance_fields", "balance_payload"]
 
 #: The keys of the view besides those of the question it asks.
-BALANCE_KEYS = ("do", "find", "in", "target", "metric", "vary", "every", "options", "against", "defenders")
+BALANCE_KEYS = ("do", "find", "in", "target", "tol", "metric", "vary", "every", "options", "against", "defenders")
 #: What the view does.
 DOINGS = ("solve", "sensitivity", "tournament")
 #: The sizes of a sensitivity on the page: Morris trajectories and Sobol base points (the command's are larger).
@@ -54,6 +54,7 @@ class BalanceQuery:
     options: tuple[str, ...] = ()
     against: str = ""
     defenders: tuple[str, ...] = ()
+    tol: str = ""
 
     @property
     def matchup(self) -> bool:
@@ -65,6 +66,7 @@ class BalanceQuery:
         own: list[tuple[str, Any]] = [("do", self.do)]
         if self.do == "solve":
             own += [("find", self.find), ("in", self.within), ("target", self.target)]
+            own += [("tol", self.tol)] if self.tol else []
         elif self.do == "tournament":
             own += [("every", self.every)] if self.every else [("options", " | ".join(self.options))]
             if self.matchup:
@@ -75,40 +77,52 @@ class BalanceQuery:
         return own + view_items(self.query)
 
     def command(self, site: Site) -> str:
-        """The ``simlab solve`` or ``simlab sensitivity`` command that gives the same answer."""
+        """The ``simlab solve``, ``sensitivity`` or ``tournament`` command that gives the same answer.
+
+        Every input of the page is on it: the question's inputs (a tournament's side inputs as
+        ``a.KEY``/``b.KEY``), rule parameters, the variant, the battle file, and the trials the page
+        sampled (its defaults differ from the command's).
+        """
         asked = self.query
+        fights = self.do == "tournament" and not self.matchup
         parts = ["simlab", self.do, asked.system]
         if asked.kind == "battle":
             files = site.battles
             name = str(getattr(asked, "battle", ""))
             parts += ["--battle", shlex.quote(str(files[name][1]) if name in files else f"{name}.toml")]
-        elif asked.kind != "attack":
+        elif asked.kind != "attack" and not fights:
             parts += ["--kind", asked.kind]
         chosen_by = {self.find, self.every, self.against}  # inputs the search or the options set
         parts += [f"--set {shlex.quote(f'{k}={v}')}" for k, v in asked.inputs.items() if k not in chosen_by]
         parts += [f"--rule {shlex.quote(f'{k}={v}')}" for k, v in asked.rules.items()]
+        parts += variant_option(getattr(asked, "variant", None))
         if self.do == "solve":
             parts += ["--find", self.find, "--target", shlex.quote(self.target), "--in", self.within]
+            parts += ["--tol", self.tol] if self.tol else []
         elif self.do == "tournament":
-            chosen = ["--every", self.every] if self.every else [f"--option {shlex.quote(o)}" for o in self.options]
-            if not self.matchup:
-                parts = ["simlab", "tournament", asked.system, *chosen]
-                parts += [*(["--trials", str(asked.trials)] if asked.trials else []), "--seed", str(asked.seed)]
-                return " ".join(parts)
-            parts[1] = "tournament"
-            parts += chosen
-            parts += ["--against", self.against] if self.against else [
-                f"--defender {shlex.quote(d)}" for d in self.defenders
-            ]
-            parts += ["--metric", self.metric]
+            parts += ["--every", self.every] if self.every else [f"--option {shlex.quote(o)}" for o in self.options]
+            if self.matchup:
+                parts += ["--against", self.against] if self.against else [
+                    f"--defender {shlex.quote(d)}" for d in self.defenders
+                ]  # fmt: skip
+                parts += ["--metric", self.metric]
         else:
             parts += ["--metric", self.metric, *(f"--vary {shlex.quote(v)}" for v in self.vary)]
             parts += ["--trajectories", str(WEB_TRAJECTORIES), "--base", str(WEB_BASE)]
-        if asked.method == "exact":
+        if asked.method == "exact" and not fights:
             parts.append("--exact")
-        else:
-            parts += [*(["--trials", str(asked.trials)] if asked.trials else []), "--seed", str(asked.seed)]
+        else:  # the trials the page sampled: its default is the question's, not the command's
+            parts += ["--trials", str(self.setup(site).trials_each), "--seed", str(asked.seed)]
         return " ".join(parts)
+
+    @property
+    def trials(self) -> int | None:
+        """The trials of each value, seating or cell: the page's, else a tournament's as the command's default."""
+        if self.query.trials is not None or self.do != "tournament":
+            return self.query.trials
+        from simlab.balance.tournament import MATCHUP_TRIALS, TOURNAMENT_TRIALS
+
+        return MATCHUP_TRIALS if self.matchup else TOURNAMENT_TRIALS
 
     def setup(self, site: Site, progress: Callable[[int], None] | None = None) -> Setup:
         """The question each value asks, as ``simlab solve`` builds it (the page's trial cap for each)."""
@@ -119,7 +133,7 @@ class BalanceQuery:
             system=asked.system, kind=asked.kind, inputs={} if battle is not None else dict(asked.inputs),
             rules=dict(asked.rules), battle=battle,
             variant=load_named_variant(variant, asked.system, site.variants) if variant else None,
-            tables=site.own.get(asked.system) or {}, exact=asked.method == "exact", trials=asked.trials,
+            tables=site.own.get(asked.system) or {}, exact=asked.method == "exact", trials=self.trials,
             seed=asked.seed, threads=threads_now(), max_trials=site.max_trials, names=WEB_NAMES, progress=progress,
         )  # fmt: skip
 
@@ -135,7 +149,7 @@ def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> 
     _, _, question = view_query(site, system, pairs, BALANCE_KEYS)
     do = own.get("do", "solve")
     if do not in DOINGS:
-        raise SimlabError(f"invalid value {do[:40]!r} for do: expected solve or sensitivity")
+        raise SimlabError(f"invalid value {do[:40]!r} for do: expected {', '.join(DOINGS)}")
     needed = {"solve": ("find", "in", "target"), "sensitivity": ("metric", "vary"), "tournament": ()}[do]
     for key in needed:
         if not own.get(key):
@@ -151,7 +165,7 @@ def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> 
     )
     return BalanceQuery(question, do, own.get("find", ""), own.get("in", ""), own.get("target", ""),
                         own.get("metric", ""), vary, own.get("every", ""), options, own.get("against", ""),
-                        defenders)  # fmt: skip
+                        defenders, own.get("tol", ""))  # fmt: skip
 
 
 _NEEDS = {
@@ -169,7 +183,7 @@ def _solve(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | 
     from simlab.inputs.limits import Limits
 
     setup = balance.setup(site, progress)
-    unknown = find_unknown(setup.owner, setup.question, balance.find, balance.within)
+    unknown = find_unknown(setup.owner, setup.question, balance.find, balance.within, balance.tol or None, "tol")
     metric, value = parse_target(balance.target)
     return solve(setup, unknown, Goal(metric, value), limits=Limits(max_trials=site.max_trials))
 
@@ -358,6 +372,9 @@ def balance_fields(
                   "in", given.get("in")),
             field({"name": "target", "default": "", "doc": f"METRIC=VALUE: {', '.join(list(question.metrics)[:4])}..."},
                   "target", given.get("target")),
+            field({"name": "tol", "default": "",
+                   "doc": "a real unknown's precision (blank: a millionth of the range, exact; a thousandth, sampled)"},
+                  "tol", given.get("tol")),
         ]  # fmt: skip
     else:
         own = [

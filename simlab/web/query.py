@@ -39,6 +39,7 @@ __all__ = [
     "UPLOADED",
     "carry_upload",
     "variant_label",
+    "variant_option",
     "joined",
 ]
 
@@ -109,10 +110,7 @@ class AttackQuery:
             parts += ["--kind", self.kind]
         parts += [f"--set {_quoted(f'{k}={v}')}" for k, v in self.inputs.items()]
         parts += [f"--rule {_quoted(f'{k}={v}')}" for k, v in self.rules.items()]
-        if self.variant and self.variant.startswith(UPLOADED):
-            parts.append(f"--variant {_quoted(variant_label(self.variant).removesuffix(' (uploaded)') + '.toml')}")
-        elif self.variant:
-            parts.append(f"--variant experiments/variants/{self.variant}.toml")
+        parts += variant_option(self.variant)
         if self.method == "exact":
             parts.append("--exact")
         elif self.trials is not None:
@@ -120,6 +118,15 @@ class AttackQuery:
         if self.method != "exact":
             parts.append(f"--seed {self.seed}")
         return " ".join(parts)
+
+
+def variant_option(variant: str | None) -> list[str]:
+    """The ``--variant`` of a page's variant on the command line: its file, or the uploaded file's name."""
+    if variant and variant.startswith(UPLOADED):
+        return [f"--variant {_quoted(variant_label(variant).removesuffix(' (uploaded)') + '.toml')}"]
+    if variant:
+        return [f"--variant experiments/variants/{variant}.toml"]
+    return []
 
 
 @dataclass(frozen=True)

@@ -549,7 +549,8 @@ RESIDUAL_FLOOR = 1e-9
 def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]]:
     """What each option is worth: its strength with a 95 % interval, its mean score, and against its price.
 
-    The strength's interval is the 2.5th to 97.5th percentile over the resampled matrices. Where
+    The strength's interval is the 2.5th to 97.5th percentile over the resampled matrices (widened
+    to hold the strength itself: a score of 0 or 1 resampled can move only one way). Where
     three options or more have prices (of two prices or more), strength is fitted on the log of the
     price (least squares): an option's residual says how far its strength lies above (a bargain) or
     below (overpriced) the line, with its 95 % interval over the resampled matrices (the line fitted
@@ -569,6 +570,8 @@ def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]
     base = strengths(result.score)
     drawn = strengths(np.array(resampled(result, resamples)))
     low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
+    # a sweep's score can only move one way when resampled (it stays within [0, 1]): the interval holds the strength
+    low, high = np.minimum(low, base), np.maximum(high, base)
     n = len(result.names)
     mean_score = (result.score.sum(axis=1) - 0.5) / max(n - 1, 1)
     costs: list[float | None] = list(result.costs) if result.costs else [None] * n

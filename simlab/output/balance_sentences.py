@@ -295,8 +295,12 @@ def _tied(names: Sequence[str], varies: Sequence[int]) -> str:
 
 def _priced(row: dict[str, Any]) -> str:
     """An option against its price: "the free trader (worth 54.9 at its strength, priced 37.1)"."""
-    fair = row["fair_cost"]
-    return f"the {row['option']} (worth {fair:.3g} at its strength, priced {row['cost']:.3g})"
+    return f"the {row['option']} (worth {_price(row['fair_cost'])} at its strength, priced {_price(row['cost'])})"
+
+
+def _price(value: float) -> str:
+    """A price as a designer reads it: 1,058, 51.1, 0.45."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 def _apart(found: list[dict[str, Any]], sign: float) -> bool:

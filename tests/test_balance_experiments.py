@@ -44,6 +44,7 @@ def test_a_solve_experiment_answers_every_cell_and_rule_set_in_the_tidy_table(tm
     assert f"- At range 4 m, under the base rules, DX {int(found[('base', 4)])} is the lowest DX" in report
 
 
+REFLEC = 'reflec = { armor = "reflec" }'
 #: A balance experiment of each kind that refuses: a solve, and a matchup of attacks against defenders.
 BASES = {
     "solve": SOLVE.replace('variants = ["{variant}"]\n', ""),
@@ -71,7 +72,8 @@ BASES = {
         ("matchup", ("[tournament]", '[tournament]\nagainst = "armor"'), 'against = "INPUT" and [tournament.defenders'),
         ("matchup", ("[tournament]", '[tournament]\nevery = "weapon"'), 'every = "INPUT" and [tournament.options]'),
         ("matchup", ("[tournament.defenders]", "[tournament.armours]"), "[tournament] armours: unknown key"),
-        ("matchup", ('reflec = { armor = "reflec" }', 'reflec = { armor = "kevlar" }'), "kevlar"),
+        ("matchup", (REFLEC, 'reflec = { armor = "kevlar" }'), "defender 'reflec': unknown armor"),
+        ("matchup", (REFLEC, 'reflec = { weapon = "rifle" }'), "defender 'reflec' sets weapon"),
     ],
 )
 def test_a_bad_balance_experiment_is_refused_with_its_line(tmp_path, base, change, message):

@@ -197,24 +197,30 @@ def check_matchup(
 ) -> None:  # fmt: skip
     """Check every attack and every defender as the cells ask them, and that no defender sets what an attack sets.
 
-    Each attack is checked against the first defender, and each defender against the first attack.
+    Each attack is checked alone (or, where it cannot stand alone, with the first defender), then
+    each defender with the first attack.
     A cell asks the attack's inputs and the defender's together; a defender that set an input an
     attack sets (``weapon``) would replace the attack's own, so it is refused.
 
     Raises:
         SimlabError: One line naming the attack or defender and the input at fault.
     """
-    # an attack's own inputs win over the defender's here, so a bad value of the attack is named as such
-    cells = [(f"attack {name!r}", {**defenders[0], **attack}) for attack, name in zip(attackers, attacker_names,
-                                                                                       strict=True)]  # fmt: skip
-    cells += [(f"defender {name!r}", {**attackers[0], **defender}) for defender, name in zip(defenders,
-                                                                                              defender_names,
-                                                                                              strict=True)]  # fmt: skip
-    for who, inputs in cells:
+    def fault(inputs: Mapping[str, Any]) -> SimlabError | None:
         try:
             setup.question.check(setup.request(inputs))
         except SimlabError as exc:
-            raise SimlabError(f"{who}: {exc}") from None
+            return exc
+        return None
+
+    for attack, name in zip(attackers, attacker_names, strict=True):
+        # alone (an attack stands on its own), else with the first defender: a fault in both is the attack's
+        found = fault(attack) and fault({**defenders[0], **attack})
+        if found is not None:
+            raise SimlabError(f"attack {name!r}: {found}")
+    for defender, name in zip(defenders, defender_names, strict=True):  # each with the first attack, known good
+        found = fault({**attackers[0], **defender})
+        if found is not None:
+            raise SimlabError(f"defender {name!r}: {found}")
     for defender, defender_name in zip(defenders, defender_names, strict=True):
         for attack, attack_name in zip(attackers, attacker_names, strict=True):
             both = [key for key in defender if key in attack]

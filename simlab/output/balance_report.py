@@ -220,6 +220,14 @@ def _ranking_table(ranked: Any, words: Vocabulary) -> pd.DataFrame:
     ).set_index("knob")
 
 
+def _verdict(valued: dict[str, Any]) -> str:
+    """An option against the price line: "bargain (+1.52 [1.48, 1.56])", "in line (...)", or nothing."""
+    if valued["verdict"] is None:
+        return ""
+    low, high = valued["residual_ci95"]
+    return f"{valued['verdict']} ({valued['residual']:+.2f} [{low:+.2f}, {high:+.2f}])"
+
+
 def _worth_rows(fought: Any) -> list[dict[str, Any]]:
     """Each option's worth in a report's words."""
     from simlab.balance.tournament import equilibrium_stability, worth
@@ -236,6 +244,7 @@ def _worth_rows(fought: Any) -> list[dict[str, Any]]:
             "in resampled metagames": f"{share[i]:.0%}",
             "price": "" if valued["cost"] is None else f"{valued['cost']:.4g}",
             "worth at its strength": "" if valued["fair_cost"] is None else f"{valued['fair_cost']:.4g}",
+            "against its price": _verdict(valued),
         })  # fmt: skip
     return rows
 

@@ -18,13 +18,9 @@ Public API::
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-#: When simlab was first imported: the whole job's time that commands print counts from here.
-STARTED = time.perf_counter()
-
-__version__ = "0.1.0"
+from simlab.about import STARTED, __version__  # noqa: F401 - the public names of the package
 
 __all__ = [
     "__version__",

@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from simlab.asking.requests import question_request
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.requests import question_request
 
 __all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity", "tournament"]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from simlab import __version__
+from simlab.about import __version__
 from simlab.commands import COMMANDS
 from simlab.inputs.errors import SimlabError
 

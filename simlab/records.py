@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from simlab.asking.variants import BASE, Variant
 from simlab.engine.results import METHODS, in_series
 from simlab.inputs.battles import Battle
 from simlab.inputs.tables import Table
-from simlab.inputs.variants import BASE, Variant
 from simlab.systems import Question, System, get_system, question_of
 
 if TYPE_CHECKING:
@@ -256,6 +256,10 @@ class Experiment:
     def sampled_trials(self) -> int | None:
         """Trials per cell when the run samples, else None."""
         return self.trials if "monte_carlo" in self.methods else None
+
+    def rule_sets(self, base: Variant | None = None) -> list[tuple[str, Variant | None]]:
+        """The base rules (or ``base`` in their place), then each variant, with their names."""
+        return [(BASE, base), *((v.name, v) for v in self.variants)]
 
     @property
     def n_cells(self) -> int:

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
+from simlab.asking.requests import question_request
 from simlab.inputs.battles import Doctrine, Formation, load_battle
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import FieldSpec, field_specs
-from simlab.inputs.requests import question_request
 from simlab.systems import get_system
 
 ROOT = Path(__file__).resolve().parents[1]

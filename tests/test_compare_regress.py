@@ -9,7 +9,7 @@ import pytest
 from conftest import run_cli, small_experiment
 
 import simlab
-from simlab.inputs.variants import load_variant
+from simlab.asking.variants import load_variant
 from simlab.output.pivots import describe_widths
 from simlab.workflow.compare import compare_experiment
 from simlab.workflow.experiments import load_experiment

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simlab.asking.variants import load_variant
 from simlab.cli import main
 from simlab.inputs.battles import Doctrine, Formation, load_battle
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import read_csv, read_json
 from simlab.inputs.params import field_specs
-from simlab.inputs.variants import load_variant
 from simlab.systems import all_systems
 from simlab.workflow.experiments import load_experiment
 

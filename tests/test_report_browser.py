@@ -137,7 +137,7 @@ def shipped_reports(tmp_path_factory) -> dict[str, Path]:
     from simlab.output.balance_report import build_balance_report, draw_balance_charts
     from simlab.output.charts import draw
     from simlab.output.document import build_report, to_html
-    from simlab.output.publish import save_charts
+    from simlab.output.saving import save_charts
     from simlab.output.words import vocabulary
     from simlab.records import ChartSpec, ExperimentRun
     from simlab.workflow.experiments import load_experiment

@@ -6,7 +6,7 @@ import pytest
 from conftest import run_cli
 
 import simlab
-from simlab.inputs.variants import VariantError, load_variant
+from simlab.asking.variants import VariantError, load_variant
 from simlab.systems import AttackRequest, get_system
 
 SHIPPED = sorted(Path("experiments/variants").glob("*.toml"))

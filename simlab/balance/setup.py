@@ -14,13 +14,13 @@ from typing import Any
 
 import pandas as pd
 
+from simlab.asking.variants import Variant
 from simlab.engine.results import AttackResult
 from simlab.inputs.battles import Battle
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.limits import DEFAULT_MAX_TRIALS
 from simlab.inputs.params import field_specs
 from simlab.inputs.tables import Table
-from simlab.inputs.variants import Variant
 from simlab.systems import Question, System, get_system, question_of
 
 __all__ = ["Setup", "PAIRED_BATCHES"]
@@ -36,7 +36,7 @@ class Setup:
     Attributes:
         system: System id.
         kind: ``attack``, ``duel``, ``battle`` or a further question of the system.
-        inputs: Its inputs as :func:`~simlab.inputs.requests.question_request` takes them.
+        inputs: Its inputs as :func:`~simlab.asking.requests.question_request` takes them.
         rules: Rule parameters.
         battle: The battle of a ``battle`` question.
         variant: A house-rule variant over the rules.
@@ -85,7 +85,7 @@ class Setup:
         Raises:
             SimlabError: One line naming the input at fault and what is valid.
         """
-        from simlab.inputs.requests import question_request
+        from simlab.asking.requests import question_request
 
         rule_names = field_specs(get_system(self.system).rules_type)
         changed = dict(changes or {})
@@ -112,7 +112,7 @@ class Setup:
     @property
     def trials_each(self) -> int:
         """Trials one value samples (0 when exact)."""
-        from simlab.inputs.requests import DEFAULT_BY_FORM
+        from simlab.asking.requests import DEFAULT_BY_FORM
 
         if self.exact:
             return 0

@@ -2,7 +2,7 @@
 
 The three commands differ only in how their inputs are given (``--set``; ``--a`` and ``--b``; a
 battle file and ``--set`` paths); :func:`ask` builds the request of any kind of question
-(:func:`simlab.inputs.requests.question_request`), answers it and prints it. A further kind of
+(:func:`simlab.asking.requests.question_request`), answers it and prints it. A further kind of
 question of one scenario is asked with ``simlab attack --kind KIND`` and needs nothing here.
 """
 
@@ -89,8 +89,8 @@ def ask(
     ``given`` are the inputs as ``(key, value)`` pairs; one key given several values asks for the
     options side by side (:mod:`simlab.workflow.side_by_side`).
     """
+    from simlab.asking.requests import DEFAULT_BY_FORM, question_request
     from simlab.inputs.own_tables import own_tables
-    from simlab.inputs.requests import DEFAULT_BY_FORM, question_request
     from simlab.workflow.side_by_side import several_values, side_by_side
 
     question = question_of(system, kind)

@@ -152,7 +152,7 @@ def compare(
     max_trials: int,
 ) -> None:
     """Compare variants with the base rules on every cell of an experiment → OUT/compare_<name>/."""
-    from simlab.inputs.variants import load_variant
+    from simlab.asking.variants import load_variant
     from simlab.output.atomic import check_writable
     from simlab.output.provenance import experiment_provenance
     from simlab.output.publish import write_comparison
@@ -264,7 +264,7 @@ def regress(
     """
     import pandas as pd
 
-    from simlab.inputs.variants import load_variant
+    from simlab.asking.variants import load_variant
     from simlab.workflow.regress import BASELINES, load_baseline
     from simlab.workflow.regress import regress as check
     from simlab.workflow.tasks import Options, run_for_regress

@@ -144,7 +144,7 @@ def variant_of(path: Path | None, system: str) -> Any:
     """The house-rule variant of ``--variant`` (None without one)."""
     if path is None:
         return None
-    from simlab.inputs.variants import load_variant  # reading a variant loads its system
+    from simlab.asking.variants import load_variant  # reading a variant loads its system
 
     return load_variant(path, system)
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from simlab.output import plots
 from simlab.output.document import Chart, Report, Table, in_words
+from simlab.output.saving import save_charts
 from simlab.output.words import Vocabulary, plural, sentence_case, the, vocabulary
 from simlab.records import ChartSpec, ExperimentRun
 
@@ -147,8 +148,6 @@ def draw_balance_charts(
     run: ExperimentRun, directory: Path, svg: bool = False, dpi: int | None = None, size: Any = None
 ) -> list[Chart]:
     """The key chart of a balance experiment: every search with its target, or the ranking's shares."""
-    from simlab.output.publish import save_charts
-
     experiment = run.experiment
     ask = experiment.balance
     assert ask is not None

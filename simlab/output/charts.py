@@ -13,7 +13,7 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from simlab.inputs.variants import BASE
+from simlab.asking.variants import BASE
 from simlab.output.plots import (
     attacks_to_incapacitate,
     bars,

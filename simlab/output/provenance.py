@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any
 
-from simlab import __version__
+from simlab.about import __version__
 from simlab.inputs.own_tables import describe_tables
 from simlab.inputs.params import as_plain, build
 from simlab.records import Experiment

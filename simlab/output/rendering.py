@@ -16,16 +16,20 @@ import jinja2
 __all__ = ["environment", "render"]
 
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The templates, loaded from the package (so they work installed and offline).
+#: The templates of the reports (a page served extends them with its own: ``simlab.web``'s).
+REPORTS = ("simlab.output",)
 
-    The reports' (``simlab/output/templates``) and the web page's (``simlab/web/templates``),
+
+@lru_cache(maxsize=4)
+def environment(packages: tuple[str, ...] = REPORTS) -> jinja2.Environment:
+    """The templates of ``packages``, loaded from them (so they work installed and offline).
+
+    The reports' (``simlab/output/templates``); the web page adds its own (``simlab/web/templates``),
     which extend them.
     """
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(
-            [jinja2.PackageLoader("simlab.output", "templates"), jinja2.PackageLoader("simlab.web", "templates")]
+            [jinja2.PackageLoader(package, "templates") for package in packages]
         ),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "j2"), default=True),
         undefined=jinja2.StrictUndefined,
@@ -36,6 +40,6 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render(template: str, **context: Any) -> str:
-    """One template rendered with ``context``."""
-    return environment().get_template(template).render(**context)
+def render(template: str, packages: tuple[str, ...] = REPORTS, **context: Any) -> str:
+    """One template of ``packages`` (the first that has it) rendered with ``context``."""
+    return environment(packages).get_template(template).render(**context)

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import simlab
+from simlab import about
 from simlab.inputs.params import describe
 
 if TYPE_CHECKING:
@@ -44,8 +44,8 @@ def catalogue() -> list[dict[str, Any]]:
 
 def _cache_path() -> Path:
     """Where the catalogue of this version and these files is kept."""
-    root = Path(simlab.__file__).parent
-    key = hashlib.sha256(simlab.__version__.encode())
+    root = Path(about.__file__).parent
+    key = hashlib.sha256(about.__version__.encode())
     for path in sorted(root.rglob("*")):
         if path.suffix in (".py", ".csv", ".json", ".toml") and "__pycache__" not in path.parts:
             info = path.stat()

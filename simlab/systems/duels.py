@@ -212,8 +212,12 @@ def duel_question(
     *,
     metrics: Mapping[str, str] = DUEL_METRICS,
     distributions: Mapping[str, str] = DUEL_DISTRIBUTIONS,
+    engine: str = "duel",
 ) -> Question:
-    """The duel question of ``system``: two sides of ``side_type``; answered by ``simlab.systems.SYSTEM.duel:duel``."""
+    """The duel question of ``system``: two sides of ``side_type``; answered by ``simlab.systems.SYSTEM.ENGINE:duel``.
+
+    ``engine`` names the module of the system's package that holds ``duel`` and ``check_duel``.
+    """
     return Question(
         kind="duel",
         title="A duel",
@@ -221,8 +225,8 @@ def duel_question(
         inputs_type=side_type,
         row_inputs=row_inputs,
         metrics=metrics,
-        answer=Deferred(f"simlab.systems.{system}.duel:duel"),
-        check=Deferred(f"simlab.systems.{system}.duel:check_duel"),
+        answer=Deferred(f"simlab.systems.{system}.{engine}:duel"),
+        check=Deferred(f"simlab.systems.{system}.{engine}:check_duel"),
         distributions=distributions,
         sampled_only=True,
     )

@@ -21,8 +21,8 @@ from simlab.inputs.limits import DEFAULT_TRIALS
 from simlab.output import plots
 from simlab.output.document import Chart
 from simlab.output.plots import label_of
-from simlab.output.publish import png_bytes
 from simlab.output.resolution import resolution_lines
+from simlab.output.saving import png_bytes
 from simlab.output.words import Vocabulary, sentence_case, the
 
 __all__ = [

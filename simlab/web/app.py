@@ -36,16 +36,16 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Redirect
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from simlab import __version__
+from simlab.about import __version__
+from simlab.asking.variants import parse_variant
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import decode_text
-from simlab.inputs.variants import parse_variant
 from simlab.output.rendering import render
 from simlab.systems import System, all_systems
 from simlab.web.answers import answer_chart, chart_response, csv_response, json_response
 from simlab.web.battle import battle_files
 from simlab.web.cache import answer_of, chart_of
-from simlab.web.config import Site, own_tables_by_system, variant_systems
+from simlab.web.config import TEMPLATES, Site, own_tables_by_system, variant_systems
 from simlab.web.pages import LABELS, question_page
 from simlab.web.query import carry_upload, variant_files
 from simlab.web.questions import parse_query
@@ -131,7 +131,7 @@ def create_app(
 
     @app.get("/", response_class=HTMLResponse)
     def home() -> str:
-        return render("home.html.j2", systems=systems, labels=LABELS)
+        return render("home.html.j2", TEMPLATES, systems=systems, labels=LABELS)
 
     @app.get("/api/status")
     def status() -> dict[str, Any]:
@@ -210,7 +210,7 @@ def create_app(
 
     @app.get("/results", response_class=HTMLResponse)
     def results_page() -> str:
-        return render("results.html.j2", systems=systems, root=str(results), reports=_reports(results))
+        return render("results.html.j2", TEMPLATES, systems=systems, root=str(results), reports=_reports(results))
 
     @app.get("/results/{name}/{file}")
     def result_file(name: str, file: str) -> Response:
@@ -255,7 +255,7 @@ def create_app(
 def _error(request: Request, message: str, status: int, systems: Sequence[System]) -> Response:
     if request.url.path.startswith(("/api/", "/csv/")):
         return JSONResponse({"error": message}, status_code=status)
-    return HTMLResponse(render("error.html.j2", systems=systems, message=message), status_code=status)
+    return HTMLResponse(render("error.html.j2", TEMPLATES, systems=systems, message=message), status_code=status)
 
 
 def _reports(root: Path) -> list[dict[str, Any]]:

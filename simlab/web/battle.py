@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from simlab.asking.requests import Request, question_request
 from simlab.inputs.battles import Battle, Doctrine, Formation, load_battle, override
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
-from simlab.inputs.requests import Request, question_request
 from simlab.systems import Question, System
 from simlab.systems.battle_keys import reads_key
 from simlab.systems.battles import SAME_SECOND

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from simlab.inputs.requests import Request
+from simlab.asking.requests import Request
 from simlab.systems import Question
 
 __all__ = ["AnswerCache", "MOST_KEPT", "answer_of", "chart_of", "answer_key"]

@@ -8,14 +8,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simlab.asking.variants import load_variant
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.own_tables import table_directory
 from simlab.inputs.tables import Table
-from simlab.inputs.variants import load_variant
 from simlab.systems import System
 from simlab.web.cache import AnswerCache
 
-__all__ = ["Site", "variant_systems", "own_tables_by_system"]
+__all__ = ["Site", "variant_systems", "own_tables_by_system", "TEMPLATES"]
+
+#: The templates a page renders from: its own (``simlab/web/templates``) over the reports' they extend.
+TEMPLATES = ("simlab.output", "simlab.web")
 
 
 @dataclass(frozen=True)

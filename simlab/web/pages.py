@@ -1,6 +1,6 @@
 """The pages of ``simlab serve``: one page per form of question, and the views of several answers.
 
-:data:`PAGES` holds the page of each form (see :mod:`simlab.inputs.requests`): a question of one
+:data:`PAGES` holds the page of each form (see :mod:`simlab.asking.requests`): a question of one
 scenario (Ask), a duel's two sides, a battle's groups. Every page is a plain function of the
 application's :class:`~simlab.web.config.Site`, the HTTP request and a progress callback, so the
 server runs it on a worker thread; it shows the answer to the inputs in its address, or the
@@ -26,7 +26,7 @@ from simlab.web.balance import BALANCE_KEYS, balance_answer, balance_fields, par
 from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
 from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, parse_compare
-from simlab.web.config import Site
+from simlab.web.config import TEMPLATES, Site
 from simlab.web.find_count import FIND_KEYS, find_count, find_fields, found_summary, parse_find
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
 from simlab.web.query import AttackQuery, DuelQuery, joined, parse_attack, parse_duel, variant_label
@@ -82,7 +82,7 @@ def view_context(site: Site, base: System, kind: str, view: str, form: str, titl
 def page_response(request: Request, context: dict[str, Any]) -> HTMLResponse:
     """The whole page, or only its answer for htmx (which swaps the answer in place); 400 with an error."""
     template = "answer.html.j2" if request.headers.get("HX-Request") else "ask.html.j2"
-    return HTMLResponse(render(template, **context), status_code=400 if context["error"] else 200)
+    return HTMLResponse(render(template, TEMPLATES, **context), status_code=400 if context["error"] else 200)
 
 
 def _scenario_page(

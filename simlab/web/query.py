@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from simlab.asking.requests import Request, question_request
+from simlab.asking.variants import Variant, load_variant, parse_variant
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.inputs.requests import Request, question_request
-from simlab.inputs.variants import Variant, load_variant, parse_variant
 from simlab.systems import Question
 from simlab.text import whole_number as text_whole_number
 from simlab.web.config import Site

@@ -2,7 +2,7 @@
 
 Every kind of question is served at ``/KIND/SYSTEM`` (the page), ``/api/KIND/SYSTEM`` (its JSON),
 ``/csv/KIND/SYSTEM`` and ``/chart/KIND/SYSTEM``; the question's form (see
-:mod:`simlab.inputs.requests`) chooses how the query string reads. ``/attack/SYSTEM?kind=KIND``
+:mod:`simlab.asking.requests`) chooses how the query string reads. ``/attack/SYSTEM?kind=KIND``
 asks the same as ``/KIND/SYSTEM`` (the older address of a further question). A new kind of
 question of an existing form is served with no change here.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from simlab.inputs.requests import Request
+from simlab.asking.requests import Request
 from simlab.systems import Question, question_of
 from simlab.web.battle import parse_battle
 from simlab.web.config import Site

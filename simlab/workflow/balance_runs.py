@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlab.asking.variants import Variant
 from simlab.inputs.limits import Limits
-from simlab.inputs.variants import Variant
 from simlab.records import Experiment, ExperimentRun
 from simlab.workflow.experiments import balance_setup
 
@@ -179,7 +179,6 @@ def run_balance(
     from simlab.balance.solve import Goal, NoCrossingError, solve
     from simlab.balance.tournament import matchup, tournament
     from simlab.balance.unknowns import find_unknown
-    from simlab.workflow.runner import rule_sets
 
     ask = experiment.balance
     assert ask is not None
@@ -194,7 +193,7 @@ def run_balance(
         if progress is not None:
             progress(1)
 
-    for variant_name, variant in rule_sets(experiment, base_variant):
+    for variant_name, variant in experiment.rule_sets(base_variant):
         for cell, inputs in experiment.kept_cells():
             setup = balance_setup(experiment, inputs, variant, cell).with_changes(threads=threads)
             labels = {"cell": cell, "variant": variant_name, **{k: inputs[k] for k in inputs_columns}}

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlab.asking.variants import Variant
 from simlab.engine.paired import batch_metrics, paired_differences
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.variants import Variant
 from simlab.records import Comparison, Experiment
 from simlab.systems import System, question_of
 from simlab.workflow.experiments import answer, cell_request

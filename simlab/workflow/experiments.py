@@ -43,6 +43,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from simlab.asking.requests import build_request
+from simlab.asking.variants import Variant, load_variant
 from simlab.engine.bounds import check_seed, check_trials
 from simlab.engine.results import METHODS, in_series
 from simlab.inputs.battles import Battle, BattleError, load_battle
@@ -51,9 +53,7 @@ from simlab.inputs.files import FileError, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.own_tables import own_tables
 from simlab.inputs.params import NAME_RULE, SIZE_TEXT, build, coerce, field_specs, valid_name, valid_size
-from simlab.inputs.requests import build_request
 from simlab.inputs.tables import Table
-from simlab.inputs.variants import Variant, load_variant
 from simlab.records import (
     BALANCE_KINDS,
     CHART_KINDS,

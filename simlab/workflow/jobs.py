@@ -33,7 +33,7 @@ from typing import Any, Generic, TypeVar
 import click
 from tqdm import tqdm
 
-import simlab
+from simlab.about import STARTED
 
 __all__ = ["Task", "JobDisplay", "Workers", "run_tasks", "default_processes", "since_start", "seconds_text"]
 
@@ -77,7 +77,7 @@ Work = Callable[[Task, Any, Callable[[int], None]], R]
 
 def since_start() -> float:
     """Seconds since simlab was imported: the whole job's time, start-up included."""
-    return time.perf_counter() - simlab.STARTED
+    return time.perf_counter() - STARTED
 
 
 def seconds_text(seconds: float) -> str:
@@ -175,12 +175,13 @@ class Workers:
 
     Args:
         processes: Worker processes (at least 2).
-        warm_up: ``"module:function"`` called once for the workers (None: nothing).
+        warm_up: ``"module:function"`` called once for the workers (None: nothing); a forkserver
+            preloads its module.
     """
 
-    def __init__(self, processes: int, warm_up: str | None = "simlab.workflow.tasks:warm_up") -> None:
+    def __init__(self, processes: int, warm_up: str | None = None) -> None:
         self.processes = processes
-        context = _context()
+        context = _context([warm_up.partition(":")[0]] if warm_up else [])
         if warm_up and context.get_start_method() == "fork":
             _warm_up(warm_up)
             warm_up = None
@@ -254,7 +255,7 @@ def run_tasks(
     if processes <= 1 or len(tasks) <= 1:
         return [_here(task, work, options, display, describe) for task in tasks]
     if workers is None:
-        with Workers(processes) as started:
+        with Workers(processes, _warm_up_of(work)) as started:
             return run_tasks(
                 tasks, work, options, processes=processes, display=display, describe=describe, workers=started
             )
@@ -288,14 +289,20 @@ def _here(
     return result
 
 
-def _context() -> BaseContext:
+def _warm_up_of(work: Callable[..., Any]) -> str | None:
+    """The ``warm_up`` function beside ``work`` in its module, as ``"module:warm_up"`` (None where there is none)."""
+    module = sys.modules.get(getattr(work, "__module__", ""), None)
+    return f"{module.__name__}:warm_up" if module is not None and hasattr(module, "warm_up") else None
+
+
+def _context(preload: list[str]) -> BaseContext:
     """``fork`` from a single-threaded parent (start-up for free); ``forkserver`` otherwise (safe with threads)."""
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["simlab.workflow.tasks"])
+        context.set_forkserver_preload(preload)  # the module of the work, imported once for every worker
         return context
     return multiprocessing.get_context("spawn")
 

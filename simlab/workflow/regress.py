@@ -34,11 +34,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from simlab.asking.variants import Variant
 from simlab.engine.intervals import Z95
 from simlab.engine.results import METHODS
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import FileError, read_csv, read_json
-from simlab.inputs.variants import Variant
 from simlab.output.atomic import staged_directory
 from simlab.output.provenance import experiment_provenance, package_versions
 from simlab.records import Experiment, ExperimentRun

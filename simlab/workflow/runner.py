@@ -17,17 +17,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlab.asking.variants import Variant
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.cluster import current_client
 from simlab.engine.results import AttackResult
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.tables import Table
-from simlab.inputs.variants import BASE, Variant
 from simlab.records import Experiment, ExperimentRun
 from simlab.systems import System, get_system
-from simlab.workflow.experiments import ATTACKS, answer, cell_request
+from simlab.workflow.balance_runs import run_balance
+from simlab.workflow.experiments import ATTACKS, answer, balance_values, cell_request
 
-__all__ = ["run_experiment", "work_units", "rule_sets", "incapacitation_curve", "ATTACKS"]
+__all__ = ["run_experiment", "work_units", "incapacitation_curve", "ATTACKS"]
 
 #: Most trials a cell may grow to while meeting ``precision``.
 PRECISION_TRIAL_CAP = 1 << 32
@@ -37,15 +38,8 @@ def work_units(experiment: Experiment) -> int:
     """Units of progress of a run: one per cell, method and rule set (a balance run: per value or point asked)."""
     units = experiment.n_cells * len(experiment.methods) * (1 + len(experiment.variants))
     if experiment.balance is not None:
-        from simlab.workflow.experiments import balance_values
-
         units *= balance_values(experiment)
     return units
-
-
-def rule_sets(experiment: Experiment, base: Variant | None = None) -> list[tuple[str, Variant | None]]:
-    """The base rules (or ``base`` in their place), then each variant, with their names."""
-    return [(BASE, base), *((v.name, v) for v in experiment.variants)]
 
 
 def _half_width(result: AttackResult) -> float:
@@ -239,8 +233,6 @@ def run_experiment(
         The run's tidy tables.
     """
     if experiment.balance is not None:
-        from simlab.workflow.balance_runs import run_balance
-
         return run_balance(experiment, threads=threads, progress=progress, base_variant=base_variant)
     started = time.perf_counter()
     system = experiment.owner
@@ -249,7 +241,7 @@ def run_experiment(
     dist_rows: list[dict[str, Any]] = []
     curve_rows: list[dict[str, Any]] = []
     marginal_rows: list[dict[str, Any]] = []
-    jobs = list(itertools.product(rule_sets(experiment, base_variant), experiment.kept_cells()))
+    jobs = list(itertools.product(experiment.rule_sets(base_variant), experiment.kept_cells()))
     cells = [(cell, inputs, variant) for (_, variant), (cell, inputs) in jobs]
     answers = _answers(system, experiment, cells, threads, progress)
     for ((variant_name, _), (cell, inputs)), (results, changed) in zip(jobs, answers, strict=True):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from simlab.asking.variants import load_variant
 from simlab.inputs.limits import Limits
-from simlab.inputs.variants import load_variant
 from simlab.records import Experiment, ExperimentRun
 from simlab.workflow.experiments import load_experiment
 from simlab.workflow.jobs import Task

@@ -118,6 +118,7 @@ SYSTEM = System(
             NAME,
             DuelSide,
             _ROWS,
+            engine="duel_engine",
             metrics=DUEL_METRICS,
             distributions={
                 "turns": "turns the duel lasted (SPC-7)",

@@ -40,15 +40,13 @@ from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import as_plain, build, spec_field
 from simlab.inputs.tables import Table
-from simlab.systems.base import Deferred, duel_resolver
-from simlab.systems.duels import DuelEngine
 from simlab.systems.space_v4 import layout as k
 from simlab.systems.space_v4.fractions import damage_fractions
 from simlab.systems.space_v4.resolve import applied_table, may_fire, ship_row
 from simlab.systems.space_v4.rules import BAND_ORDER, BANDS, Rules, naturals
 from simlab.systems.space_v4.ships import Ship, hull_hits_of, sandcasters_of, ships, turrets_of
 
-__all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "check_duel", "duel", "side_json", "POLICIES"]
+__all__ = ["DuelSide", "ResolvedDuel", "resolve_duel", "side_json", "POLICIES"]
 
 #: What the faster ship does with the range at the end of its turn (SPC-7).
 POLICIES = ("hold", "close", "open")
@@ -264,15 +262,3 @@ def side_json(side: DuelSide, ship: Ship, start_band: str) -> dict[str, Any]:
         **{f"ship.{name}": value for name, value in as_plain(ship).items() if name not in ("name", "notes")},
         "ship.hull_hits": hull_hits_of(ship),
     }
-
-
-#: Validates a duel request into the resolved duel.
-check_duel = duel_resolver(Rules, resolve_duel)
-#: Answers a duel of two ships (SPC-7).
-duel = DuelEngine(
-    system="space_v4",
-    resolve=check_duel,
-    sample=Deferred("simlab.systems.space_v4.sample:sample_duel"),
-    sides=lambda d: (side_json(d.a, d.ships[0], d.start_band), side_json(d.b, d.ships[1], d.start_band)),
-    names=lambda d: d.names,
-)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,7 +13,6 @@ from simlab.engine.intervals import wilson
 from simlab.engine.rng import StreamKey, stream_key
 from simlab.systems.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates, mean_interval
 from simlab.systems.striker import kernels
-from simlab.systems.striker.duel import ResolvedDuel
 from simlab.systems.striker.exact import StrikerOutcome
 from simlab.systems.striker.outcomes import INCAPACITATED
 from simlab.systems.striker.resolve import (
@@ -29,6 +28,9 @@ from simlab.systems.striker.resolve import (
     UNHURT,
     ResolvedAttack,
 )
+
+if TYPE_CHECKING:  # the resolved duel it samples (its module names this one, to load it when first sampling)
+    from simlab.systems.striker.duel import ResolvedDuel
 
 __all__ = [
     "SampledAttack",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,11 +14,13 @@ from simlab.engine.intervals import Estimates
 from simlab.engine.rng import StreamKey
 from simlab.systems.duels import N_DUEL_COUNTS, SampledDuel, duel_estimates
 from simlab.systems.tyconian import duel_kernel, kernels, layout
-from simlab.systems.tyconian.duel import ResolvedDuel
 from simlab.systems.tyconian.exact import semi_automatic
 from simlab.systems.tyconian.resolve import LOCATIONS, ResolvedAttack
 from simlab.systems.tyconian.rules import Rules
 from simlab.systems.tyconian.wounds import LIMBS, WOUND_LEVELS
+
+if TYPE_CHECKING:  # the resolved duel it samples (its module names this one, to load it when first sampling)
+    from simlab.systems.tyconian.duel import ResolvedDuel
 
 __all__ = [
     "KernelInputs",

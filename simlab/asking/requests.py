@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from simlab.asking.variants import Variant
 from simlab.engine.bounds import check_seed, check_threads, check_trials
 from simlab.inputs.battles import Battle, load_battle, override
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS, Limits
 from simlab.inputs.tables import Table
-from simlab.inputs.variants import Variant
 from simlab.systems import AttackRequest, BattleRequest, DuelRequest, Question, System, get_system, question_of
 from simlab.systems.battle_keys import refuse_unread_rules
 

@@ -415,7 +415,8 @@ def tournament(
         ...            method="exact").to_json()["attacker_mix"]
         {'rifle': 1.0, 'shotgun': 0.0}
     """
-    from simlab.balance.tournament import every_row, matchup
+    from simlab.balance.matchup import matchup
+    from simlab.balance.options import every_row
     from simlab.balance.tournament import tournament as fight
     from simlab.inputs.limits import Limits
 

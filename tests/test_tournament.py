@@ -3,17 +3,10 @@
 import numpy as np
 import pytest
 
+from simlab.balance.games import equilibrium
 from simlab.balance.setup import Setup
-from simlab.balance.tournament import (
-    Tournament,
-    dominated,
-    equilibrium,
-    equilibrium_stability,
-    resampled,
-    strengths,
-    tournament,
-    worth,
-)
+from simlab.balance.strengths import strengths
+from simlab.balance.tournament import Tournament, dominated, equilibrium_stability, resampled, tournament, worth
 
 SHIPS = ["scout", "free trader", "far trader", "yacht", "patrol cruiser", "mercenary cruiser", "frigate", "cruiser"]
 
@@ -116,7 +109,8 @@ def test_a_tournament_of_battles_gives_each_loadout_to_both_sides_eng_1():
 
 
 def test_attacks_against_defenders_give_both_sides_mixes_and_the_dominated_attacks_tft_4():
-    from simlab.balance.tournament import dominated_rows, game_mixes, matchup, maximin
+    from simlab.balance.games import game_mixes, maximin
+    from simlab.balance.matchup import dominated_rows, matchup
 
     pennies = game_mixes(np.array([[1.0, 0.0], [0.0, 1.0]]))  # matching pennies: each side mixes evenly
     np.testing.assert_allclose(pennies[0], 0.5) and np.testing.assert_allclose(pennies[1], 0.5)
@@ -151,7 +145,7 @@ def test_simlab_tournament_scores_attacks_against_every_armour_str_4_2(capsys):
 
 
 def test_a_sampled_matchup_says_how_stable_both_mixes_are():
-    from simlab.balance.tournament import matchup
+    from simlab.balance.matchup import matchup
     from simlab.output.balance_sentences import matchup_sentences
 
     weapons, armours = ["rifle", "laser carbine"], ["mesh", "cloth + reflec"]
@@ -175,7 +169,7 @@ def test_the_python_api_answers_as_the_command_does():
 
 
 def test_a_matchup_or_tournament_over_the_cap_of_cells_is_refused_before_the_first():
-    from simlab.balance.tournament import matchup
+    from simlab.balance.matchup import matchup
     from simlab.inputs.limits import Limits, TooMuchWorkError
 
     setup, two = Setup("striker", exact=True), [{"weapon": "rifle"}, {"weapon": "shotgun"}]
@@ -210,7 +204,7 @@ def test_bradley_terry_strengths_are_the_converged_maximum_likelihood():
     from scipy.optimize import minimize
     from scipy.special import log_expit
 
-    from simlab.balance.tournament import STRENGTH_CLIP
+    from simlab.balance.strengths import STRENGTH_CLIP
 
     rng = np.random.default_rng(5)
     upper = np.triu(rng.uniform(0, 1, (6, 6)), 1)
@@ -228,7 +222,8 @@ def test_bradley_terry_strengths_are_the_converged_maximum_likelihood():
 
 
 def test_a_tie_is_said_as_a_tie_identical_options_share_the_mix():
-    from simlab.balance.tournament import game_mix, tournament_mix
+    from simlab.balance.games import game_mix
+    from simlab.balance.tournament import tournament_mix
     from simlab.output.balance_sentences import tournament_sentences
 
     twins = game([[0.5, 0.5, 0.8], [0.5, 0.5, 0.8], [0.2, 0.2, 0.5]], names="xyz")

@@ -19,9 +19,7 @@ From the matrix:
 * **strengths**: Bradley-Terry strengths fitted to the scores (the log-odds of beating an
   average option), for ordering the matrix; **worth** against each option's price.
 
-A **matchup** scores attacks against a list of defenders instead (weapons against armours): the
-matrix of a metric the attacker wants high and the defender low, the attacks another does better
-than against every defender, and both sides' equilibrium mixes of that zero-sum game.
+A **matchup** (:mod:`simlab.balance.matchup`) scores attacks against a list of defenders instead.
 """
 
 from __future__ import annotations
@@ -33,49 +31,30 @@ from typing import Any
 
 import numpy as np
 
+from simlab.balance.games import RESAMPLES, Z95, GameMix, equilibrium, game_mix
+from simlab.balance.options import check_size, dominated_json
 from simlab.balance.setup import Setup
+from simlab.balance.strengths import strengths
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 
 __all__ = [
-    "Tournament",
-    "tournament",
-    "equilibrium",
-    "dominated",
-    "strengths",
-    "worth",
-    "resampled",
-    "Matchup",
-    "matchup",
-    "dominated_rows",
-    "game_mixes",
-    "maximin",
-    "game_mix",
-    "GameMix",
-    "tournament_mix",
-    "matchup_games",
-    "check_options",
-    "check_matchup",
-    "score_variance",
-    "matchup_mixes",
-    "matchup_stability",
-    "every_row",
-    "parse_options",
-    "RESAMPLES",
     "TOURNAMENT_TRIALS",
-    "MATCHUP_TRIALS",
+    "Tournament",
+    "score_variance",
+    "check_options",
+    "tournament",
+    "dominated",
+    "resampled",
+    "tournament_mix",
+    "equilibrium_stability",
+    "RESIDUAL_FLOOR",
+    "worth",
 ]
 
-#: A share of a mix below this is the solver's rounding: it counts as 0 (the option is not played).
-MIX_FLOOR = 1e-6
+
 #: Duels of each seating of a tournament, and trials of each cell of a sampled matchup, unless told.
 TOURNAMENT_TRIALS = 10_000
-MATCHUP_TRIALS = 100_000
-#: Tied mixes: an option whose share differs by more than this between equally good mixes can trade shares.
-TIE_SHARE = 1e-5
-#: Resampled matrices of the stability of the equilibrium.
-RESAMPLES = 200
-_Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -114,48 +93,13 @@ class Tournament:
             "seed": self.seed,
             "score": self.score.round(12).tolist(),
             "half_width_95": self.half_width.round(12).tolist(),
-            "dominated": _dominated_json(self.names, dominated(self)),
+            "dominated": dominated_json(self.names, dominated(self)),
             "equilibrium": dict(zip(self.names, (float(x) for x in mix), strict=True)),
             "equilibrium_unique": tournament_mix(self).unique,
             "equilibrium_tied": [self.names[i] for i in tournament_mix(self).varies],
             "equilibrium_share_of_resamples": dict(zip(self.names, (float(x) for x in share), strict=True)),
             "worth": [dict(w) for w in worth(self)],
         }
-
-
-def every_row(setup: Setup, every: str, where: str = "every") -> tuple[list[dict[str, Any]], list[str]]:
-    """Each row of the table the input ``every`` names as an option (``[{"ship": "scout"}, ...]``), and their names.
-
-    Raises:
-        SimlabError: For an input that names no table's row, with those that do (``where`` names the
-            option or field that gave it).
-    """
-    question = setup.question
-    if every not in question.row_inputs:
-        named = ", ".join(question.row_inputs) or "none"
-        raise SimlabError(f"{where} {every!r}: expected an input naming a table row ({named})")
-    names = [row.name for row in setup.owner.tables()[question.row_inputs[every]]]
-    return [{every: name} for name in names], names
-
-
-def parse_options(items: Sequence[str], where: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Options written ``KEY=VALUE;KEY=VALUE``, or ``NAME: KEY=VALUE;...``, and their names.
-
-    An option without a name is named by its values joined by " + " (``rifle + cloth``).
-
-    Raises:
-        SimlabError: For an item that is not ``KEY=VALUE`` pairs (``where`` names the option or field).
-    """
-    from simlab.inputs.params import parse_assignments
-
-    chosen, names = [], []
-    for item in items:
-        name, colon, rest = item.partition(":")
-        named = bool(colon) and "=" not in name and name.strip() != ""
-        option = dict(parse_assignments((rest if named else item).split(";"), where))
-        chosen.append(option)
-        names.append(name.strip() if named else " + ".join(str(v) for v in option.values()))
-    return chosen, names
 
 
 def score_variance(p_win: float, p_loss: float, trials: int) -> float:
@@ -168,7 +112,7 @@ def score_variance(p_win: float, p_loss: float, trials: int) -> float:
     """
     if trials <= 0:
         return 0.0
-    added = _Z95**2
+    added = Z95**2
     total = trials + added
     win = (trials * p_win + added / 2) / total
     loss = (trials * p_loss + added / 2) / total
@@ -189,63 +133,6 @@ def check_options(setup: Setup, options: Sequence[Mapping[str, Any]], names: Seq
             setup.question.check(setup.request(sides))
         except SimlabError as exc:
             raise SimlabError(f"option {name!r}: {exc}") from None
-
-
-def check_matchup(
-    setup: Setup, attackers: Sequence[Mapping[str, Any]], defenders: Sequence[Mapping[str, Any]],
-    attacker_names: Sequence[str], defender_names: Sequence[str],
-) -> None:  # fmt: skip
-    """Check every attack and every defender as the cells ask them, and that no defender sets what an attack sets.
-
-    Each attack is checked alone (or, where it cannot stand alone, with the first defender), then
-    each defender with the first attack.
-    A cell asks the attack's inputs and the defender's together; a defender that set an input an
-    attack sets (``weapon``) would replace the attack's own, so it is refused.
-
-    Raises:
-        SimlabError: One line naming the attack or defender and the input at fault.
-    """
-    def fault(inputs: Mapping[str, Any]) -> SimlabError | None:
-        try:
-            setup.question.check(setup.request(inputs))
-        except SimlabError as exc:
-            return exc
-        return None
-
-    for attack, name in zip(attackers, attacker_names, strict=True):
-        # alone (an attack stands on its own), else with the first defender: a fault in both is the attack's
-        found = fault(attack) and fault({**defenders[0], **attack})
-        if found is not None:
-            raise SimlabError(f"attack {name!r}: {found}")
-    for defender, name in zip(defenders, defender_names, strict=True):  # each with the first attack, known good
-        found = fault({**attackers[0], **defender})
-        if found is not None:
-            raise SimlabError(f"defender {name!r}: {found}")
-    for defender, defender_name in zip(defenders, defender_names, strict=True):
-        for attack, attack_name in zip(attackers, attacker_names, strict=True):
-            both = [key for key in defender if key in attack]
-            if both:
-                raise SimlabError(
-                    f"defender {defender_name!r} sets {', '.join(both)}, which attack {attack_name!r} sets too: "
-                    "a defender gives the target's inputs (armor, cover), never an attack's"
-                )
-
-
-def _check_size(limits: Limits, questions: int, what: str, job: str) -> None:
-    """Refuse more questions (seatings or cells) than the job's cap of cells, exact ones included."""
-    from simlab.inputs.limits import TooMuchWorkError
-
-    if questions > limits.max_cells:
-        cap = f"the cap of {limits.max_cells:,}"
-        raise TooMuchWorkError(f"{job}: {questions:,} {what} is above {cap}; give fewer options")
-
-
-def _dominated_json(names: Sequence[str], pairs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Each dominated option with every option that dominates it: ``{"option": ..., "by": [...]}``."""
-    by: dict[int, list[str]] = {}
-    for k, i in pairs:
-        by.setdefault(k, []).append(names[i])
-    return [{"option": names[k], "by": by[k]} for k in sorted(by)]
 
 
 def tournament(
@@ -281,7 +168,7 @@ def tournament(
     n = len(options)
     if limits is not None:
         seatings = n * (n - 1)
-        _check_size(limits, seatings, "seatings", "the tournament")
+        check_size(limits, seatings, "seatings", "the tournament")
         limits.check_trials(seatings * setup.trials_each, f"the tournament ({seatings} seatings)")
     costs: list[float | None] = [None] * n
     wins = np.zeros((n, n))  # wins[i, j]: i's score as side A against j as side B, every draw half
@@ -307,7 +194,7 @@ def tournament(
         for j in range(n):
             if i != j:  # i as A against j, and i as B against j (1 minus j's score as A)
                 score[i, j] = (wins[i, j] + (1 - wins[j, i])) / 2
-                spread[i, j] = _Z95 * math.sqrt((variance[i, j] + variance[j, i]) / 4)
+                spread[i, j] = Z95 * math.sqrt((variance[i, j] + variance[j, i]) / 4)
     fights = "battles" if setup.question.form == "battle" else "duels"
     return Tournament(
         tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options), tuple(costs), fights, noun
@@ -329,116 +216,6 @@ def dominated(result: Tournament) -> list[tuple[int, int]]:
     return found
 
 
-@dataclass(frozen=True)
-class GameMix:
-    """One side's equilibrium mix of a zero-sum game.
-
-    Attributes:
-        mix: Each option's share (the centre of the equally good mixes when there are several).
-        value: The payoff the mix is sure of, whatever the other side picks.
-        unique: Whether it is the only mix that is as good (else the options in ``varies`` can trade shares).
-        varies: The options whose share differs between equally good mixes (identical options, ties).
-    """
-
-    mix: np.ndarray
-    value: float
-    unique: bool = True
-    varies: tuple[int, ...] = ()
-
-
-def maximin(payoff: np.ndarray) -> tuple[np.ndarray, float]:
-    """The row player's best mix of the zero-sum game ``payoff`` (rows choose, columns answer), and its value.
-
-    See :func:`game_mix`, whose mix this is.
-    """
-    found = game_mix(payoff)
-    return found.mix, found.value
-
-
-def game_mix(payoff: np.ndarray, centre: bool = True) -> GameMix:
-    """The row player's best mix of the zero-sum game ``payoff`` (rows choose, columns answer).
-
-    Linear programs (:func:`scipy.optimize.linprog`, HiGHS): the first finds the game's value, the
-    largest payoff the rows can be sure of, ``max_x min_j (x @ payoff)[j]``; where several mixes are
-    sure of it, the second keeps those that do most against columns chosen at random (the largest
-    mean of ``x @ payoff``), so an option as good against the best answer and better against the
-    others is preferred. Where several mixes still tie (identical options, or options that are
-    interchangeable), a tie is said as a tie: with ``centre``, each option's least and largest share
-    over the tied mixes is found (two programs an option) and the mix returned is the mean of the
-    mixes that give each of those options its largest share, which holds every option any tied mix holds
-    (two identical options share equally), with ``unique`` False. A saddle point that one row alone
-    reaches needs no program.
-
-    Args:
-        payoff: The game, rows by columns.
-        centre: Whether to look for tied mixes (the resampled matrices of the stability skip it:
-            their noise leaves no exact ties).
-    """
-    rows, cols = payoff.shape
-    floor = payoff.min(axis=1)
-    best = int(np.argmax(floor))
-    value = float(floor[best])
-    answer = int(np.argmin(payoff.max(axis=0)))
-    tolerance = 1e-12 * (1.0 + abs(value))
-    if payoff[:, answer].max() <= value + tolerance and (payoff[:, answer] >= value - tolerance).sum() == 1:
-        # a saddle point that one row alone reaches: any other row in a mix would do worse against
-        # the column ``answer``, so that row alone is the only mix sure of the value (no program needed)
-        alone = np.zeros(rows)
-        alone[best] = 1.0
-        return GameMix(alone, value)
-    from scipy.optimize import linprog
-
-    cost = np.zeros(rows + 1)
-    cost[-1] = -1.0  # variables: x (rows shares), v (the value); maximise v
-    upper = np.hstack([-payoff.T, np.ones((cols, 1))])  # v - x @ payoff[:, j] <= 0 for every column j
-    equal = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
-    bounds = [(0, None)] * rows + [(None, None)]
-    solved = linprog(cost, A_ub=upper, b_ub=np.zeros(cols), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs")
-    if not solved.success:  # pragma: no cover - a bounded feasible program always solves
-        raise SimlabError(f"the equilibrium could not be found: {solved.message}")
-    value = float(solved.x[-1])
-    sure = value - 1e-9 * (1.0 + abs(value))  # every mix that is sure of the value, within rounding
-    mean = payoff.mean(axis=1)
-    refined = linprog(-mean, A_ub=-payoff.T, b_ub=np.full(cols, -sure), A_eq=np.ones((1, rows)),
-                      b_eq=[1.0], bounds=[(0, None)] * rows, method="highs")  # fmt: skip
-    mix = np.clip(refined.x if refined.success else solved.x[:rows], 0.0, None)
-    if centre and refined.success:
-        best_mean = float(mean @ refined.x)
-        tied_upper = np.vstack([-payoff.T, -mean[None, :]])  # sure of the value, and as good on average
-        tied_bound = np.concatenate([np.full(cols, -sure), [-(best_mean - 1e-9 * (1.0 + abs(best_mean)))]])
-        largest, least, extremes = np.zeros(rows), np.zeros(rows), {}
-        for k in range(rows):
-            for sign in (-1.0, 1.0):  # the largest share of k over the tied mixes, then the least
-                aim = np.zeros(rows)
-                aim[k] = sign
-                tied = linprog(aim, A_ub=tied_upper, b_ub=tied_bound, A_eq=np.ones((1, rows)), b_eq=[1.0],
-                               bounds=[(0, None)] * rows, method="highs")  # fmt: skip
-                if not tied.success:  # pragma: no cover - the refined mix is always among them
-                    continue
-                share = float(np.clip(tied.x[k], 0.0, 1.0))
-                if sign < 0:
-                    largest[k] = share
-                    extremes[k] = np.clip(tied.x, 0.0, None)
-                else:
-                    least[k] = share
-        varies = tuple(k for k in range(rows) if largest[k] - least[k] > TIE_SHARE and k in extremes)
-        if varies:
-            centred = np.mean([extremes[k] for k in varies], axis=0)
-            centred[centred < MIX_FLOOR] = 0.0
-            return GameMix(centred / centred.sum(), value, False, varies)
-    mix[mix < MIX_FLOOR] = 0.0  # the solver's rounding, not a share
-    return GameMix(mix / mix.sum(), value)
-
-
-def equilibrium(score: np.ndarray, centre: bool = True) -> np.ndarray:
-    """The equilibrium mix of the symmetric zero-sum game of ``score`` (payoff ``score - score.T``).
-
-    The mix x maximises the worst payoff ``min_j (x @ (score - score.T))[j]`` (0 at the optimum of
-    a symmetric game), by :func:`game_mix`: equally good options share it.
-    """
-    return game_mix(score - score.T, centre).mix
-
-
 def resampled(result: Tournament, resamples: int = RESAMPLES) -> list[np.ndarray]:
     """The matrix drawn ``resamples`` times within its sampling error (from the tournament's seed).
 
@@ -451,7 +228,7 @@ def resampled(result: Tournament, resamples: int = RESAMPLES) -> list[np.ndarray
     drawn = []
     for _ in range(resamples):
         matrix = result.score.copy()
-        noise = rng.normal(0.0, result.half_width[upper] / _Z95)
+        noise = rng.normal(0.0, result.half_width[upper] / Z95)
         matrix[upper] = np.clip(result.score[upper] + noise, 0.0, 1.0)
         matrix.T[upper] = 1.0 - matrix[upper]
         drawn.append(matrix)
@@ -478,66 +255,6 @@ def equilibrium_stability(result: Tournament, resamples: int = RESAMPLES) -> tup
         result._cache[key] = (tournament_mix(result).mix, entered / resamples)
     found: tuple[np.ndarray, np.ndarray] = result._cache[key]
     return found
-
-
-#: A score of exactly 0 or 1 (a sweep) has no finite Bradley-Terry strength: it is read as one fight in a thousand.
-STRENGTH_CLIP = 1e-3
-#: Bradley-Terry is fitted until no option's gradient of the log-likelihood exceeds this.
-STRENGTH_TOLERANCE = 1e-10
-
-
-def strengths(score: np.ndarray, tolerance: float = STRENGTH_TOLERANCE) -> np.ndarray:
-    """Bradley-Terry strengths (log scale, mean 0): the maximum-likelihood fit to the scores.
-
-    ``P(i beats j) = e^s_i / (e^s_i + e^s_j)``, each score ``score[i, j]`` counted as i's share of
-    one fight against j. The log-likelihood is concave; Newton's method with step halving climbs it
-    until every option's gradient is below ``tolerance`` (the strengths are then exact to about
-    that much). A score of exactly 0 or 1 has no finite maximum (a sweep makes the winner
-    infinitely strong), so scores are read within [:data:`STRENGTH_CLIP`, 1 - :data:`STRENGTH_CLIP`]
-    (one fight in a thousand): a dominant option gets a large but finite strength.
-
-    Args:
-        score: One matrix (n × n), or a stack of them (r × n × n) fitted at once.
-        tolerance: The largest gradient of the log-likelihood left.
-
-    Returns:
-        The strengths: n of them, or r × n for a stack.
-
-    Raises:
-        SimlabError: Should the fit not converge in 200 steps (never seen: it converges in about ten).
-    """
-    n = score.shape[-1]
-    off = ~np.eye(n, dtype=bool)
-    wins = np.where(off, np.clip(score, STRENGTH_CLIP, 1 - STRENGTH_CLIP), 0.0)
-    played = wins + np.swapaxes(wins, -1, -2)  # fights between each pair: 1 where the matrix is fair
-    strength = np.zeros(score.shape[:-1])
-
-    def likelihood(s: np.ndarray) -> np.ndarray:
-        gap = s[..., :, None] - s[..., None, :]
-        return np.where(off, -wins * np.logaddexp(0.0, -gap), 0.0).sum(axis=(-1, -2))  # Σ w log σ(s_i - s_j)
-
-    gauge = np.ones((n, n)) / n  # fixes the mean (the likelihood does not see a common shift)
-    for _ in range(200):
-        chance = np.where(off, 1.0 / (1.0 + np.exp(strength[..., None, :] - strength[..., :, None])), 0.0)
-        gradient = (wins - chance * played).sum(axis=-1)
-        if np.abs(gradient).max() < tolerance:
-            break
-        curvature = played * chance * np.swapaxes(chance, -1, -2)
-        laplacian = np.eye(n) * curvature.sum(axis=-1)[..., None] - curvature
-        step = np.linalg.solve(laplacian + gauge, gradient[..., None])[..., 0]
-        before = likelihood(strength)
-        scale = np.ones((*score.shape[:-2], 1))
-        for _ in range(40):  # halve the step where it would lower the likelihood
-            tried = strength + scale * step
-            worse = likelihood(tried) < before - 1e-12 * np.abs(before)
-            if not worse.any():
-                break
-            scale = np.where(worse[..., None], scale / 2, scale)
-        strength = tried - tried.mean(axis=-1, keepdims=True)
-    else:  # pragma: no cover - a concave likelihood with a finite maximum converges
-        raise SimlabError("the Bradley-Terry strengths did not converge")
-    centred: np.ndarray = strength - strength.mean(axis=-1, keepdims=True)
-    return centred
 
 
 def _price_line(logs: np.ndarray, strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -621,158 +338,3 @@ def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]
         rows.append(row)
     result._cache[key] = rows
     return rows
-
-
-@dataclass(frozen=True)
-class Matchup:
-    """Attacks scored against a list of defenders: the attacker's options by rows, the defender's by columns.
-
-    Attributes:
-        attackers: The attacking options' names.
-        defenders: The defending options' names.
-        metric: The metric the attacker wants high (``p_incapacitated``).
-        value: ``value[i, j]``: the metric of attacker i against defender j.
-        half_width: Its 95 % half-width (0 when exact).
-        method: ``exact`` or ``monte_carlo``.
-        trials: Trials of each cell when sampled.
-        seed: The root seed (every cell on the same streams).
-    """
-
-    attackers: tuple[str, ...]
-    defenders: tuple[str, ...]
-    metric: str
-    value: np.ndarray
-    half_width: np.ndarray
-    method: str = "exact"
-    trials: int | None = None
-    seed: int = 0
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """The matrix, the dominated attacks, both sides' equilibrium mixes and their stability as JSON."""
-        attack, defence, worth_of_game = matchup_mixes(self)
-        attack_share, defence_share = matchup_stability(self)
-        return {
-            "attackers": list(self.attackers),
-            "defenders": list(self.defenders),
-            "metric": self.metric,
-            "method": self.method,
-            "trials": self.trials,
-            "seed": self.seed,
-            "value": self.value.round(12).tolist(),
-            "half_width_95": self.half_width.round(12).tolist(),
-            "dominated": _dominated_json(self.attackers, dominated_rows(self)),
-            "attacker_mix": dict(zip(self.attackers, (float(x) for x in attack), strict=True)),
-            "defender_mix": dict(zip(self.defenders, (float(x) for x in defence), strict=True)),
-            "attacker_mix_unique": matchup_games(self)[0].unique,
-            "defender_mix_unique": matchup_games(self)[1].unique,
-            "value_of_the_game": worth_of_game,
-            "attacker_share_of_resamples": dict(zip(self.attackers, (float(x) for x in attack_share), strict=True)),
-            "defender_share_of_resamples": dict(zip(self.defenders, (float(x) for x in defence_share), strict=True)),
-        }
-
-
-def matchup(
-    setup: Setup, attackers: Sequence[Mapping[str, Any]], defenders: Sequence[Mapping[str, Any]], metric: str,
-    attacker_names: Sequence[str], defender_names: Sequence[str], *, limits: Limits | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Matchup:  # fmt: skip
-    """Every attack against every defender, as one question of ``setup`` each (exact, or on the same streams).
-
-    Args:
-        setup: The question each cell asks (an attack, or any question with ``metric``).
-        attackers: Each attack's inputs (``{"weapon": "gauss rifle"}``), two or more.
-        defenders: Each defender's inputs (``{"armor": "nylon"}``), one or more.
-        metric: What the attacker wants high and the defender low.
-        attacker_names: The attacks' names.
-        defender_names: The defenders' names.
-        limits: The job's caps, checked before the first cell.
-        progress: Called with 1 after each cell.
-
-    Raises:
-        SimlabError: For a metric the question does not report, fewer than two attacks or no
-            defender, two alike, or a job over the caps.
-    """
-    setup.check_metric(metric)
-    if len(attackers) < 2 or len(defenders) < 1:
-        raise SimlabError("a matchup needs two attacks or more and one defender or more")
-    if len(set(attacker_names)) != len(attacker_names) or len(set(defender_names)) != len(defender_names):
-        raise SimlabError("two attacks or two defenders of the matchup are the same")
-    cells = len(attackers) * len(defenders)
-    check_matchup(setup, attackers, defenders, attacker_names, defender_names)
-    if limits is not None:
-        _check_size(limits, cells, "cells", "the matchup")
-        if not setup.exact:
-            limits.check_trials(cells * setup.trials_each, f"the matchup ({cells} cells)")
-    value = np.zeros((len(attackers), len(defenders)))
-    half = np.zeros_like(value)
-    for i, attack in enumerate(attackers):
-        for j, defence in enumerate(defenders):
-            result = setup.answer({**attack, **defence})
-            value[i, j] = float(result.metrics[metric])
-            low, high = result.ci95.get(metric, (value[i, j], value[i, j]))
-            half[i, j] = (high - low) / 2
-            if progress is not None:
-                progress(1)
-    method = "exact" if setup.exact else "monte_carlo"
-    trials = None if setup.exact else setup.trials_each
-    return Matchup(tuple(attacker_names), tuple(defender_names), metric, value, half, method, trials, setup.seed)
-
-
-def matchup_games(result: Matchup) -> tuple[GameMix, GameMix]:
-    """The attacker's and the defender's equilibrium of the matchup (:func:`game_mix` each), worked out once."""
-    if "games" not in result._cache:
-        result._cache["games"] = (game_mix(result.value), game_mix(-result.value.T))
-    found: tuple[GameMix, GameMix] = result._cache["games"]
-    return found
-
-
-def matchup_mixes(result: Matchup) -> tuple[np.ndarray, np.ndarray, float]:
-    """Both sides' equilibrium mixes of the matchup and the game's value, worked out once."""
-    attack, defence = matchup_games(result)
-    return attack.mix, defence.mix, attack.value
-
-
-def matchup_stability(result: Matchup, resamples: int = RESAMPLES) -> tuple[np.ndarray, np.ndarray]:
-    """Each attack's and each defender's share of the resampled matrices' equilibrium mixes it enters.
-
-    Each cell moves by a normal error of its 95 % half-width (from the matchup's seed); an exact
-    matchup has no error, so its shares are 1 for whatever its one mix holds and 0 otherwise.
-    """
-    key = f"stability {resamples}"
-    if key not in result._cache:
-        rng = np.random.default_rng(np.random.SeedSequence([result.seed, 34]))
-        attack_in, defence_in = np.zeros(len(result.attackers)), np.zeros(len(result.defenders))
-        exact = not result.half_width.any()
-        for _ in range(1 if exact else resamples):
-            drawn = result.value + (0.0 if exact else rng.normal(0.0, result.half_width / _Z95))
-            attack, defence, _ = game_mixes(drawn, centre=False)
-            attack_in += attack > 0
-            defence_in += defence > 0
-        runs = 1 if exact else resamples
-        result._cache[key] = (attack_in / runs, defence_in / runs)
-    found: tuple[np.ndarray, np.ndarray] = result._cache[key]
-    return found
-
-
-def dominated_rows(result: Matchup) -> list[tuple[int, int]]:
-    """``(k, i)`` for every attack k and each attack i doing better than it against every defender, intervals apart."""
-    value, half = result.value, result.half_width
-    found = []
-    for k in range(len(value)):
-        for i in range(len(value)):
-            if i != k and all(value[i, j] - half[i, j] > value[k, j] + half[k, j] for j in range(value.shape[1])):
-                found.append((k, i))
-    return found
-
-
-def game_mixes(value: np.ndarray, centre: bool = True) -> tuple[np.ndarray, np.ndarray, float]:
-    """The attacker's and the defender's equilibrium mixes of the zero-sum game ``value``, and its value.
-
-    The attacker maximises the worst expected metric over the defender's choices; the defender
-    minimises the best over the attacker's (both by :func:`game_mix`; by the minimax theorem both
-    are sure of the same value).
-    """
-    attack = game_mix(value, centre)
-    defence = game_mix(-value.T, centre)
-    return attack.mix, defence.mix, attack.value

@@ -13,8 +13,9 @@ from typing import Any
 
 import click
 
+from simlab.balance.matchup import MATCHUP_TRIALS
 from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES
-from simlab.balance.tournament import MATCHUP_TRIALS, TOURNAMENT_TRIALS
+from simlab.balance.tournament import TOURNAMENT_TRIALS
 from simlab.commands.options import (
     WHOLE,
     print_json,
@@ -339,7 +340,7 @@ def tournament(
     against each defender instead: the matrix, the attacks another beats against every defender,
     and the attacker's and the defender's best mixes.
     """
-    from simlab.balance.tournament import every_row, parse_options
+    from simlab.balance.options import every_row, parse_options
 
     if (every is None) == (not option_items):
         raise click.UsageError("give two options or more (--option, repeated) or --every INPUT, not both")
@@ -402,7 +403,8 @@ def _matchup(
     defender_items: tuple[str, ...], metric: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Score the attacks against the defenders and say it."""
-    from simlab.balance.tournament import every_row, matchup, parse_options
+    from simlab.balance.matchup import matchup
+    from simlab.balance.options import every_row, parse_options
     from simlab.inputs.limits import Limits
     from simlab.output.balance_sentences import matchup_sentences
 

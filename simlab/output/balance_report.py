@@ -41,7 +41,8 @@ def search_chart(solution: Any, title: str | None = None) -> Any:
 
 def matrix_chart(fought: Any, title: str | None = None) -> Any:
     """A tournament's matrix as a heatmap, the strongest options first (rows beat columns), dominated rows marked."""
-    from simlab.balance.tournament import dominated, strengths
+    from simlab.balance.strengths import strengths
+    from simlab.balance.tournament import dominated
 
     order = [int(i) for i in np.argsort(-strengths(fought.score))]
     beaten = {k for k, _ in dominated(fought)}
@@ -58,7 +59,7 @@ def matrix_chart(fought: Any, title: str | None = None) -> Any:
 
 def matchup_chart(scored: Any, title: str | None = None) -> Any:
     """A matchup's matrix as a heatmap: each attack (the best on average first) against each defender."""
-    from simlab.balance.tournament import dominated_rows
+    from simlab.balance.matchup import dominated_rows
 
     order = [int(i) for i in np.argsort(-scored.value.mean(axis=1), kind="stable")]
     beaten = {k for k, _ in dominated_rows(scored)}
@@ -75,7 +76,9 @@ def matchup_chart(scored: Any, title: str | None = None) -> Any:
 
 def mix_chart(result: Any, title: str | None = None) -> Any:
     """The equilibrium mix as bars (a matchup: both sides'), with each option's share of the resampled equilibria."""
-    from simlab.balance.tournament import Matchup, equilibrium_stability, matchup_mixes, matchup_stability, strengths
+    from simlab.balance.matchup import Matchup, matchup_mixes, matchup_stability
+    from simlab.balance.strengths import strengths
+    from simlab.balance.tournament import equilibrium_stability
 
     if isinstance(result, Matchup):
         attack, defence, _ = matchup_mixes(result)
@@ -250,7 +253,7 @@ def _worth_rows(fought: Any) -> list[dict[str, Any]]:
 
 def _matchup_table(scored: Any) -> pd.DataFrame:
     """Each attack's metric against each defender (with its interval where sampled), its mix, and the defender's."""
-    from simlab.balance.tournament import matchup_mixes
+    from simlab.balance.matchup import matchup_mixes
 
     attack, defence, _ = matchup_mixes(scored)
     sampled = scored.method != "exact"

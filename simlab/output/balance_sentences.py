@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from simlab.balance.matchup import Matchup
 from simlab.balance.sensitivity import Sensitivity
 from simlab.balance.solve import Crossing, Point, Solution
-from simlab.balance.tournament import Matchup, Tournament
+from simlab.balance.tournament import Tournament
 from simlab.balance.unknowns import DEFAULT_PRECISION
 from simlab.output.words import Vocabulary, is_plural, listed, plural, sentence_case, singular, the
 
@@ -340,7 +341,8 @@ def _worth_sentence(valued: list[dict[str, Any]], noun: str) -> str:
 
 def tournament_sentences(result: Tournament) -> list[str]:
     """A tournament in sentences: the metagame and its stability, who dominates whom, worth, strengths, the matrix."""
-    from simlab.balance.tournament import dominated, equilibrium_stability, strengths, tournament_mix, worth
+    from simlab.balance.strengths import strengths
+    from simlab.balance.tournament import dominated, equilibrium_stability, tournament_mix, worth
 
     names, noun = result.names, result.noun
     order = [int(i) for i in np.argsort(-strengths(result.score), kind="stable")]
@@ -393,7 +395,7 @@ def tournament_sentences(result: Tournament) -> list[str]:
 
 def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[str]:
     """Attacks against defenders in sentences: both sides' best mixes, the game's value, dominated attacks, matrix."""
-    from simlab.balance.tournament import dominated_rows, matchup_games, matchup_mixes, matchup_stability
+    from simlab.balance.matchup import dominated_rows, matchup_games, matchup_mixes, matchup_stability
 
     words = words or Vocabulary()
     metric = words.name(result.metric, "metrics")

@@ -120,7 +120,8 @@ class BalanceQuery:
         """The trials of each value, seating or cell: the page's, else a tournament's as the command's default."""
         if self.query.trials is not None or self.do != "tournament":
             return self.query.trials
-        from simlab.balance.tournament import MATCHUP_TRIALS, TOURNAMENT_TRIALS
+        from simlab.balance.matchup import MATCHUP_TRIALS
+        from simlab.balance.tournament import TOURNAMENT_TRIALS
 
         return MATCHUP_TRIALS if self.matchup else TOURNAMENT_TRIALS
 
@@ -199,7 +200,9 @@ def _rank(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | N
 
 
 def _fight(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | None) -> Any:
-    from simlab.balance.tournament import every_row, matchup, parse_options, tournament
+    from simlab.balance.matchup import matchup
+    from simlab.balance.options import every_row, parse_options
+    from simlab.balance.tournament import tournament
     from simlab.inputs.limits import Limits
 
     setup = balance.setup(site, progress)
@@ -272,7 +275,7 @@ def balance_answer(balance: BalanceQuery, site: Site, progress: Callable[[int], 
                              "shown": shown(point.value), "doc": "", "interval": interval})  # fmt: skip
             caption = f"{setup_words.name(found.goal.metric, 'metrics')} at every value tried"
         elif balance.matchup:
-            from simlab.balance.tournament import matchup_mixes
+            from simlab.balance.matchup import matchup_mixes
             from simlab.output.balance_report import matchup_chart
             from simlab.output.balance_sentences import matchup_sentences
 

@@ -126,7 +126,7 @@ def _tournament_rows(fought: Any) -> list[dict[str, Any]]:
 
 def _matchup_rows(scored: Any) -> list[dict[str, Any]]:
     """A matchup's rows: each attack's metric against each defender, then both sides' mixes and the game's value."""
-    from simlab.balance.tournament import matchup_mixes, matchup_stability
+    from simlab.balance.matchup import matchup_mixes, matchup_stability
 
     trials = scored.trials
     rows = []
@@ -175,9 +175,10 @@ def run_balance(
         progress: Called with 1 after each value (solve) or point (sensitivity) asked.
         base_variant: A variant in the place of the base rules (rows still say ``base``).
     """
+    from simlab.balance.matchup import matchup
     from simlab.balance.sensitivity import parse_factor, sensitivity
     from simlab.balance.solve import Goal, NoCrossingError, solve
-    from simlab.balance.tournament import matchup, tournament
+    from simlab.balance.tournament import tournament
     from simlab.balance.unknowns import find_unknown
 
     ask = experiment.balance

@@ -549,7 +549,7 @@ def _tournament_side(
     check: _Checker, given: Mapping[str, Any], setup: Any, every_key: str, table_key: str
 ) -> tuple[tuple[Mapping[str, Any], ...], tuple[str, ...]]:
     """One side's options of ``[tournament]``: every row of the table ``every_key`` names, or its ``table_key``."""
-    from simlab.balance.tournament import every_row
+    from simlab.balance.options import every_row
 
     if (every_key in given) == (table_key in given):
         raise check.fail("tournament", every_key, f'give one of {every_key} = "INPUT" and [tournament.{table_key}]')
@@ -574,7 +574,8 @@ def _tournament_ask(check: _Checker, given: Mapping[str, Any], setup: Any) -> Ba
     (``against = "INPUT"`` or ``[tournament.defenders]``) scores each option against each defender by
     ``metric``; a tournament fights duels of the options on both sides.
     """
-    from simlab.balance.tournament import check_matchup, check_options
+    from simlab.balance.matchup import check_matchup
+    from simlab.balance.tournament import check_options
 
     options, names = _tournament_side(check, given, setup, "every", "options")
     noun = str(given.get("every", "option"))

@@ -97,7 +97,7 @@ def test_without_salib_a_sensitivity_is_left_out_of_the_whole_job_and_refused_wh
     import importlib.util
 
     from simlab.commands.options import load_experiments
-    from simlab.workflow.experiments import MissingExtraError
+    from simlab.workflow.experiment_checks import MissingExtraError
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "SALib" else real(name, *a))

@@ -161,7 +161,8 @@ def load_experiments(
         SimlabError: For bad threads, a mistake in a file, a job over the limits, or two experiments of one name.
     """
     from simlab.engine.bounds import check_threads
-    from simlab.workflow.experiments import MissingExtraError, find_experiments, load_experiment
+    from simlab.workflow.experiment_checks import MissingExtraError
+    from simlab.workflow.experiments import find_experiments, load_experiment
 
     check_threads(threads)
     limits = Limits(max_cells, max_trials)

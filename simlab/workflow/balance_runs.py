@@ -33,7 +33,7 @@ import pandas as pd
 from simlab.asking.variants import Variant
 from simlab.inputs.limits import Limits
 from simlab.records import Experiment, ExperimentRun
-from simlab.workflow.experiments import balance_setup
+from simlab.workflow.balance_asks import balance_setup
 
 __all__ = ["run_balance", "SOLVE_METRICS", "SENSITIVITY_METRICS"]
 

@@ -25,8 +25,10 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.tables import Table
 from simlab.records import Experiment, ExperimentRun
 from simlab.systems import System, get_system
+from simlab.workflow.balance_asks import balance_values
 from simlab.workflow.balance_runs import run_balance
-from simlab.workflow.experiments import ATTACKS, answer, balance_values, cell_request
+from simlab.workflow.experiment_asks import ATTACKS
+from simlab.workflow.experiments import answer, cell_request
 
 __all__ = ["run_experiment", "work_units", "incapacitation_curve", "ATTACKS"]
 

@@ -2,7 +2,8 @@
 
 From the bottom: errors, text and what simlab is, the engine, the mechanics, the readers of user
 input, the systems and their registry, the asking of them (requests and variants), the balance
-searches, the records of a run, the output that writes them, the workflow that makes them, then
+searches, the records of a run, the output that writes them, the analyses that say them, the
+workflow that makes them, then
 the web page, the commands, the API and the package's public face.
 
 Every way one module reaches another counts: ``import simlab.X``, ``from simlab.X import Y``,
@@ -30,6 +31,7 @@ LAYERS = [
     {"balance"},
     {"records"},
     {"output"},
+    {"analyses"},
     {"workflow"},
     {"web"},
     {"commands"},

@@ -110,8 +110,8 @@ def test_no_shipped_headline_has_a_raw_name_in_it():
     """Every shipped experiment states its question, answered in words: no mean_damage, a.count, full_auto."""
     import re
 
+    from simlab.analyses.report import build_balance_report
     from simlab.output.answers import answer_question
-    from simlab.output.balance_report import build_balance_report
     from simlab.output.words import vocabulary
     from simlab.workflow.experiments import load_experiment
     from simlab.workflow.runner import run_experiment

@@ -132,9 +132,9 @@ def shipped_reports(tmp_path_factory) -> dict[str, Path]:
     """
     import pandas as pd
 
+    from simlab.analyses.report import build_balance_report, draw_balance_charts
     from simlab.output import plots
     from simlab.output.answers import question_chart
-    from simlab.output.balance_report import build_balance_report, draw_balance_charts
     from simlab.output.charts import draw
     from simlab.output.document import build_report, to_html
     from simlab.output.saving import save_charts

@@ -82,6 +82,9 @@ def write_results(
     svg: bool = False,
     dpi: int | None = None,
     size: tuple[float, float] | None = None,
+    *,
+    drawer: Callable[..., list[Chart]] | None = None,
+    builder: Callable[[ExperimentRun, list[Chart]], Report] | None = None,
 ) -> Path:
     """Write ``OUT/<name>/`` for one run of an experiment.
 
@@ -92,18 +95,16 @@ def write_results(
         svg: Charts as SVG too.
         dpi: Dots per inch of the PNGs (a chart's own ``dpi`` first; None: 110).
         size: Every chart's width and height in inches (a chart's own ``size`` first; None: each its own).
+        drawer: Draws and saves its charts (None: the charts of the grid; an analysis has its own:
+            :mod:`simlab.analyses.report`).
+        builder: Builds its report from the run and the charts (None: the grid's report).
     """
-    drawer: Callable[..., list[Chart]] = draw_charts
-    builder: Callable[[ExperimentRun, list[Chart]], Report] = build_report
-    if run.experiment.balance is not None:  # a solve or a sensitivity: its own answer and charts
-        from simlab.output.balance_report import build_balance_report, draw_balance_charts
-
-        drawer, builder = draw_balance_charts, build_balance_report
+    draw, build = drawer or draw_charts, builder or build_report
     return write_bundle(
         out / run.experiment.name,
         run.table,
-        lambda directory: drawer(run, directory, svg, dpi, size),
-        lambda charts: builder(run, charts),
+        lambda directory: draw(run, directory, svg, dpi, size),
+        lambda charts: build(run, charts),
         provenance,
     )
 

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -116,7 +117,13 @@ def run_and_write(task: Task, options: Options, progress: Callable[[int], None])
     sampled = run.table["trials"].dropna()
     most = int(sampled.max()) if len(sampled) else 0
     provenance = experiment_provenance(run.experiment, seconds=run.seconds, trials_used=most, rows=len(run.table))
-    return Written(len(run.table), write_results(run, options.out, provenance, options.svg, options.dpi, options.size))
+    own: dict[str, Any] = {}
+    if run.experiment.balance is not None:  # an analysis: its own answer and charts
+        from simlab.analyses.report import build_balance_report, draw_balance_charts
+
+        own = {"drawer": draw_balance_charts, "builder": build_balance_report}
+    written = write_results(run, options.out, provenance, options.svg, options.dpi, options.size, **own)
+    return Written(len(run.table), written)
 
 
 def run_and_keep(task: Task, options: Options, progress: Callable[[int], None]) -> Written:

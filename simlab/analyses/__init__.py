@@ -1,0 +1,50 @@
+"""The analyses: each one module registering one :class:`~simlab.analyses.base.Analysis`; the front ends loop.
+
+Adding an analysis is one module here and one line in :data:`_MODULES`; :func:`register` also takes
+one made elsewhere (a test's toy analysis).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from simlab.analyses.base import Analysis
+from simlab.errors import UnknownNameError
+from simlab.records import BalanceAsk
+
+__all__ = ["ANALYSES", "register", "get_analysis", "analysis_of"]
+
+#: The modules of the shipped analyses, each registering its record when imported.
+_MODULES = ("simlab.analyses.solve", "simlab.analyses.sensitivity", "simlab.analyses.tournament",
+            "simlab.analyses.matchup")  # fmt: skip
+#: Every analysis by name.
+ANALYSES: dict[str, Analysis] = {}
+
+
+def register(analysis: Analysis) -> Analysis:
+    """Add ``analysis`` to the registry (by its name) and return it."""
+    ANALYSES[analysis.name] = analysis
+    return analysis
+
+
+def _loaded() -> dict[str, Analysis]:
+    for module in _MODULES:
+        importlib.import_module(module)
+    return ANALYSES
+
+
+def get_analysis(name: str) -> Analysis:
+    """The analysis called ``name``.
+
+    Raises:
+        UnknownNameError: With the valid names.
+    """
+    found = _loaded()
+    if name not in found:
+        raise UnknownNameError("analysis", name, found)
+    return found[name]
+
+
+def analysis_of(ask: BalanceAsk) -> Analysis:
+    """The analysis an experiment's balance table states (a ``[tournament]`` with defenders is a matchup)."""
+    return get_analysis("matchup" if ask.kind == "tournament" and ask.defenders else ask.kind)

@@ -1,0 +1,114 @@
+"""``sensitivity``: which knobs move a metric most (Morris, then Sobol shares; :mod:`simlab.balance.sensitivity`).
+
+Its tidy rows, one cell per knob (the input column ``factor``): ``st`` and ``s1`` (the Sobol total
+and first-order shares, their bootstrap intervals as ``ci_low``/``ci_high``; none for a knob
+screened out), ``mu_star`` and ``sigma`` (Morris).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlab.analyses import register
+from simlab.analyses.base import Analysis, Said, tidy_row
+from simlab.balance.sensitivity import parse_factor, sensitivity
+from simlab.balance.setup import Setup
+from simlab.inputs.limits import Limits
+from simlab.output.balance_report import shares_chart
+from simlab.output.balance_sentences import sensitivity_sentences
+from simlab.output.document import Table
+from simlab.output.words import Vocabulary, the
+from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
+
+__all__ = ["SENSITIVITY", "SENSITIVITY_METRICS"]
+
+#: The rows of each knob of a sensitivity.
+SENSITIVITY_METRICS = ("st", "s1", "mu_star", "sigma")
+
+
+def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[Any], None], words: Vocabulary) -> Any:
+    factors = [parse_factor(setup, f"{name}={value}") for name, value in ask.vary.items()]
+    return sensitivity(setup, ask.metric, factors, trajectories=ask.trajectories, base=ask.base, limits=limits,
+                       progress=counted)  # fmt: skip
+
+
+def _rows(ranked: Any, trials: int | None) -> list[dict[str, Any]]:
+    """Per knob (in the order given, its ``cell``), its shares and Morris measures."""
+    nan = np.nan
+    effects = {e.name: e for e in ranked.effects}
+    rows = []
+    for cell, factor in enumerate(ranked.factors):
+        effect = effects[factor.name]
+        measures = (
+            ("st", effect.st, effect.st_conf),
+            ("s1", effect.s1, effect.s1_conf),
+            ("mu_star", effect.mu_star, effect.mu_star_conf),
+            ("sigma", effect.sigma, None),
+        )
+        for metric, value, half in measures:
+            if value is None:  # screened out by Morris: no Sobol share
+                continue
+            low, high = (nan, nan) if half is None else (value - half, value + half)
+            rows.append({"cell": cell, "factor": factor.name, **tidy_row(metric, value, low, high, ranked.trials)})
+    return rows
+
+
+def _ranking_table(ranked: Any, words: Vocabulary) -> pd.DataFrame:
+    """A sensitivity's ranking in words: each share with its 95 % half-width."""
+
+    def with_half(value: float, half: float) -> str:
+        return "" if pd.isna(value) else f"{value:.3f} ± {half:.3f}"
+
+    frame = ranked.frame()
+    return pd.DataFrame(
+        {
+            "knob": [words.name(f, "inputs") for f in frame["factor"]],
+            "spread over": frame["range"],
+            "share with the others (ST)": [with_half(v, h) for v, h in zip(frame["st"], frame["st_conf"], strict=True)],
+            "share alone (S1)": [with_half(v, h) for v, h in zip(frame["s1"], frame["s1_conf"], strict=True)],
+            "Morris μ*": [with_half(v, h) for v, h in zip(frame["mu_star"], frame["mu_star_conf"], strict=True)],
+            "Morris σ": [f"{v:.3f}" for v in frame["sigma"]],
+        }
+    ).set_index("knob")
+
+
+def _said(run: ExperimentRun, words: Vocabulary) -> Said:
+    ask, variants = run.experiment.balance, run.experiment.variants
+    assert ask is not None
+    metric = words.name(ask.metric, "metrics")
+    knobs = ", ".join(words.name(k, "inputs") for k in ask.vary)
+    headline: list[str] = []
+    for variant, _, ranked in run.balance:
+        lines = sensitivity_sentences(ranked, words)
+        if variants:
+            lines[0] = f"Under {variant}: {lines[0]}"
+        headline += lines if not headline else lines[:1]
+    table = Table("The knobs, ranked: Sobol shares (total and first order) and Morris measures",
+                  _ranking_table(run.balance[0][2], words))  # fmt: skip
+    return Said(f"what moves {the(metric)} over {knobs}", headline, [table])
+
+
+def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]]:
+    charts = []
+    for variant, _, ranked in run.balance:
+        title = None if not run.experiment.variants else f"What moves it under {variant}"
+        charts.append((ChartSpec("shares", {"name": f"shares_{variant}"}), shares_chart(ranked, title)))
+    return charts
+
+
+SENSITIVITY = register(
+    Analysis(
+        name="sensitivity",
+        table="sensitivity",
+        summary="which inputs and rule parameters move a metric most",
+        columns=("factor",),
+        answer=_answer,
+        rows=_rows,
+        said=_said,
+        charts=_charts,
+    )
+)

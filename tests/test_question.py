@@ -81,6 +81,8 @@ def test_striker_fireteams_says_how_many_riflemen_it_takes_and_what_suppression_
         ('kind = "threshold"\nmetric = "p_hit"\ninput = "dx"\ntarget = nan', "[question] target: expected a finite"),
         ('kind = "threshold"\nmetric = "p_hit"\ninput = "dx"\ntarget = inf', "[question] target: expected a finite"),
         ('kind = "best"\nmetric = "mean_damage"\ninput = "dx"', "[question] metric: unknown metric 'mean_damage'"),
+        ('kind = "best"\nmetric = "p_hit"\ninput = "dx"\ntarget = 0.5', "[question] target: a best question does not"),
+        ('kind = "threshold"\nmetric = "p_hit"\ninput = "dx"\ntarget = 0.5\nlowest = true', "does not read lowest"),
         ('kind = "best"\nmetric = "p_hit"\ninput = "dx"\n[labels]\nrange_mm = "range"', "[labels] range_mm: unknown"),
     ],
 )

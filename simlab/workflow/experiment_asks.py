@@ -44,6 +44,15 @@ CHART_COMMON = ("kind", "title", "name", "where", "size", "dpi")
 QUESTION_KEYS = ("kind", "metric", "input", "per", "target", "at_least", "smallest", "lowest", "where")
 
 
+#: The keys each kind of question reads.
+READ_BY_KIND = {
+    "threshold": {"kind", "metric", "input", "per", "where", "target", "at_least", "smallest"},
+    "best": {"kind", "metric", "input", "per", "where", "lowest"},
+    "ranking": {"kind", "metric", "input", "per", "where", "lowest"},
+    "effect": {"kind", "metric", "where"},
+}
+
+
 def _among(value: Any, values: Sequence[Any]) -> bool:
     """Whether ``value`` is one of ``values`` as TOML typed it: true is not 1, and 1 is not true."""
     return any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values)
@@ -90,6 +99,10 @@ def read_question(
     kind = given.get("kind")
     if kind not in QUESTION_KINDS:
         raise check.fail("question", "kind", f"expected one of {', '.join(QUESTION_KINDS)}, got {kind!r}")
+    for key in given:  # a key the question's kind never reads is refused, not ignored
+        if key not in READ_BY_KIND[kind]:
+            reads = ", ".join(k for k in QUESTION_KEYS if k in READ_BY_KIND[kind])
+            raise check.fail("question", key, f"a {kind} question does not read {key} (it reads {reads})")
     metric = given.get("metric")
     reported = experiment.metrics or tuple(metrics)  # the experiment's own list of metrics, where it has one
     if not isinstance(metric, str) or metric not in reported:

@@ -29,7 +29,6 @@ __all__ = [
     "Comparison",
     "ExperimentQuestion",
     "QUESTION_KINDS",
-    "BALANCE_KINDS",
     "BalanceAsk",
 ]
 
@@ -98,8 +97,6 @@ class ExperimentQuestion:
     where: Mapping[str, Any] = field(default_factory=dict)
 
 
-#: The balance questions an experiment may ask instead of a grid of answers (``kind = "solve"``...).
-BALANCE_KINDS = ("solve", "sensitivity", "tournament")
 
 
 @dataclass(frozen=True)
@@ -123,6 +120,7 @@ class BalanceAsk:
         defender_names: Their names.
         noun: What an option is, in words (``ship``).
         tol: The precision of a solve's real unknown (None: the default share of its range).
+        analysis: The analysis it states (a ``[tournament]`` with defenders is a ``matchup``).
     """
 
     kind: str
@@ -141,6 +139,7 @@ class BalanceAsk:
     defender_names: tuple[str, ...] = ()
     noun: str = "option"
     tol: float | None = None
+    analysis: str = ""
 
 
 @dataclass(frozen=True)

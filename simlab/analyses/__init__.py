@@ -7,12 +7,14 @@ one made elsewhere (a test's toy analysis).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from simlab.analyses.base import Analysis
 from simlab.errors import UnknownNameError
 from simlab.records import BalanceAsk
 
-__all__ = ["ANALYSES", "register", "get_analysis", "analysis_of"]
+__all__ = ["ANALYSES", "register", "get_analysis", "analysis_of", "tables", "analysis_for"]
 
 #: The modules of the shipped analyses, each registering its record when imported.
 _MODULES = ("simlab.analyses.solve", "simlab.analyses.sensitivity", "simlab.analyses.tournament",
@@ -46,5 +48,18 @@ def get_analysis(name: str) -> Analysis:
 
 
 def analysis_of(ask: BalanceAsk) -> Analysis:
-    """The analysis an experiment's balance table states (a ``[tournament]`` with defenders is a matchup)."""
-    return get_analysis("matchup" if ask.kind == "tournament" and ask.defenders else ask.kind)
+    """The analysis of an ask, as its table was read."""
+    return get_analysis(ask.analysis)
+
+
+def tables() -> dict[str, list[Analysis]]:
+    """Every experiment table an analysis states (``solve``), with the analyses that state it."""
+    found: dict[str, list[Analysis]] = {}
+    for analysis in _loaded().values():
+        found.setdefault(analysis.table, []).append(analysis)
+    return found
+
+
+def analysis_for(table: str, given: Mapping[str, Any]) -> Analysis:
+    """The analysis that a table's values state: the first of the table's analyses that claims them."""
+    return next(a for a in tables()[table] if a.claims(given))

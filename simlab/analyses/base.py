@@ -9,9 +9,9 @@ writes, and how its report and charts say the answer. Each analysis is one modul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -21,7 +21,35 @@ from simlab.output.document import Table
 from simlab.output.words import Vocabulary
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
 
-__all__ = ["Analysis", "Said", "tidy_row"]
+__all__ = ["Analysis", "Said", "Reader", "tidy_row"]
+
+
+class Reader(Protocol):
+    """What an analysis reads its table with: the values given, the first cell's setup, and its mistakes located.
+
+    An experiment's reader locates a mistake at the key's line (``FILE:LINE: [solve] find: ...``).
+    """
+
+    @property
+    def given(self) -> Mapping[str, Any]:
+        """The table's values as given."""
+
+    @property
+    def setup(self) -> Setup:
+        """The first cell's question, each value of which the analysis asks."""
+
+    @property
+    def grid(self) -> Mapping[str, Any]:
+        """The experiment's grid (empty where the analysis is not an experiment's)."""
+
+    def fail(self, key: str, message: str, table: str | None = None) -> Exception:
+        """The error of ``key`` (of the analysis's table, or of ``table``: ``grid``), located."""
+
+    def text(self, key: str, example: str) -> str:
+        """The value of ``key`` as text (a number reads as its digits), refused unless a text or a number."""
+
+    def table(self, key: str) -> dict[str, Any]:
+        """The table ``key`` (empty when absent), refused unless a table."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +75,9 @@ class Analysis:
         name: Its name (``solve``): the command, ``kind = "..."`` of an experiment, the web view's ``do``.
         table: The table of an experiment that states it (``[solve]``; a matchup's is ``[tournament]``).
         summary: One line of what it answers.
+        keys: The keys of its table (besides ``asks``, the question each value asks).
+        read: Its table read and checked on the first cell, as the command line checks it → its ask.
+        units: The most values (points, seatings, cells) one cell asks: the run's progress.
         columns: The input columns its tidy rows add (a tournament's ``option`` and ``against``).
         answer: Answers one cell: ``(setup, ask, limits, progress, words)`` → its result (a solve
             that finds no crossing answers the sentence that says so).
@@ -54,16 +85,26 @@ class Analysis:
             ``cell`` and its own columns where it has them), given the trials of each value.
         said: What its report says of a run: ``(run, words)`` → :class:`Said`.
         charts: Its charts of a run: ``(run, words)`` → ``(spec, figure)`` pairs.
+        claims: Whether a table given is this analysis's (two analyses share ``[tournament]``).
+        asks: The question each value asks unless ``asks`` says: ``attack``, or ``duel`` (a battle
+            experiment's always asks its battle).
+        needs: Modules it needs beyond the core (checked before it is read).
     """
 
     name: str
     table: str
     summary: str
+    keys: tuple[str, ...]
+    read: Callable[[Reader], BalanceAsk]
+    units: Callable[[BalanceAsk, Setup], int]
     columns: tuple[str, ...]
     answer: Callable[[Setup, BalanceAsk, Limits, Callable[[Any], None], Vocabulary], Any]
     rows: Callable[[Any, int | None], list[dict[str, Any]]]
     said: Callable[[ExperimentRun, Vocabulary], Said]
     charts: Callable[[ExperimentRun, Vocabulary], Sequence[tuple[ChartSpec, Any]]]
+    claims: Callable[[Mapping[str, Any]], bool] = field(default=lambda given: True)
+    asks: str = "attack"
+    needs: tuple[str, ...] = ()
 
 
 def tidy_row(metric: str, value: float, low: float, high: float, trials: int | None) -> dict[str, Any]:

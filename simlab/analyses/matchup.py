@@ -14,9 +14,11 @@ from typing import Any
 import numpy as np
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Said, tidy_row
-from simlab.balance.matchup import matchup, matchup_mixes, matchup_stability
+from simlab.analyses.base import Analysis, Reader, Said, tidy_row
+from simlab.analyses.tournament import fights, read_side
+from simlab.balance.matchup import check_matchup, matchup, matchup_mixes, matchup_stability
 from simlab.balance.setup import Setup
+from simlab.inputs.files import described
 from simlab.inputs.limits import Limits
 from simlab.output.balance_report import matchup_chart, matchup_table, mix_chart
 from simlab.output.balance_sentences import matchup_sentences
@@ -25,6 +27,25 @@ from simlab.output.words import Vocabulary, sentence_case, the
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
 
 __all__ = ["MATCHUP"]
+
+
+def _read(reader: Reader) -> BalanceAsk:
+    """``[tournament]`` with defenders: the attacks, the defenders, and the metric the attacker wants high."""
+    setup = reader.setup
+    options, names = read_side(reader, "every", "options")
+    defenders, defender_names = read_side(reader, "against", "defenders")
+    metric = reader.given.get("metric")
+    if not isinstance(metric, str):
+        raise reader.fail("metric", f"expected the metric the attacker wants high, got {described(metric)}")
+    setup.check_metric(metric)
+    check_matchup(setup, options, defenders, names, defender_names)  # as the cells will ask them
+    noun = str(reader.given.get("every", "option"))
+    return BalanceAsk("tournament", metric, options=options, names=names, defenders=defenders,
+                      defender_names=defender_names, noun=noun, analysis="matchup")  # fmt: skip
+
+
+def _units(ask: BalanceAsk, setup: Setup) -> int:
+    return len(ask.options) * len(ask.defenders)
 
 
 def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[Any], None], words: Vocabulary) -> Any:
@@ -90,10 +111,14 @@ MATCHUP = register(
         name="matchup",
         table="tournament",
         summary="attacks against defenders: dominated attacks and both sides' best mixes",
+        keys=("every", "options", "against", "defenders", "metric"),
+        read=_read,
+        units=_units,
         columns=("option", "against"),
         answer=_answer,
         rows=_rows,
         said=_said,
         charts=_charts,
+        claims=lambda given: not fights(given),
     )
 )

@@ -14,9 +14,10 @@ import numpy as np
 import pandas as pd
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Said, tidy_row
-from simlab.balance.sensitivity import parse_factor, sensitivity
+from simlab.analyses.base import Analysis, Reader, Said, tidy_row
+from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES, parse_factor, points_needed, sensitivity
 from simlab.balance.setup import Setup
+from simlab.inputs.files import described
 from simlab.inputs.limits import Limits
 from simlab.output.balance_report import shares_chart
 from simlab.output.balance_sentences import sensitivity_sentences
@@ -28,6 +29,36 @@ __all__ = ["SENSITIVITY", "SENSITIVITY_METRICS"]
 
 #: The rows of each knob of a sensitivity.
 SENSITIVITY_METRICS = ("st", "s1", "mu_star", "sigma")
+
+
+def _read(reader: Reader) -> BalanceAsk:
+    """``[sensitivity]``: ``metric``, the knobs of ``vary`` (two or more), ``trajectories`` and ``base``."""
+    given, setup = reader.given, reader.setup
+    if reader.grid:
+        raise reader.fail("grid", "a sensitivity spreads [sensitivity.vary]; hold the rest in [fixed]", "")
+    metric = reader.text("metric", 'the metric, such as "p_hit"')
+    setup.check_metric(metric)
+    vary = given.get("vary")
+    if not isinstance(vary, dict) or len(vary) < 2:
+        raise reader.fail("vary", 'expected two knobs or more: {skill = "0..4", cover = ["none", "full"]}')
+    spread = {
+        name: value if isinstance(value, str) else ",".join(map(str, value)) if isinstance(value, list) else ""
+        for name, value in vary.items()
+    }
+    for name, value in spread.items():
+        parse_factor(setup, f"{name}={value}")
+    sizes = {}
+    for key, default in (("trajectories", DEFAULT_TRAJECTORIES), ("base", DEFAULT_BASE)):
+        sizes[key] = given.get(key, default)
+        if isinstance(sizes[key], bool) or not isinstance(sizes[key], int):
+            raise reader.fail(key, f"expected a whole number, got {described(sizes[key])}")
+    if sizes["trajectories"] < 2 or sizes["base"] < 16 or sizes["base"] & (sizes["base"] - 1):
+        raise reader.fail("base", "expected trajectories of at least 2 and base a power of 2 from 16")
+    return BalanceAsk("sensitivity", metric, vary=spread, analysis="sensitivity", **sizes)
+
+
+def _units(ask: BalanceAsk, setup: Setup) -> int:
+    return points_needed(len(ask.vary), ask.trajectories, ask.base)
 
 
 def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[Any], None], words: Vocabulary) -> Any:
@@ -105,10 +136,14 @@ SENSITIVITY = register(
         name="sensitivity",
         table="sensitivity",
         summary="which inputs and rule parameters move a metric most",
+        keys=("metric", "vary", "trajectories", "base"),
+        read=_read,
+        units=_units,
         columns=("factor",),
         answer=_answer,
         rows=_rows,
         said=_said,
         charts=_charts,
+        needs=("SALib",),
     )
 )

@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Said, tidy_row
+from simlab.analyses.base import Analysis, Reader, Said, tidy_row
 from simlab.balance.setup import Setup
-from simlab.balance.solve import Goal, NoCrossingError, solve
+from simlab.balance.solve import Goal, NoCrossingError, most_values, parse_target, solve
 from simlab.balance.unknowns import find_unknown
+from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 from simlab.output import plots
 from simlab.output.balance_report import held_in_words
@@ -32,6 +33,37 @@ __all__ = ["SOLVE", "SOLVE_METRICS"]
 
 #: The rows of each cell of a solve.
 SOLVE_METRICS = ("found", "interpolated", "below", "reached", "crossings")
+
+
+def _read(reader: Reader) -> BalanceAsk:
+    """``[solve]``: ``find``, ``in``, ``tol``, and ``target`` or ``equal`` with ``[solve.a]`` and ``[solve.b]``."""
+    given, setup = reader.given, reader.setup
+    find, within = reader.text("find", 'the unknown, such as "dx"'), reader.text("in", 'its range, such as "6..20"')
+    try:
+        unknown = find_unknown(setup.owner, setup.question, find, within, given.get("tol"), "tol")
+    except SimlabError as exc:
+        raise reader.fail("tol" if "tol" in str(exc).split(":")[0] else "find", str(exc)) from None
+    if find in reader.grid:
+        raise reader.fail(find, f"{find} is the unknown [solve] searches: leave it out of [grid]", "grid")
+    if ("target" in given) == ("equal" in given):
+        raise reader.fail("target", 'give one of target = "METRIC=VALUE" and equal = "METRIC"')
+    sides = {side: reader.table(side) for side in ("a", "b")}
+    if "target" in given:
+        for side in ("a", "b"):
+            if side in given:
+                raise reader.fail(side, f"[solve.{side}] is a setup of equal; a target has one setup")
+        metric, target = parse_target(reader.text("target", 'METRIC=VALUE, such as "p_hit=0.75"'))
+        setup.check_metric(metric)
+        return BalanceAsk("solve", metric, find, within, target, tol=unknown.tol, analysis="solve")
+    metric = reader.text("equal", 'the metric made equal, such as "mean_damage"')
+    setup.check_metric(metric)
+    return BalanceAsk("solve", metric, find, within, None, sides["a"], sides["b"], tol=unknown.tol, analysis="solve")
+
+
+def _units(ask: BalanceAsk, setup: Setup) -> int:
+    """The most values one search asks (twice as many questions when two setups are made equal)."""
+    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within), ask.tol, "tol")
+    return most_values(unknown, setup.exact) * (2 if ask.target is None else 1)
 
 
 def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[Any], None], words: Vocabulary) -> Any:
@@ -150,6 +182,9 @@ SOLVE = register(
         name="solve",
         table="solve",
         summary="the value that makes a metric reach a target, or two setups equal",
+        keys=("find", "in", "target", "equal", "a", "b", "tol"),
+        read=_read,
+        units=_units,
         columns=(),
         answer=_answer,
         rows=_rows,

@@ -7,16 +7,18 @@ with its interval, then ``strength`` (with its interval), ``mean_score``, ``equi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Said, tidy_row
+from simlab.analyses.base import Analysis, Reader, Said, tidy_row
+from simlab.balance.options import every_row
 from simlab.balance.setup import Setup
-from simlab.balance.tournament import equilibrium_stability, tournament, worth
+from simlab.balance.tournament import check_options, equilibrium_stability, tournament, worth
+from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 from simlab.output.balance_report import matrix_chart, mix_chart, worth_rows
 from simlab.output.balance_sentences import tournament_sentences
@@ -24,7 +26,48 @@ from simlab.output.document import Table
 from simlab.output.words import Vocabulary, plural
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
 
-__all__ = ["TOURNAMENT"]
+__all__ = ["TOURNAMENT", "read_side", "fights"]
+
+
+def read_side(reader: Reader, every_key: str, table_key: str) -> tuple[tuple[Mapping[str, Any], ...], tuple[str, ...]]:
+    """One side's options: every row of the table ``every_key`` names, or the tables of ``table_key`` by name."""
+    given = reader.given
+    if (every_key in given) == (table_key in given):
+        raise reader.fail(every_key, f'give one of {every_key} = "INPUT" and [tournament.{table_key}]')
+    if every_key in given:
+        try:
+            options, names = every_row(reader.setup, str(given[every_key]), every_key)
+        except SimlabError as exc:
+            raise reader.fail(every_key, str(exc).partition(": ")[2]) from None
+        return tuple(options), tuple(names)
+    table = given[table_key]
+    least = 2 if table_key == "options" else 1
+    if not isinstance(table, dict) or len(table) < least or not all(isinstance(v, dict) for v in table.values()):
+        expected = f"expected {'two tables or more' if least == 2 else 'one table or more'} of inputs"
+        raise reader.fail(table_key, f"{expected}: [tournament.{table_key}.NAME]")
+    return tuple(dict(v) for v in table.values()), tuple(table)
+
+
+def fights(given: Mapping[str, Any]) -> bool:
+    """Whether a ``[tournament]`` fights its options against each other (else it scores attacks against defenders)."""
+    return "against" not in given and "defenders" not in given
+
+
+def _read(reader: Reader) -> BalanceAsk:
+    """``[tournament]``: every row of ``every``, or ``[tournament.options]``, each checked on both sides."""
+    setup = reader.setup
+    options, names = read_side(reader, "every", "options")
+    if setup.question.form not in ("sides", "battle"):
+        raise reader.fail("asks", f"a tournament fights duels or battles, not {setup.kind!r}")
+    if "metric" in reader.given:
+        raise reader.fail("metric", "a tournament scores the chance to win; metric belongs to a matchup")
+    check_options(setup, options, names)  # each option on both sides, as the seatings will ask it
+    noun = str(reader.given.get("every", "option"))
+    return BalanceAsk("tournament", "p_a_wins", options=options, names=names, noun=noun, analysis="tournament")
+
+
+def _units(ask: BalanceAsk, setup: Setup) -> int:
+    return len(ask.options) * (len(ask.options) - 1)
 
 
 def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[Any], None], words: Vocabulary) -> Any:
@@ -82,10 +125,15 @@ TOURNAMENT = register(
         name="tournament",
         table="tournament",
         summary="every option against every other: dominated options, the metagame, strengths",
+        keys=("every", "options", "against", "defenders", "metric"),
+        read=_read,
+        units=_units,
         columns=("option", "against"),
         answer=_answer,
         rows=_rows,
         said=_said,
         charts=_charts,
+        claims=fights,
+        asks="duel",
     )
 )

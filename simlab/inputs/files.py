@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "described",
     "FileError",
     "MAX_FILE_BYTES",
     "MAX_NESTING",
@@ -221,3 +222,12 @@ def read_csv(
             raise FileError(path, f"column {column}: {shown} where a finite number must be", row + 2)
         table[column] = values
     return table
+
+
+def described(value: Any) -> str:
+    """A value read from a file as a message names it: "a list [1, 2]", "a table", "'x'"."""
+    if isinstance(value, list):
+        return f"a list {value!r}"
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)

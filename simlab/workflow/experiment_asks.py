@@ -9,6 +9,7 @@ from typing import Any
 
 from simlab.engine.results import in_series
 from simlab.inputs.errors import UnknownNameError
+from simlab.inputs.files import described
 from simlab.inputs.params import NAME_RULE, SIZE_TEXT, valid_name, valid_size
 from simlab.records import (
     CHART_KINDS,
@@ -19,7 +20,6 @@ from simlab.records import (
 )
 from simlab.workflow.experiment_checks import (
     Checker,
-    describe,
     read_table,
 )
 
@@ -85,7 +85,7 @@ def check_labels(check: Checker, labels: Mapping[str, Any], system: Any, experim
             shown = sorted({*metrics, *experiment.grid, *experiment.fixed})
             raise check.fail("labels", key, str(UnknownNameError("name to label", key, shown)))
         if not isinstance(label, str) or not label.strip():
-            raise check.fail("labels", key, f"expected the words for {key}, got {describe(label)}")
+            raise check.fail("labels", key, f"expected the words for {key}, got {described(label)}")
 
 
 def read_question(
@@ -127,7 +127,7 @@ def read_question(
     target = given.get("target")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int | float)
                                or not math.isfinite(target)):  # fmt: skip
-        raise check.fail("question", "target", f"expected a finite number, got {describe(target)}")
+        raise check.fail("question", "target", f"expected a finite number, got {described(target)}")
     if kind == "threshold":
         if isinstance(target, bool) or not isinstance(target, int | float):
             raise check.fail("question", "target", "a threshold needs the target value of the metric (target = 0.75)")
@@ -166,7 +166,7 @@ def read_chart(
             raise check.unknown(table, key, f"key of a {kind} chart", allowed)
     for key in ("title", "name", "metric", "x", "rows", "cols", "panels", "prefix", "distribution"):
         if key in data and not isinstance(data[key], str):
-            raise check.fail(table, key, f"expected text, got {describe(data[key])}")
+            raise check.fail(table, key, f"expected text, got {described(data[key])}")
     if "name" in data and not valid_name(data["name"]):
         raise check.fail(table, "name", f"{data['name'][:60]!r} is not a valid file name ({NAME_RULE})")
     if "attacks" in data:
@@ -179,11 +179,11 @@ def read_chart(
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not 50 <= dpi <= 600:
         raise check.fail(table, "dpi", f"expected a whole number from 50 to 600, got {data['dpi']!r}")
     if "at_least" in data and not isinstance(data["at_least"], bool):
-        raise check.fail(table, "at_least", f"expected true or false, got {describe(data['at_least'])}")
+        raise check.fail(table, "at_least", f"expected true or false, got {described(data['at_least'])}")
     if "by" in data and not isinstance(data["by"], str | list):
-        raise check.fail(table, "by", f"expected a grid input or a list of them, got {describe(data['by'])}")
+        raise check.fail(table, "by", f"expected a grid input or a list of them, got {described(data['by'])}")
     if "metrics" in data and not isinstance(data["metrics"], list):
-        raise check.fail(table, "metrics", f"expected a list of metrics, got {describe(data['metrics'])}")
+        raise check.fail(table, "metrics", f"expected a list of metrics, got {described(data['metrics'])}")
     used = [data[k] for k in ("x", "rows", "cols", "panels") if k in data]
     by = data.get("by", [])
     used += [by] if isinstance(by, str) else by
@@ -200,7 +200,7 @@ def read_chart(
         raise check.unknown(table, "metric", "metric", experiment.metrics or metrics, str(data["metric"]))
     where = data.get("where", {})
     if not isinstance(where, dict):
-        raise check.fail(table, "where", f"expected a table of grid input = value, got {describe(where)}")
+        raise check.fail(table, "where", f"expected a table of grid input = value, got {described(where)}")
     for key, value in where.items():
         if key not in inputs:
             raise check.unknown(table, "where", "grid input", inputs, key)

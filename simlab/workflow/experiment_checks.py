@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.files import described
 
 __all__ = [
     "SCALARS",
@@ -15,7 +16,6 @@ __all__ = [
     "key_lines",
     "MissingExtraError",
     "Checker",
-    "describe",
     "read_strings",
     "read_table",
 ]
@@ -81,24 +81,15 @@ class Checker:
         if isinstance(value, bool) and kind in (int, float, (int, float)):
             raise self.fail("", key, f"expected {what}, got {value!r}")
         if not isinstance(value, kind):
-            raise self.fail("", key, f"expected {what}, got {describe(value)}")
+            raise self.fail("", key, f"expected {what}, got {described(value)}")
         return value
-
-
-def describe(value: Any) -> str:
-    """A value as a message names it: "a list [1, 2]", "a table", "'x'"."""
-    if isinstance(value, list):
-        return f"a list {value!r}"
-    if isinstance(value, dict):
-        return "a table"
-    return repr(value)
 
 
 def read_strings(check: Checker, data: Mapping[str, Any], key: str) -> list[str]:
     """A list of text values (empty when absent)."""
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise check.fail("", key, f"expected a list of text values, got {describe(value)}")
+        raise check.fail("", key, f"expected a list of text values, got {described(value)}")
     return value
 
 
@@ -106,5 +97,5 @@ def read_table(check: Checker, data: Mapping[str, Any], key: str) -> dict[str, A
     """A table ``[KEY]`` (empty when absent)."""
     value = data.get(key, {})
     if not isinstance(value, dict):
-        raise check.fail("", key, f"expected a table [{key}], got {describe(value)}")
+        raise check.fail("", key, f"expected a table [{key}], got {described(value)}")
     return dict(value)

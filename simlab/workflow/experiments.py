@@ -40,25 +40,25 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from simlab.analyses import tables
 from simlab.asking.requests import build_request
 from simlab.asking.variants import Variant, load_variant
 from simlab.engine.bounds import check_seed, check_trials
 from simlab.engine.results import METHODS
 from simlab.inputs.battles import Battle, BattleError, load_battle
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.inputs.files import FileError, read_toml
+from simlab.inputs.files import FileError, described, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.own_tables import own_tables
 from simlab.inputs.params import NAME_RULE, build, coerce, field_specs, valid_name
 from simlab.inputs.tables import Table
 from simlab.records import (
-    BALANCE_KINDS,
     Experiment,
 )
 from simlab.systems import Question, System, get_system, question_of
 from simlab.workflow.balance_asks import (
-    BALANCE_KEYS,
     balance_values,
+    chosen_analysis,
     read_balance,
 )
 from simlab.workflow.experiment_asks import (
@@ -71,7 +71,6 @@ from simlab.workflow.experiment_checks import (
     SCALARS,
     Checker,
     ExperimentError,
-    describe,
     read_strings,
     read_table,
 )
@@ -113,10 +112,7 @@ _TOP_KEYS = (
     "skip_invalid",
     "question",
     "labels",
-    "solve",
-    "sensitivity",
-    "tournament",
-)
+)  # and the table of each analysis (tables())
 
 
 DEFAULT_TRIALS = 1_000_000
@@ -146,8 +142,8 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         raise ExperimentError(path, exc.line, "", exc.reason) from None
     check = Checker(path, text)
     for key in data:
-        if key not in _TOP_KEYS:
-            raise check.unknown("", key, "key", _TOP_KEYS)
+        if key not in _TOP_KEYS and key not in tables():
+            raise check.unknown("", key, "key", (*_TOP_KEYS, *tables()))
     for key in ("name", "system"):
         if key not in data:
             raise ExperimentError(path, None, key, "missing (every experiment needs name and system)")
@@ -159,20 +155,17 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     except UnknownNameError as exc:
         raise check.fail("", "system", str(exc)) from None
     kind = check.typed(data, "kind", str, "text") if "kind" in data else "attack"
-    balance_kind = kind if kind in BALANCE_KINDS else None
-    for other in BALANCE_KINDS:
+    analysis_tables = tables()
+    balance_kind = kind if kind in analysis_tables else None
+    for other in analysis_tables:
         if other in data and other != balance_kind:
             raise check.fail("", other, f'[{other}] belongs to kind = "{other}"')
-    if balance_kind is not None:  # each value asks the question [solve] or [sensitivity] names
-        given = read_table(check, data, balance_kind)
-        for key in given:  # before the question is chosen by them
-            if key not in BALANCE_KEYS[balance_kind]:
-                raise check.unknown(balance_kind, key, "key", BALANCE_KEYS[balance_kind])
-        fights = balance_kind == "tournament" and not ("against" in given or "defenders" in given)
-        default = "battle" if "battle" in data else "duel" if fights else "attack"
-        kind = given.get("asks", default)
+    if balance_kind is not None:  # each value asks the question its analysis's table names
+        chosen = chosen_analysis(check, data, balance_kind)
+        default = "battle" if "battle" in data else chosen.asks
+        kind = read_table(check, data, balance_kind).get("asks", default)
         if not isinstance(kind, str):
-            raise check.fail(balance_kind, "asks", f"expected the question each value asks, got {describe(kind)}")
+            raise check.fail(balance_kind, "asks", f"expected the question each value asks, got {described(kind)}")
     try:
         asked = question_of(system, kind)
     except SimlabError as exc:
@@ -227,14 +220,14 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     grid = read_table(check, data, "grid")
     for key, value in fixed.items():
         if not isinstance(value, SCALARS):
-            raise check.fail("fixed", key, f"expected a single value, got {describe(value)} (lists belong in [grid])")
+            raise check.fail("fixed", key, f"expected a single value, got {described(value)} (lists belong in [grid])")
     grid_values: dict[str, tuple[Any, ...]] = {}
     for key, values in grid.items():
         if not isinstance(values, list) or not values:
-            raise check.fail("grid", key, f"expected a non-empty list of values, got {describe(values)}")
+            raise check.fail("grid", key, f"expected a non-empty list of values, got {described(values)}")
         for value in values:
             if not isinstance(value, SCALARS):
-                raise check.fail("grid", key, f"expected a list of single values, got {describe(value)} in it")
+                raise check.fail("grid", key, f"expected a list of single values, got {described(value)} in it")
         if key in fixed:
             raise check.fail("grid", key, "is also in [fixed]; give it in one place")
         grid_values[key] = tuple(values)

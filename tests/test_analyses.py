@@ -47,8 +47,8 @@ def toy():
 
 
 def test_every_shipped_analysis_is_registered_with_its_table():
-    assert {name: get_analysis(name).table for name in ("solve", "sensitivity", "tournament", "matchup")} == {
-        "solve": "solve", "sensitivity": "sensitivity", "tournament": "tournament", "matchup": "tournament"}  # fmt: skip
+    shipped = ("solve", "sensitivity", "tournament", "matchup")
+    assert [get_analysis(name).table for name in shipped] == ["solve", "sensitivity", "tournament", "tournament"]
     assert set(tables()) >= {"solve", "sensitivity", "tournament"}
 
 

@@ -15,12 +15,12 @@ import numpy as np
 
 from simlab.analyses import register
 from simlab.analyses.base import Analysis, Reader, Said, tidy_row
-from simlab.analyses.tournament import fights, read_side
+from simlab.analyses.tournament import fights, matrix_and_mix_charts, read_side
 from simlab.balance.matchup import check_matchup, matchup, matchup_mixes, matchup_stability
 from simlab.balance.setup import Setup
 from simlab.inputs.files import described
 from simlab.inputs.limits import Limits
-from simlab.output.balance_report import matchup_chart, matchup_table, mix_chart
+from simlab.output.balance_report import matchup_chart, matchup_table
 from simlab.output.balance_sentences import matchup_sentences
 from simlab.output.document import Table
 from simlab.output.words import Vocabulary, sentence_case, the
@@ -97,13 +97,7 @@ def _said(run: ExperimentRun, words: Vocabulary) -> Said:
 
 
 def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]]:
-    charts = []
-    for variant, _, scored in run.balance:
-        under = f" under {variant}" if run.experiment.variants else ""
-        charts.append((ChartSpec("heatmap", {"name": f"matrix_{variant}"}), matchup_chart(scored)))
-        mix_title = None if not under else f"The equilibrium mix{under}"
-        charts.append((ChartSpec("mix", {"name": f"mix_{variant}"}), mix_chart(scored, mix_title)))
-    return charts
+    return matrix_and_mix_charts(run, matchup_chart)
 
 
 MATCHUP = register(

@@ -26,7 +26,7 @@ from simlab.output.document import Table
 from simlab.output.words import Vocabulary, plural
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
 
-__all__ = ["TOURNAMENT", "read_side", "fights"]
+__all__ = ["TOURNAMENT", "read_side", "fights", "matrix_and_mix_charts"]
 
 
 def read_side(reader: Reader, every_key: str, table_key: str) -> tuple[tuple[Mapping[str, Any], ...], tuple[str, ...]]:
@@ -110,14 +110,19 @@ def _said(run: ExperimentRun, words: Vocabulary) -> Said:
     return Said(f"every {ask.noun} against every other: {', '.join(ask.names)}", headline, [table])
 
 
-def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]]:
+def matrix_and_mix_charts(run: ExperimentRun, matrix: Callable[[Any], Any]) -> list[tuple[ChartSpec, Any]]:
+    """Each rule set's matrix (drawn by ``matrix``) and its equilibrium mix as bars."""
     charts = []
-    for variant, _, fought in run.balance:
+    for variant, _, result in run.balance:
         under = f" under {variant}" if run.experiment.variants else ""
-        charts.append((ChartSpec("heatmap", {"name": f"matrix_{variant}"}), matrix_chart(fought)))
+        charts.append((ChartSpec("heatmap", {"name": f"matrix_{variant}"}), matrix(result)))
         mix_title = None if not under else f"The equilibrium mix{under}"
-        charts.append((ChartSpec("mix", {"name": f"mix_{variant}"}), mix_chart(fought, mix_title)))
+        charts.append((ChartSpec("mix", {"name": f"mix_{variant}"}), mix_chart(result, mix_title)))
     return charts
+
+
+def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]]:
+    return matrix_and_mix_charts(run, matrix_chart)
 
 
 TOURNAMENT = register(

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.inputs.errors import SimlabError, UnknownNameError, about_armour
-from simlab.inputs.files import FileError, read_toml
+from simlab.inputs.files import FileError, described, read_toml
 from simlab.inputs.params import NAME_RULE, build, is_digits, spec_field, valid_name
 
 __all__ = [
@@ -211,14 +211,6 @@ class _Checker:
         return BattleError(self.path, self.lines.get(probe), key, message)
 
 
-def _describe(value: Any) -> str:
-    if isinstance(value, list):
-        return f"a list {value!r}"
-    if isinstance(value, dict):
-        return "a table"
-    return repr(value)
-
-
 def load_battle(path: Path | str) -> Battle:
     """Read and check a battle file (its structure; the system checks the templates).
 
@@ -254,25 +246,25 @@ def battle_from_data(data: Mapping[str, Any], path: Path | str = "<battle>", tex
             raise check.fail(key, "missing (a battle names its system and sides a and b)")
     system = data["system"]
     if not isinstance(system, str):
-        raise check.fail("system", f"expected a system id, got {_describe(system)}")
+        raise check.fail("system", f"expected a system id, got {described(system)}")
     stem = Path(str(path)).stem
     name = data.get("name", stem if valid_name(stem) else "battle")
     if not isinstance(name, str) or not valid_name(name):
         raise check.fail("name", f"{name!r} is not a valid name ({NAME_RULE})")
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise check.fail("description", f"expected text, got {_describe(description)}")
+        raise check.fail("description", f"expected text, got {described(description)}")
     range_band = data.get("range_band")
     if range_band is not None and not isinstance(range_band, str):
-        raise check.fail("range_band", f"expected a range band, got {_describe(range_band)}")
+        raise check.fail("range_band", f"expected a range band, got {described(range_band)}")
     range_m = data.get("range_m")
     if range_m is not None:
         if isinstance(range_m, bool) or not isinstance(range_m, (int, float)) or not 0 <= range_m <= 1e6:
-            raise check.fail("range_m", f"expected metres from 0 to 1000000, got {_describe(range_m)}")
+            raise check.fail("range_m", f"expected metres from 0 to 1000000, got {described(range_m)}")
         range_m = float(range_m)
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
-        raise check.fail("rules", f"expected a table [rules], got {_describe(rules)}")
+        raise check.fail("rules", f"expected a table [rules], got {described(rules)}")
     rules = dict(rules)
     turns_key = "max_turns"
     if "max_turns" in rules:  # the same number as the top's max_turns: one value, read once (ENG-2)
@@ -283,7 +275,7 @@ def battle_from_data(data: Mapping[str, Any], path: Path | str = "<battle>", tex
     if max_turns is not None and (
         isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= 1000
     ):
-        raise check.fail(turns_key, f"expected an integer from 1 to 1000, got {_describe(max_turns)}")
+        raise check.fail(turns_key, f"expected an integer from 1 to 1000, got {described(max_turns)}")
     sides = (_side(check, data["a"], "a"), _side(check, data["b"], "b"))
     return Battle(
         path=Path(str(path)),
@@ -302,19 +294,19 @@ def battle_from_data(data: Mapping[str, Any], path: Path | str = "<battle>", tex
 
 def _side(check: _Checker, data: Any, label: str) -> Side:
     if not isinstance(data, dict):
-        raise check.fail(label, f"expected a table [{label}], got {_describe(data)}")
+        raise check.fail(label, f"expected a table [{label}], got {described(data)}")
     for key in data:
         if key not in _SIDE_KEYS:
             raise check.fail(f"{label}.{key}", str(UnknownNameError("side key", key, _SIDE_KEYS)))
     name = data.get("name", label)
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        raise check.fail(f"{label}.name", f"expected a name of 1 to 100 characters, got {_describe(name)}")
+        raise check.fail(f"{label}.name", f"expected a name of 1 to 100 characters, got {described(name)}")
     tactics = data.get("tactics", SIDE_DEFAULTS["tactics"])
     if isinstance(tactics, bool) or not isinstance(tactics, int) or not -10 <= tactics <= 99:
-        raise check.fail(f"{label}.tactics", f"expected an integer from -10 to 99, got {_describe(tactics)}")
+        raise check.fail(f"{label}.tactics", f"expected an integer from -10 to 99, got {described(tactics)}")
     cover = data.get("cover", SIDE_DEFAULTS["cover"])
     if cover is not None and not isinstance(cover, str):
-        raise check.fail(f"{label}.cover", f"expected a cover name, got {_describe(cover)}")
+        raise check.fail(f"{label}.cover", f"expected a cover name, got {described(cover)}")
     doctrine = _params(check, Doctrine, data.get("doctrine", {}), f"{label}.doctrine")
     formation = _params(check, Formation, data.get("formation", {}), f"{label}.formation")
     groups = data.get("groups")
@@ -331,7 +323,7 @@ def _side(check: _Checker, data: Any, label: str) -> Side:
 
 def _params(check: _Checker, cls: type, values: Any, key: str) -> Any:
     if not isinstance(values, dict):
-        raise check.fail(key, f"expected a table [{key}], got {_describe(values)}")
+        raise check.fail(key, f"expected a table [{key}], got {described(values)}")
     what = f"{key.rpartition('.')[2]} key"
     for name in values:
         try:
@@ -347,14 +339,14 @@ def _params(check: _Checker, cls: type, values: Any, key: str) -> Any:
 def _group(check: _Checker, data: dict[str, Any], key: str) -> Group:
     count = data.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_FIGURES:
-        raise check.fail(f"{key}.count", f"expected an integer from 1 to {MAX_FIGURES}, got {_describe(count)}")
+        raise check.fail(f"{key}.count", f"expected an integer from 1 to {MAX_FIGURES}, got {described(count)}")
     name = data.get("name", f"group {key.rpartition('.')[2]}")
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        raise check.fail(f"{key}.name", f"expected a name of 1 to 100 characters, got {_describe(name)}")
+        raise check.fail(f"{key}.name", f"expected a name of 1 to 100 characters, got {described(name)}")
     inputs = {k: v for k, v in data.items() if k not in ("count", "name")}
     for k, v in inputs.items():
         if not isinstance(v, (str, int, float, bool)) or (isinstance(v, float) and not math.isfinite(v)):
-            raise check.fail(f"{key}.{k}", f"expected a single value, got {_describe(v)}")
+            raise check.fail(f"{key}.{k}", f"expected a single value, got {described(v)}")
     return Group(count, name, inputs)
 
 

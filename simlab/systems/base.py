@@ -462,6 +462,8 @@ class System:
         outcome_metrics: Metrics of exclusive outcomes that sum to 1 (drawn stacked).
         distribution_labels: Names of the outcomes of distributions, by name prefix
             (``wounds_`` → the wound levels).
+        workloads: Returns what ``simlab bench`` times of it (its ``bench.py``'s workloads: its
+            central mechanics on fixed scenarios, with their twins), loaded when first called.
     """
 
     name: str
@@ -473,6 +475,7 @@ class System:
     fight_unread_rules: Mapping[str, str] = field(default_factory=dict)
     outcome_metrics: tuple[str, ...] = ()
     distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    workloads: Callable[[], Sequence[Any]] = field(default=lambda: ())
 
     def __post_init__(self) -> None:
         if "attack" not in self.questions:

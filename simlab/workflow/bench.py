@@ -15,8 +15,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -24,345 +22,22 @@ import numpy as np
 from simlab.engine.blocks import run_blocks
 from simlab.engine.bounds import default_threads
 from simlab.engine.rng import raw_draws, stream_key
-from simlab.inputs.battles import battle_from_data
-from simlab.systems import AttackRequest, BattleRequest, battles, duels, get_system
-from simlab.systems.hitech_tft import kernels
-from simlab.systems.hitech_tft.exact import exact_outcome
-from simlab.systems.hitech_tft.oracle import icepool_attack, icepool_available
-from simlab.systems.hitech_tft.reference import numpy_block, python_block
-from simlab.systems.hitech_tft.resolve import resolve
-from simlab.systems.hitech_tft.rules import Rules, Scenario
-from simlab.systems.hitech_tft.sample import block_function
-from simlab.systems.space_v4 import kernels as space_kernels
-from simlab.systems.space_v4 import rules as space_rules
-from simlab.systems.space_v4.duel import resolve_duel as space_resolve_duel
-from simlab.systems.space_v4.exact import exact_attack as space_exact
-from simlab.systems.space_v4.reference import icepool_applied, numpy_attack_tallies
-from simlab.systems.space_v4.resolve import resolve as space_resolve
-from simlab.systems.space_v4.sample import attack_tallies, duel_tallies, python_attack_tallies, python_duel_tallies
-from simlab.systems.striker import kernels as striker_kernels
-from simlab.systems.striker import reference as striker_reference
-from simlab.systems.striker import rules as striker_rules
-from simlab.systems.striker import sample as striker_sample
-from simlab.systems.striker.battle import battle_tallies as striker_battle_tallies
-from simlab.systems.striker.battle import python_battle_tallies as striker_python_battle_tallies
-from simlab.systems.striker.battle import resolve_battle as striker_resolve_battle
-from simlab.systems.striker.duel import resolve_duel
-from simlab.systems.striker.exact import exact_outcome as striker_exact
-from simlab.systems.striker.resolve import resolve as striker_resolve
-from simlab.systems.tyconian import duel_reference as tyconian_duel_reference
-from simlab.systems.tyconian import layout as tyconian_layout
-from simlab.systems.tyconian import reference as tyconian_reference
-from simlab.systems.tyconian import rules as tyconian_rules
-from simlab.systems.tyconian import sample as tyconian_sample
-from simlab.systems.tyconian.battle import battle_tallies as tyconian_battle_tallies
-from simlab.systems.tyconian.battle import python_battle_tallies as tyconian_python_battle_tallies
-from simlab.systems.tyconian.battle import resolve_battle as tyconian_resolve_battle
-from simlab.systems.tyconian.duel import resolve_duel as tyconian_resolve_duel
-from simlab.systems.tyconian.exact import exact_attack as tyconian_exact
-from simlab.systems.tyconian.questions import blast_kernels, healing_layout
-from simlab.systems.tyconian.questions.blast_sample import blast_tallies, python_blast_tallies
-from simlab.systems.tyconian.questions.healing_sample import healing_tallies, python_healing_tallies
-from simlab.systems.tyconian.resolve import resolve as tyconian_resolve
+from simlab.systems import all_systems
+from simlab.systems.workloads import SEED, Workload, best_seconds
 
-__all__ = ["Workload", "WORKLOADS", "run_bench"]
+__all__ = ["all_workloads", "run_bench"]
 
-SEED = 2026
 
-
-@dataclass(frozen=True)
-class Samplers:
-    """One workload's compiled block function, its pure-Python twin and its numpy twin (if it has one)."""
-
-    compiled: Callable[[int, int], Any]
-    numpy: Callable[[int, int], Any] | None
-    python: Callable[[int, int], Any]
-    draws: Callable[[Any], int]
-
-
-@dataclass(frozen=True)
-class Workload:
-    """One benchmark workload: a system's central mechanic on a fixed scenario.
-
-    Attributes:
-        name: The workload's name in the report.
-        system: System id.
-        prepare: Builds the samplers of the workload.
-        scale: Fraction of ``--trials`` the workload runs (duels take many rolls a trial).
-        exact: Times the exact engine (and icepool) on the same question, or None.
-    """
-
-    name: str
-    system: str
-    prepare: Callable[[], Samplers]
-    scale: float = 1.0
-    exact: Callable[[], dict[str, Any]] | None = None
-
-
-def _samplers(subject: Any, compiled: Any, numpy_twin: Any, python_twin: Any, draws_at: tuple[int, int]) -> Samplers:
-    """The samplers of one resolved question: its compiled block function and its twins (numpy_twin may be None)."""
-    key = stream_key(SEED)
-    tally, index = draws_at
-    return Samplers(
-        compiled=compiled(subject, SEED),
-        numpy=partial(numpy_twin, subject, key) if numpy_twin is not None else None,
-        python=partial(python_twin, subject, key),
-        draws=lambda tallies: int(tallies[tally][index]),
-    )
-
-
-def _tft(scenario: Scenario) -> Callable[[], Samplers]:
-    def prepare() -> Samplers:
-        attack = resolve(scenario, Rules())
-        return _samplers(attack, block_function, numpy_block, python_block, (1, kernels.DRAWS))
-
-    return prepare
-
-
-def _tft_exact(scenario: Scenario) -> Callable[[], dict[str, Any]]:
-    def timing() -> dict[str, Any]:
-        rules = Rules()
-        attack = resolve(scenario, rules)
-        seconds = _best_seconds(lambda: exact_outcome(resolve(scenario, rules)), 5)
-        icepool_seconds = None
-        if icepool_available():
-
-            def with_icepool() -> None:
-                oracle = icepool_attack(scenario, rules, attack.weapon, attack.armour, attack.adj_dx)
-                for die in (oracle.hits, oracle.damage, oracle.knock):
-                    die.denominator()
-
-            icepool_seconds = _best_seconds(with_icepool, 1)
-        return {"seconds": seconds, "icepool_seconds": icepool_seconds, "oracle": "icepool"}
-
-    return timing
-
-
-def _striker_burst() -> Samplers:
-    attack = striker_resolve(STRIKER_BURST, striker_rules.Rules())
-    return _samplers(
-        attack,
-        striker_sample.block_function,
-        striker_reference.numpy_attack_block,
-        striker_reference.python_attack_block,
-        (1, striker_kernels.DRAWS),
-    )
-
-
-def _striker_burst_exact() -> dict[str, Any]:
-    seconds = _best_seconds(lambda: striker_exact(striker_resolve(STRIKER_BURST, striker_rules.Rules())), 5)
-    return {"seconds": seconds, "icepool_seconds": None, "oracle": None}
-
-
-def _striker_duel() -> Samplers:
-    duel = resolve_duel(STRIKER_DUEL[0], STRIKER_DUEL[1], striker_rules.Rules(), ({}, {}))
-    return _samplers(
-        duel,
-        striker_sample.duel_block_function,
-        striker_reference.numpy_duel_block,
-        striker_reference.python_duel_block,
-        (2, duels.DUEL_DRAWS),
-    )
-
-
-def _striker_battle() -> Samplers:
-    resolved = striker_resolve_battle(BattleRequest(battle_from_data(STRIKER_BATTLE, "striker_4_against_4")))
-
-    def block(subject: Any, seed: int) -> Any:
-        return partial(striker_battle_tallies, subject, stream_key(seed))
-
-    return _samplers(resolved, block, None, striker_python_battle_tallies, (0, battles.DRAWS))
-
-
-def _tyconian_battle() -> Samplers:
-    resolved = tyconian_resolve_battle(BattleRequest(battle_from_data(TYCONIAN_BATTLE, "tyconian_3_against_3")))
-
-    def block(subject: Any, seed: int) -> Any:
-        return partial(tyconian_battle_tallies, subject, stream_key(seed))
-
-    return _samplers(resolved, block, None, tyconian_python_battle_tallies, (0, battles.DRAWS))
-
-
-def _tyconian_full_auto() -> Samplers:
-    attack = tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())
-    return _samplers(
-        attack,
-        lambda subject, seed: tyconian_sample.block_function(subject, stream_key(seed)),
-        tyconian_reference.numpy_block,
-        tyconian_reference.python_block,
-        (3, tyconian_layout.DRAWS),
-    )
-
-
-def _tyconian_duel() -> Samplers:
-    duel = tyconian_resolve_duel(TYCONIAN_DUEL[0], TYCONIAN_DUEL[1], tyconian_rules.Rules(), ({}, {}))
-    return _samplers(
-        duel,
-        lambda subject, seed: tyconian_sample.duel_block_function(subject, stream_key(seed)),
-        tyconian_duel_reference.numpy_duel_block,
-        tyconian_duel_reference.python_duel_block,
-        (2, duels.DUEL_DRAWS),
-    )
-
-
-def _tyconian_question(
-    kind: str, scenario: dict[str, Any], compiled: Any, python_twin: Any, draws: int
-) -> Callable[[], Samplers]:
-    """A Tyconian question's kernel and its interpreted twin (these questions have no numpy twin)."""
-
-    def block(subject: Any, seed: int) -> Any:
-        return partial(compiled, subject, stream_key(seed))
-
-    def prepare() -> Samplers:
-        checked: Any = get_system("tyconian").questions[kind].check(AttackRequest(scenario=scenario))
-        return _samplers(checked[2], block, None, python_twin, (2, draws))
-
-    return prepare
-
-
-def _tyconian_full_auto_exact() -> dict[str, Any]:
-    seconds = _best_seconds(lambda: tyconian_exact(tyconian_resolve(TYCONIAN_FULL_AUTO, tyconian_rules.Rules())), 5)
-    return {"seconds": seconds, "icepool_seconds": None, "oracle": None}
-
-
-def _space_attack(scenario: space_rules.Scenario) -> Callable[[], Samplers]:
-    """One Space Combat V4 attack: its kernel, numpy twin and interpreted twin."""
-
-    def block(subject: Any, seed: int) -> Any:
-        return partial(attack_tallies, subject, stream_key(seed))
-
-    def prepare() -> Samplers:
-        attack = space_resolve(scenario, space_rules.Rules())
-        return _samplers(attack, block, numpy_attack_tallies, python_attack_tallies, (2, space_kernels.ATTACK_DRAWS))
-
-    return prepare
-
-
-def _space_attack_exact(scenario: space_rules.Scenario) -> Callable[[], dict[str, Any]]:
-    """The exact applied hits of one attack, and the same distribution by icepool."""
-
-    def timing() -> dict[str, Any]:
-        rules = space_rules.Rules()
-        seconds = _best_seconds(lambda: space_exact(space_resolve(scenario, rules)), 5)
-        icepool_seconds = None
-        if icepool_available():
-            attack = space_resolve(scenario, rules)
-            icepool_seconds = _best_seconds(lambda: icepool_applied(attack).denominator(), 1)
-        return {"seconds": seconds, "icepool_seconds": icepool_seconds, "oracle": "icepool"}
-
-    return timing
-
-
-def _space_duel() -> Samplers:
-    duel = space_resolve_duel(SPACE_DUEL[0], SPACE_DUEL[1], space_rules.Rules(), ({}, {}))
-
-    def block(subject: Any, seed: int) -> Any:
-        return partial(duel_tallies, subject, stream_key(seed))
-
-    return _samplers(duel, block, None, python_duel_tallies, (2, space_kernels.DUEL_DRAWS))
-
-
-TFT_BURST = Scenario(weapon="assault rifle", mode="four", armor="flak jacket", dx=12, range_m=20)
-TFT_GAUSS = Scenario(weapon="gauss rifle", mode="full", armor="combat TL12", dx=12, range_m=20)
-#: Striker: a half-clip burst of an assault rifle into cloth (STR-3, STR-4, STR-6).
-STRIKER_BURST = striker_rules.Scenario(weapon="assault rifle", mode="half_clip", armor="cloth", skill=2)
-#: Tyconian: a turn of light-machinegun full-auto fire at 50 m into a flak vest (TYC-4 to TYC-6).
-TYCONIAN_FULL_AUTO = tyconian_rules.Scenario(weapon="light machinegun", mode="full_auto", range_m=50, armor="flak vest")
-#: Tyconian: a battle rifle's quick shots against assault-rifle bursts at 30 m, flak vests.
-TYCONIAN_DUEL = (
-    {"weapon": "battle rifle", "armor": "flak vest", "range_m": 30},
-    {"weapon": "assault rifle", "mode": "burst", "armor": "flak vest", "range_m": 30},
-)
-#: Striker: assault rifle bursts against a rifleman, both in cloth (STR-11.2).
-STRIKER_DUEL = (
-    {"weapon": "assault rifle", "mode": "burst5", "armor": "cloth"},
-    {"weapon": "rifle", "armor": "cloth", "skill": 2},
-)
-#: Striker: four assault riflemen firing bursts against two riflemen and two submachinegunners (ENG-4.1).
-STRIKER_BATTLE = {
-    "system": "striker",
-    "range_band": "medium",
-    "a": {"groups": [{"count": 4, "weapon": "assault rifle", "mode": "burst5", "armor": "cloth"}]},
-    "b": {
-        "doctrine": {"targets": "focus"},
-        "groups": [
-            {"count": 2, "weapon": "rifle", "armor": "mesh", "skill": 2},
-            {"count": 2, "weapon": "submachinegun", "mode": "burst5", "armor": "mesh"},
-        ],
-    },
-}
-#: Tyconian: three battle riflemen against three assault riflemen on full automatic at 40 m (ENG-4.2).
-TYCONIAN_BATTLE = {
-    "system": "tyconian",
-    "range_m": 40,
-    "a": {"groups": [{"count": 3, "weapon": "battle rifle", "armor": "flak vest", "skill": 12}]},
-    "b": {
-        "doctrine": {"targets": "focus"},
-        "groups": [{"count": 3, "weapon": "assault rifle", "mode": "full_auto", "armor": "flak vest"}],
-    },
-}
-
-#: Tyconian: four mortar bombs after two corrections at a figure in a flak vest (TYC-7.1, TYC-7.4).
-TYCONIAN_SALVO = {"explosive": "mortar bomb", "rounds": 4, "corrections": 2, "armor": "flak vest"}
-#: Tyconian: four critical wounds, 28 days in a doctor's care (TYC-9).
-TYCONIAN_HEALING = {"wounds": "chest=34 abdomen=22 right_leg=22 left_leg=22", "care": "doctor"}
-
-#: Space Combat V4: the cruiser's nine beam lasers, one roll, at a frigate behind sand (SPC-3, SPC-4).
-SPACE_TURRET_GROUP = space_rules.Scenario(weapon="beam", attacker="cruiser", defender="frigate", sand=True)
-#: Space Combat V4: the frigate's nine missiles against the patrol cruiser's point defence (SPC-5).
-SPACE_MISSILES = space_rules.Scenario(weapon="missile", attacker="frigate", defender="patrol cruiser")
-#: Space Combat V4: a patrol cruiser closing on a mercenary cruiser that holds three lasers back (SPC-7).
-SPACE_DUEL = ({"ship": "patrol cruiser", "range_policy": "close"}, {"ship": "mercenary cruiser", "pd_hold": 3})
-
-WORKLOADS = (
-    Workload("tft_four_round_burst", "hitech_tft", _tft(TFT_BURST), exact=_tft_exact(TFT_BURST)),
-    Workload("tft_full_burst_gauss", "hitech_tft", _tft(TFT_GAUSS), exact=_tft_exact(TFT_GAUSS)),
-    Workload("striker_half_clip_burst", "striker", _striker_burst, exact=_striker_burst_exact),
-    Workload("striker_duel", "striker", _striker_duel, scale=0.1),
-    Workload("striker_battle_4v4", "striker", _striker_battle, scale=0.02),
-    Workload("tyconian_full_auto", "tyconian", _tyconian_full_auto, scale=0.2, exact=_tyconian_full_auto_exact),
-    Workload("tyconian_duel", "tyconian", _tyconian_duel, scale=0.05),
-    Workload("tyconian_battle_3v3", "tyconian", _tyconian_battle, scale=0.01),
-    Workload(
-        "tyconian_mortar_salvo",
-        "tyconian",
-        _tyconian_question("indirect_fire", TYCONIAN_SALVO, blast_tallies, python_blast_tallies, blast_kernels.DRAWS),
-        scale=0.05,
-    ),
-    Workload(
-        "tyconian_healing",
-        "tyconian",
-        _tyconian_question("healing", TYCONIAN_HEALING, healing_tallies, python_healing_tallies, healing_layout.DRAWS),
-        scale=0.05,
-    ),
-    Workload(
-        "space_turret_group",
-        "space_v4",
-        _space_attack(SPACE_TURRET_GROUP),
-        exact=_space_attack_exact(SPACE_TURRET_GROUP),
-    ),
-    Workload(
-        "space_missile_flight", "space_v4", _space_attack(SPACE_MISSILES), exact=_space_attack_exact(SPACE_MISSILES)
-    ),
-    Workload("space_duel", "space_v4", _space_duel, scale=0.01),
-)
-
-
-def _best_seconds(fn: Callable[[], Any], repeat: int) -> float:
-    """Fastest of ``repeat`` timed calls (the least disturbed by other work on the machine)."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+def all_workloads() -> list[Workload]:
+    """Every system's workloads, the systems in id order."""
+    return [workload for system in all_systems() for workload in system.workloads()]
 
 
 def generator_draws_per_s(draws: int, repeat: int = 3) -> float:
     """The generator's own rate: draws per second of a loop that only generates them."""
     key = stream_key(SEED)
     raw_draws(np.uint64(key.offset), np.uint64(key.gamma), 10)
-    seconds = _best_seconds(lambda: raw_draws(np.uint64(key.offset), np.uint64(key.gamma), draws), repeat)
+    seconds = best_seconds(lambda: raw_draws(np.uint64(key.offset), np.uint64(key.gamma), draws), repeat)
     return draws / seconds
 
 
@@ -376,17 +51,17 @@ def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, An
     def one_thread() -> None:
         tallies[:] = run_blocks(samplers.compiled, trials, threads=1)
 
-    single = _best_seconds(one_thread, repeat)
+    single = best_seconds(one_thread, repeat)
     draws_per_trial = samplers.draws(tallies) / trials
-    every = _best_seconds(lambda: run_blocks(samplers.compiled, trials, threads=threads), repeat)
+    every = best_seconds(lambda: run_blocks(samplers.compiled, trials, threads=threads), repeat)
     numpy_rate = None
     numpy_twin = samplers.numpy
     if numpy_twin is not None:
         numpy_trials = max(trials // 50, 1_000)  # 400,000 at the default trials
-        numpy_seconds = _best_seconds(lambda: run_blocks(numpy_twin, numpy_trials, threads=1), 1)
+        numpy_seconds = best_seconds(lambda: run_blocks(numpy_twin, numpy_trials, threads=1), 1)
         numpy_rate = numpy_trials / numpy_seconds
     python_trials = max(trials // 2000, 200)  # 10,000 at the default trials
-    python_seconds = _best_seconds(lambda: samplers.python(0, python_trials), 1)
+    python_seconds = best_seconds(lambda: samplers.python(0, python_trials), 1)
     return {
         "name": workload.name,
         "system": workload.system,
@@ -466,13 +141,13 @@ def run_bench(
     say("generator")
     generator_rate = generator_draws_per_s(max(trials * 10, 1_000_000), repeat)
     results = []
-    for workload in WORKLOADS:
+    for workload in all_workloads():
         say(workload.name)
         rates = _sampler_rates(workload, trials, repeat)
         rates["generator_draws_per_s"] = generator_rate
         results.append(rates)
     exact = []
-    for workload in WORKLOADS:
+    for workload in all_workloads():
         if workload.exact is not None:
             say(f"exact {workload.name}")
             exact.append({"name": workload.name, **workload.exact()})

@@ -149,4 +149,5 @@ SYSTEM = System(
         ),
         "battle": battle_question(NAME, Scenario, _ROWS),
     },
+    workloads=Deferred("simlab.systems.hitech_tft.bench:workloads"),
 )

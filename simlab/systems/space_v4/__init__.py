@@ -128,4 +128,5 @@ SYSTEM = System(
         ),
         "battle": battle_question(NAME, DuelSide, _ROWS),
     },
+    workloads=Deferred("simlab.systems.space_v4.bench:workloads"),
 )

@@ -138,4 +138,5 @@ SYSTEM = System(
     },
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
     distribution_labels={"outcome": CATEGORIES},
+    workloads=Deferred("simlab.systems.striker.bench:workloads"),
 )

@@ -464,6 +464,8 @@ class System:
             (``wounds_`` → the wound levels).
         workloads: Returns what ``simlab bench`` times of it (its ``bench.py``'s workloads: its
             central mechanics on fixed scenarios, with their twins), loaded when first called.
+        example: A typical attack's inputs (a weapon, an armour, a range): where the web page and
+            the start-up benchmark begin.
     """
 
     name: str
@@ -476,6 +478,7 @@ class System:
     outcome_metrics: tuple[str, ...] = ()
     distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     workloads: Callable[[], Sequence[Any]] = field(default=lambda: ())
+    example: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if "attack" not in self.questions:

@@ -18,18 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["serve_bench", "DEFAULT_ATTACKS", "BATTLES"]
+__all__ = ["serve_bench", "BATTLES"]
 
 #: The shipped battles, whose pages are timed.
 BATTLES = Path(__file__).resolve().parents[2] / "experiments" / "battles"
 
-#: A default attack of each system: the view of the Ask page that the goal is about.
-DEFAULT_ATTACKS: Mapping[str, Mapping[str, str]] = {
-    "hitech_tft": {"weapon": "assault rifle", "armor": "flak jacket", "mode": "four", "range_m": "20"},
-    "striker": {"weapon": "rifle", "armor": "cloth"},
-    "tyconian": {"weapon": "assault rifle", "armor": "flak vest"},
-    "space_v4": {"weapon": "beam", "attacker": "frigate", "defender": "patrol cruiser"},
-}
 
 
 def _percentiles(seconds: list[float]) -> dict[str, Any]:
@@ -92,14 +85,14 @@ def serve_bench(repeat: int = 40, battle_repeat: int | None = None, battle_trial
     """
     from fastapi.testclient import TestClient
 
-    from simlab.systems import get_system
+    from simlab.systems import all_systems, get_system
     from simlab.web.app import create_app
     from simlab.web.battle import battle_files
 
     client = TestClient(create_app())
     pages: list[dict[str, Any]] = []
     api: list[dict[str, Any]] = []
-    for system, inputs in DEFAULT_ATTACKS.items():
+    for system, inputs in ((s.name, s.example) for s in all_systems()):  # each system's typical attack
         params = {**inputs, "method": "exact"}
         api.append({"system": system, **_timed(client, f"/api/attack/{system}", params, repeat)})
         pages.append({"system": system, **_timed(client, f"/attack/{system}", params, repeat)})

@@ -74,16 +74,19 @@ def _sampler_rates(workload: Workload, trials: int, repeat: int) -> dict[str, An
     }
 
 
-#: The commands whose start-up ``simlab bench`` times, with the most they may take against the yardstick.
-STARTUP_COMMANDS: tuple[tuple[str, tuple[str, ...], float], ...] = (
-    ("simlab --help", ("--help",), 1.5),
-    ("simlab systems", ("systems",), 1.5),
-    ("exact attack hitech_tft", ("attack", "hitech_tft", "--set", "weapon=assault rifle", "--exact"), 2.5),
-    ("exact attack striker", ("attack", "striker", "--set", "weapon=rifle", "--exact"), 2.5),
-    ("exact attack tyconian", ("attack", "tyconian", "--set", "weapon=autopistol", "--exact"), 2.5),
-    ("exact attack space_v4", ("attack", "space_v4", "--set", "attacker=frigate", "--set", "defender=scout",
-                               "--exact"), 2.5),
-)  # fmt: skip
+def startup_commands() -> list[tuple[str, tuple[str, ...], float]]:
+    """The commands whose start-up ``simlab bench`` times, each with the most it may take against the yardstick.
+
+    The help, the catalogue, and each system's typical attack (:attr:`System.example`), exact.
+    """
+    commands: list[tuple[str, tuple[str, ...], float]] = [("simlab --help", ("--help",), 1.5),
+                                                          ("simlab systems", ("systems",), 1.5)]  # fmt: skip
+    for system in all_systems():
+        sets = [part for key, value in system.example.items() for part in ("--set", f"{key}={value}")]
+        commands.append((f"exact attack {system.name}", ("attack", system.name, *sets, "--exact"), 2.5))
+    return commands
+
+
 #: What a command's start-up is measured against: a fresh interpreter importing numpy.
 STARTUP_YARDSTICK = ("-c", "import numpy")
 
@@ -96,7 +99,7 @@ def _process_seconds(arguments: Sequence[str]) -> float:
 
 
 def startup_bench(repeat: int = 5) -> list[dict[str, Any]]:
-    """How long each of :data:`STARTUP_COMMANDS` takes as a whole process, against the yardstick.
+    """How long each of :func:`startup_commands` takes as a whole process, against the yardstick.
 
     The command and ``python -c "import numpy"`` run in turn, ``repeat`` times each after one
     run of each to warm the caches (with ``repeat`` 1, a look at the figures' shape, none); the
@@ -104,7 +107,7 @@ def startup_bench(repeat: int = 5) -> list[dict[str, Any]]:
     sides of a pair alike.
     """
     rows = []
-    for name, arguments, goal in STARTUP_COMMANDS:
+    for name, arguments, goal in startup_commands():
         command = ("-m", "simlab", *arguments)
         if repeat > 1:
             _process_seconds(command), _process_seconds(STARTUP_YARDSTICK)

@@ -150,4 +150,5 @@ SYSTEM = System(
         "battle": battle_question(NAME, Scenario, _ROWS),
     },
     workloads=Deferred("simlab.systems.hitech_tft.bench:workloads"),
+    example={"weapon": "assault rifle", "armor": "flak jacket", "mode": "four", "range_m": "20"},
 )

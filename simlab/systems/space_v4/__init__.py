@@ -129,4 +129,5 @@ SYSTEM = System(
         "battle": battle_question(NAME, DuelSide, _ROWS),
     },
     workloads=Deferred("simlab.systems.space_v4.bench:workloads"),
+    example={"weapon": "beam", "attacker": "frigate", "defender": "patrol cruiser"},
 )

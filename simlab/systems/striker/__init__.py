@@ -139,4 +139,5 @@ SYSTEM = System(
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
     distribution_labels={"outcome": CATEGORIES},
     workloads=Deferred("simlab.systems.striker.bench:workloads"),
+    example={"weapon": "rifle", "armor": "cloth"},
 )

@@ -168,4 +168,5 @@ SYSTEM = System(
     fight_unread_rules=FIGHT_UNREAD_RULES,
     distribution_labels={"wounds_": WOUND_LEVELS},
     workloads=Deferred("simlab.systems.tyconian.bench:workloads"),
+    example={"weapon": "assault rifle", "armor": "flak vest"},
 )

@@ -466,6 +466,9 @@ class System:
             central mechanics on fixed scenarios, with their twins), loaded when first called.
         example: A typical attack's inputs (a weapon, an armour, a range): where the web page and
             the start-up benchmark begin.
+        battle_keys: The keys of a battle file that this system reads and some others do not
+            (ENG-1 to ENG-4): key → (where it stands: ``""`` the battle's top, ``side``,
+            ``doctrine`` or ``formation``; what it is, for the message that refuses it elsewhere).
     """
 
     name: str
@@ -479,6 +482,7 @@ class System:
     distribution_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     workloads: Callable[[], Sequence[Any]] = field(default=lambda: ())
     example: Mapping[str, str] = field(default_factory=dict)
+    battle_keys: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if "attack" not in self.questions:

@@ -14,41 +14,35 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import as_plain
 from simlab.systems.base import System
 
-__all__ = ["SYSTEM_ONLY_KEYS", "reads_key", "refuse_unread", "refuse_unread_rules"]
+__all__ = ["SPACING", "system_only_keys", "reads_key", "refuse_unread", "refuse_unread_rules"]
 
 
-#: Keys of a battle that only some systems read (ENG-1 to ENG-4): key → (the systems, the table it stands in:
-#: ``""`` the battle's top, ``side`` a side's own key, else the side's doctrine or formation).
-SYSTEM_ONLY_KEYS: dict[str, tuple[tuple[str, ...], str]] = {
-    "tactics": (("striker",), "side"),
-    "cover": (("striker",), "side"),
-    "extra_hits": (("striker",), "doctrine"),
-    "suppressors": (("striker",), "doctrine"),
-    "go_prone": (("striker",), "doctrine"),
-    "same_second": (("tyconian",), ""),
-    "range_policy": (("space_v4",), "formation"),
-    "spacing_m": (("hitech_tft", "tyconian"), "formation"),
-}
-#: What each such key is, for the message that refuses it where it is not read.
-_WHOSE = {
-    "tactics": "the Striker leader's initiative (ENG-4.1); a Tyconian figure's Tactics roll is its group's "
-    "tactics input (TYC-2.1)",
-    "cover": "a Striker side's cover (ENG-3); elsewhere cover is a group's input: HiTech TFT's dx_mod, "
-    "Tyconian's cover_av, Space's sand (SPC-3.2)",
-    "extra_hits": "a Striker doctrine (ENG-4.1)",
-    "suppressors": "a Striker doctrine (ENG-4.1)",
-    "go_prone": "a Striker doctrine (ENG-4.1)",
-    "same_second": "a Tyconian reading (ENG-4.2)",
-    "range_policy": "Space Combat's (ENG-4.4): only its battles move the range, the other systems' sides hold it "
-    "(ENG-3)",
-    "spacing_m": "read where distances along the line matter: HiTech TFT's hexes (ENG-4.3) and Tyconian's "
-    "danger zone (ENG-4.2)",
-}
+#: What ``spacing_m`` is: two systems read it (each names it among its ``battle_keys``).
+SPACING = (
+    "read where distances along the line matter: HiTech TFT's hexes (ENG-4.3) and Tyconian's danger zone (ENG-4.2)"
+)
+
+
+def system_only_keys() -> dict[str, tuple[tuple[str, ...], str, str]]:
+    """Keys of a battle that only some systems read (ENG-1 to ENG-4), from each system's ``battle_keys``.
+
+    Returns:
+        Key → (the systems that read it, the table it stands in: ``""`` the battle's top, ``side`` a
+        side's own key, else the side's doctrine or formation, and what it is, in words).
+    """
+    from simlab.systems import all_systems
+
+    found: dict[str, tuple[tuple[str, ...], str, str]] = {}
+    for system in all_systems():
+        for key, (table, what) in system.battle_keys.items():
+            owners, _, said = found.get(key, ((), table, what))
+            found[key] = ((*owners, system.name), table, said)
+    return found
 
 
 def reads_key(system: str, key: str) -> bool:
-    """Whether ``system``'s battles read ``key`` (every key not in :data:`SYSTEM_ONLY_KEYS` is read by all)."""
-    owners = SYSTEM_ONLY_KEYS.get(key)
+    """Whether ``system``'s battles read ``key`` (every key no system claims as its own is read by all)."""
+    owners = system_only_keys().get(key)
     return owners is None or system in owners[0]
 
 
@@ -78,10 +72,10 @@ def refuse_unread(battle: Battle, system: str) -> None:
         BattleError: At the first such key, naming what it is and where it is read.
     """
     defaults = {"doctrine": as_plain(Doctrine()), "formation": as_plain(Formation()), "side": SIDE_DEFAULTS}
-    for key, (owners, table) in SYSTEM_ONLY_KEYS.items():
+    for key, (owners, table, what) in system_only_keys().items():
         if system in owners:
             continue
-        refused = f"{system} battles do not read {key}: it is {_WHOSE[key]}"
+        refused = f"{system} battles do not read {key}: it is {what}"
         if not table:
             if key in battle.data:
                 raise battle.error(key, refused)

@@ -45,6 +45,7 @@ from simlab.systems.base import (
     plus_one,
     with_row,
 )
+from simlab.systems.battle_keys import SPACING
 from simlab.systems.battles import battle_question
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.outcomes import EXTRA_METRICS, METRICS, Outcome, joint_metrics, metric_names
@@ -150,5 +151,6 @@ SYSTEM = System(
         "battle": battle_question(NAME, Scenario, _ROWS),
     },
     workloads=Deferred("simlab.systems.hitech_tft.bench:workloads"),
+    battle_keys={"spacing_m": ("formation", SPACING)},
     example={"weapon": "assault rifle", "armor": "flak jacket", "mode": "four", "range_m": "20"},
 )

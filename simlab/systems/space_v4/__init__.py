@@ -129,5 +129,9 @@ SYSTEM = System(
         "battle": battle_question(NAME, DuelSide, _ROWS),
     },
     workloads=Deferred("simlab.systems.space_v4.bench:workloads"),
+    battle_keys={
+        "range_policy": ("formation", "Space Combat's (ENG-4.4): only its battles move the range, the other "
+                         "systems' sides hold it (ENG-3)"),
+    },
     example={"weapon": "beam", "attacker": "frigate", "defender": "patrol cruiser"},
 )

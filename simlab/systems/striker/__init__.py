@@ -139,5 +139,14 @@ SYSTEM = System(
     outcome_metrics=tuple(f"p_{c}" for c in CATEGORIES),
     distribution_labels={"outcome": CATEGORIES},
     workloads=Deferred("simlab.systems.striker.bench:workloads"),
+    battle_keys={
+        "tactics": ("side", "the Striker leader's initiative (ENG-4.1); a Tyconian figure's Tactics roll is its "
+                    "group's tactics input (TYC-2.1)"),
+        "cover": ("side", "a Striker side's cover (ENG-3); elsewhere cover is a group's input: HiTech TFT's dx_mod, "
+                  "Tyconian's cover_av, Space's sand (SPC-3.2)"),
+        "extra_hits": ("doctrine", "a Striker doctrine (ENG-4.1)"),
+        "suppressors": ("doctrine", "a Striker doctrine (ENG-4.1)"),
+        "go_prone": ("doctrine", "a Striker doctrine (ENG-4.1)"),
+    },
     example={"weapon": "rifle", "armor": "cloth"},
 )

@@ -36,6 +36,7 @@ from functools import partial
 
 from simlab.engine.results import AttackResult
 from simlab.systems.base import AttackRequest, Deferred, System, attack_question, attack_resolver, plus_one, with_row
+from simlab.systems.battle_keys import SPACING
 from simlab.systems.battles import battle_question
 from simlab.systems.duels import DUEL_METRICS, duel_question
 from simlab.systems.tyconian.duel import DuelSide
@@ -168,5 +169,9 @@ SYSTEM = System(
     fight_unread_rules=FIGHT_UNREAD_RULES,
     distribution_labels={"wounds_": WOUND_LEVELS},
     workloads=Deferred("simlab.systems.tyconian.bench:workloads"),
+    battle_keys={
+        "same_second": ("", "a Tyconian reading (ENG-4.2)"),
+        "spacing_m": ("formation", SPACING),
+    },
     example={"weapon": "assault rifle", "armor": "flak vest"},
 )

@@ -514,6 +514,7 @@ COMMANDS = {
     "matchup": ("striker", {"do": "tournament", "options": "weapon=rifle | weapon=shotgun", "metric": "p_hit",
                             "defenders": "armor=mesh | armor=cloth", "range_band": "long", "method": "monte_carlo",
                             "trials": "2000"}),
+    "ship tournament": ("space_v4", {"do": "tournament", "every": "ship", "trials": "100"}),  # duels unless told
     "battle tournament": ("striker", {"kind": "battle", "battle": "striker_fireteam", "do": "tournament",
                                       "options": "groups.0.count=2 | groups.0.count=3", "b.doctrine.suppressors": "1",
                                       "trials": "200"}),

@@ -159,7 +159,7 @@ def tournament(
         SimlabError: For fewer than two options, two alike, a question that is not a duel, or a job over the caps.
     """
     if setup.question.form not in ("sides", "battle"):
-        raise SimlabError(f"a tournament fights duels or battles: --kind duel or a battle file, not {setup.kind}")
+        raise SimlabError(f"a tournament fights duels or battles, not {setup.kind}: ask duels, or give a battle")
     if len(options) < 2:
         raise SimlabError("a tournament needs at least two options")
     shown = list(names) if names is not None else [",".join(f"{k}={v}" for k, v in o.items()) for o in options]

@@ -147,6 +147,9 @@ def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> 
     """
     pairs = list(items)
     own = joined(pairs, BALANCE_KEYS)
+    fights = own.get("do") == "tournament" and not (own.get("against") or own.get("defenders"))
+    if fights and not any(k == "kind" and v for k, v in pairs):  # a tournament fights duels unless told, as the command
+        pairs.append(("kind", "duel"))
     _, _, question = view_query(site, system, pairs, BALANCE_KEYS)
     do = own.get("do", "solve")
     if do not in DOINGS:

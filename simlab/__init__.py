@@ -32,8 +32,8 @@ __all__ = [
     "sensitivity",
     "tournament",
     "SimlabError",
-    "AttackResult",
-    "AttackRequest",
+    "Answer",
+    "ScenarioRequest",
     "System",
     "get_system",
 ]
@@ -48,20 +48,23 @@ _PUBLIC = {
     "solve": "simlab.api",
     "sensitivity": "simlab.api",
     "tournament": "simlab.api",
-    "AttackResult": "simlab.engine.results",
+    "Answer": "simlab.engine.results",
     "SimlabError": "simlab.inputs.errors",
-    "AttackRequest": "simlab.systems",
+    "ScenarioRequest": "simlab.systems",
     "System": "simlab.systems",
     "get_system": "simlab.systems",
 }
+#: The names these had before (``AttackResult`` answered duels and battles too): still served.
+_FORMERLY = {"AttackResult": "Answer", "AttackRequest": "ScenarioRequest"}
 
 
 def __getattr__(name: str) -> Any:
     """The public API, imported on first use (PEP 562)."""
-    if name in _PUBLIC:
+    now = _FORMERLY.get(name, name)
+    if now in _PUBLIC:
         import importlib
 
-        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+        value = getattr(importlib.import_module(_PUBLIC[now]), now)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")

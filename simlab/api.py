@@ -12,7 +12,7 @@ from typing import Any
 
 from simlab.asking.requests import question_request
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.errors import SimlabError
 
 __all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity", "tournament"]
@@ -49,7 +49,7 @@ def attack(
     threads: int | None = None,
     tables: Tables = None,
     **inputs: Any,
-) -> AttackResult:
+) -> Answer:
     """Answer one attack question.
 
     Args:
@@ -97,7 +97,7 @@ def duel(
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
     tables: Tables = None,
-) -> AttackResult:
+) -> Answer:
     """Sample duels of two sides, as ``simlab duel SYSTEM --a ... --b ...`` does.
 
     Args:
@@ -139,7 +139,7 @@ def battle(
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
     tables: Tables = None,
-) -> AttackResult:
+) -> Answer:
     """Sample a battle of several figures a side, as ``simlab battle SYSTEM BATTLE.toml`` does.
 
     Args:

@@ -109,10 +109,10 @@ def test_the_json_of_an_attack_is_the_same_with_a_local_cluster(capsys, monkeypa
 
 
 def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(dask_cluster):
-    from simlab.systems import AttackRequest, get_system
+    from simlab.systems import ScenarioRequest, get_system
 
     striker = get_system("striker")
-    request = AttackRequest(scenario={"weapon": "rifle", "armor": "cloth"}, method="monte_carlo", trials=64_000_000,
+    request = ScenarioRequest(scenario={"weapon": "rifle", "armor": "cloth"}, method="monte_carlo", trials=64_000_000,
                             seed=4, threads=2, block_size=1 << 18)  # fmt: skip
     expected = striker.attack.answer(request).to_json()
     with distributed.Client(dask_cluster.scheduler_address) as client:
@@ -135,7 +135,7 @@ def test_a_worker_killed_in_the_middle_of_a_run_changes_nothing(dask_cluster):
 
         with scheduler(client.scheduler.address):
             assert simlab_cluster.current_client() is not None
-            got = striker.attack.answer(AttackRequest(**{**request.__dict__, "progress": progress})).to_json()
+            got = striker.attack.answer(ScenarioRequest(**{**request.__dict__, "progress": progress})).to_json()
         killer.join()
         assert len(progress_seen) > 10  # many tasks: the kill came while most of them were still to run
         client.wait_for_workers(2, timeout=60)

@@ -4,7 +4,7 @@ import pytest
 
 from simlab.inputs.errors import ScenarioError
 from simlab.mechanics.roll_under import extra_hits, roll_table
-from simlab.systems.hitech_tft import SYSTEM, AttackRequest
+from simlab.systems.hitech_tft import SYSTEM, ScenarioRequest
 from simlab.systems.hitech_tft.reference import damage_of_faces
 from simlab.systems.hitech_tft.resolve import range_modifier, resolve
 from simlab.systems.hitech_tft.rules import Rules, Scenario
@@ -173,7 +173,7 @@ def test_tft_6_3_quickdraw_needs_a_pistol():
 
 def test_acceptance_assault_rifle_four_round_burst_exact_values():
     result = SYSTEM.attack.answer(
-        AttackRequest(
+        ScenarioRequest(
             scenario={"weapon": "assault rifle", "armor": "flak jacket", "dx": "12", "mode": "four", "range_m": "20"},
             method="exact",
         )

@@ -16,7 +16,7 @@ from conftest import run_cli
 import simlab
 import simlab.systems.hitech_tft as hitech_tft
 from simlab.inputs.params import as_plain, build, spec_field
-from simlab.systems import AttackRequest, Question
+from simlab.systems import Question, ScenarioRequest
 from simlab.workflow.experiments import load_experiment
 from simlab.workflow.runner import run_experiment
 
@@ -29,7 +29,7 @@ class Aimed:
     armor: str = spec_field("none", doc="row of the armour table")
 
 
-def _request(request: AttackRequest) -> AttackRequest:
+def _request(request: ScenarioRequest) -> ScenarioRequest:
     """The attack an aimed shot is: its own inputs checked, DX 13."""
     aimed = build(Aimed, request.scenario, what="scenario input")
     return dataclasses.replace(request, scenario={**as_plain(aimed), "dx": 13})

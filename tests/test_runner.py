@@ -58,7 +58,7 @@ def test_exact_and_sampled_values_agree(small_run):
 def test_cells_use_their_own_streams_and_match_single_attacks(small_run):
     row = small_run.table.query("cell == 3 and method == 'monte_carlo' and metric == 'mean_damage'").iloc[0]
     alone = simlab.systems.get_system("hitech_tft").attack.answer(
-        simlab.AttackRequest(
+        simlab.ScenarioRequest(
             scenario={"armor": "flak jacket", "range_m": 20, "weapon": "gauss rifle", "mode": "four"},
             method="monte_carlo",
             trials=50000,

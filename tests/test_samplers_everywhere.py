@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import field_specs
-from simlab.systems import AttackRequest, Question, System, all_systems
+from simlab.systems import Question, ScenarioRequest, System, all_systems
 
 TRIALS = 20_000
 Z = 4.5
@@ -100,7 +100,7 @@ def inputs_strategy(system: System, kind: str) -> st.SearchStrategy[dict[str, An
 def answer(asked: Question, inputs: dict[str, Any], method: str) -> Any:
     rules = {k.removeprefix("rule."): v for k, v in inputs.items() if k.startswith("rule.")}
     scenario, rows = asked.split_inputs({k: v for k, v in inputs.items() if not k.startswith("rule.")})
-    request = AttackRequest(
+    request = ScenarioRequest(
         scenario=scenario, rules=rules, row_overrides=rows, method=method, trials=TRIALS, seed=11, threads=1
     )
     return asked.answer(request)

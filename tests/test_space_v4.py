@@ -197,9 +197,9 @@ def test_spc8_sampling_is_identical_for_any_thread_count_and_block_size():
 
 
 def _request(scenario: dict[str, Any], **options: Any) -> Any:
-    from simlab.systems import AttackRequest
+    from simlab.systems import ScenarioRequest
 
-    return AttackRequest(scenario=scenario, method="monte_carlo", trials=50_000, seed=9, **options)
+    return ScenarioRequest(scenario=scenario, method="monte_carlo", trials=50_000, seed=9, **options)
 
 
 @settings(max_examples=40, deadline=None)

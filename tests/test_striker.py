@@ -168,7 +168,9 @@ def test_sampled_result_same_for_any_thread_count_and_block_size():
     results = [
         simlab.get_system("striker")
         .attack.answer(
-            simlab.AttackRequest(scenario=inputs, method="monte_carlo", trials=300_000, seed=4, threads=t, block_size=b)
+            simlab.ScenarioRequest(
+                scenario=inputs, method="monte_carlo", trials=300_000, seed=4, threads=t, block_size=b
+            )
         )
         .to_json()
         for t, b in ((1, 1 << 18), (2, 1 << 18), (2, 12_345))

@@ -113,15 +113,15 @@ def test_forbidden_scenarios(inputs, words):
 
 
 def test_sampled_same_for_any_thread_count():
-    request = simlab.AttackRequest(
+    request = simlab.ScenarioRequest(
         scenario={"weapon": "light machinegun", "mode": "full_auto", "range_m": 50},
         method="monte_carlo",
         trials=200_000,
     )
     system = simlab.get_system("tyconian")
-    one = system.attack.answer(simlab.AttackRequest(**{**request.__dict__, "threads": 1})).to_json()
+    one = system.attack.answer(simlab.ScenarioRequest(**{**request.__dict__, "threads": 1})).to_json()
     two = system.attack.answer(
-        simlab.AttackRequest(**{**request.__dict__, "threads": 2, "block_size": 7_777})
+        simlab.ScenarioRequest(**{**request.__dict__, "threads": 2, "block_size": 7_777})
     ).to_json()
     assert one == two
 

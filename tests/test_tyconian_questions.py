@@ -16,7 +16,7 @@ from scipy import stats
 import simlab
 from simlab.inputs.errors import SimlabError
 from simlab.systems import get_system
-from simlab.systems.base import AttackRequest
+from simlab.systems.base import ScenarioRequest
 from simlab.systems.tyconian.damage import hit_damage
 from simlab.systems.tyconian.questions.blast import location_reach, resolve_explosion, resolve_indirect_fire
 from simlab.systems.tyconian.questions.flame import resolve_flame
@@ -33,7 +33,7 @@ PATTERN = "chest=34 abdomen=22 right_leg=22 left_leg=22"
 
 def ask(kind: str, method: str = "exact", trials: int = 200_000, **scenario: Any) -> Any:
     """One question of the Tyconian system."""
-    request = AttackRequest(scenario=scenario, method=method, trials=trials, seed=7, threads=2)
+    request = ScenarioRequest(scenario=scenario, method=method, trials=trials, seed=7, threads=2)
     return TYCONIAN.questions[kind].answer(request)
 
 
@@ -146,7 +146,7 @@ def test_tyc74_sampled_chance_on_target_agrees_with_exact(inputs):
 def test_tyc74_misses_deviate_at_least_one_step():
     """Hand-held rounds that miss land 5 m away or more: a 4.9 m burst never reaches the target."""
     result = TYCONIAN.questions["indirect_fire"].answer(
-        AttackRequest(
+        ScenarioRequest(
             scenario={"explosive": "hand grenade", "delivery": "hand_held", "skill": 16},
             row_overrides={"explosive": {"radius_m": 4.9}},
             method="monte_carlo",
@@ -364,15 +364,15 @@ def test_tyc9_wound_patterns_are_checked():
 
 
 def resolved(kind: str, **scenario: Any) -> Any:
-    return TYCONIAN.questions[kind].check(AttackRequest(scenario=scenario))[2]
+    return TYCONIAN.questions[kind].check(ScenarioRequest(scenario=scenario))[2]
 
 
 def test_questions_same_for_any_thread_count_and_block():
     for kind, scenario in (("indirect_fire", {"explosive": "mortar bomb", "rounds": 3}), ("healing", {})):
         question = TYCONIAN.questions[kind]
-        one = question.answer(AttackRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=1))
+        one = question.answer(ScenarioRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=1))
         two = question.answer(
-            AttackRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=2, block_size=4_096)
+            ScenarioRequest(scenario=scenario, method="monte_carlo", trials=30_000, threads=2, block_size=4_096)
         )
         assert one.metrics == two.metrics
 
@@ -383,7 +383,7 @@ def test_resolvers_reject_bad_rows():
         (resolve_indirect_fire, "indirect_fire"),
     ):
         with pytest.raises(SimlabError, match="explosive is required"):
-            TYCONIAN.questions[scenario].check(AttackRequest(scenario={}))
+            TYCONIAN.questions[scenario].check(ScenarioRequest(scenario={}))
         assert resolver is not None
     with pytest.raises(SimlabError, match="is unarmed"):
         resolve_melee(TYCONIAN.questions["melee"].inputs_type(attack="grapple", melee_weapon="knife"), RULES)
@@ -424,7 +424,7 @@ def test_cli_questions(capsys):
 )
 def test_more_melee_armour_never_raises_damage(av, weapon, skill, location):
     def mean(armour: int) -> float:
-        request = AttackRequest(
+        request = ScenarioRequest(
             scenario={"melee_weapon": weapon, "skill": skill, "aim_location": location},
             row_overrides={"armor": {"av": armour, "covers": "all"}},
         )
@@ -444,7 +444,7 @@ def test_more_melee_armour_never_raises_damage(av, weapon, skill, location):
 )
 def test_explosions_never_grow_with_distance_or_armour(explosive, near, further, av):
     def figures(distance: float, armour: int) -> tuple[float, float]:
-        request = AttackRequest(
+        request = ScenarioRequest(
             scenario={"explosive": explosive, "distance_m": distance},
             row_overrides={"armor": {"av": armour, "covers": "all"}},
         )

@@ -7,7 +7,7 @@ from conftest import run_cli
 
 import simlab
 from simlab.asking.variants import VariantError, load_variant
-from simlab.systems import AttackRequest, get_system
+from simlab.systems import ScenarioRequest, get_system
 
 SHIPPED = sorted(Path("experiments/variants").glob("*.toml"))
 AR = {"weapon": "assault rifle", "armor": "flak jacket", "mode": "four", "range_m": 20}
@@ -21,7 +21,7 @@ def write(tmp_path, text, name="v.toml"):
 
 def exact(request_inputs, variant=None):
     system = get_system("hitech_tft")
-    request = AttackRequest(scenario=request_inputs)
+    request = ScenarioRequest(scenario=request_inputs)
     return system.attack.answer(variant.apply(request) if variant else request).metrics
 
 

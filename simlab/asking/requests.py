@@ -24,7 +24,7 @@ from simlab.inputs.battles import Battle, load_battle, override
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS, Limits
 from simlab.inputs.tables import Table
-from simlab.systems import AttackRequest, BattleRequest, DuelRequest, Question, System, get_system, question_of
+from simlab.systems import BattleRequest, DuelRequest, Question, ScenarioRequest, System, get_system, question_of
 from simlab.systems.battle_keys import refuse_unread_rules
 
 __all__ = [
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 #: Any request of a question.
-Request = AttackRequest | DuelRequest | BattleRequest
+Request = ScenarioRequest | DuelRequest | BattleRequest
 #: Trials a question of each form samples unless told.
 DEFAULT_BY_FORM = {"scenario": DEFAULT_TRIALS, "sides": DEFAULT_DUELS, "battle": DEFAULT_BATTLES}
 #: How the command line spells the choices that messages name.
@@ -72,7 +72,7 @@ def _scenario(
 ) -> Request:
     """One scenario: its inputs and ``ROW.COLUMN`` overrides."""
     scenario, rows = question.split_inputs(inputs)
-    return AttackRequest(scenario=scenario, row_overrides=rows, rules=rules, **options)
+    return ScenarioRequest(scenario=scenario, row_overrides=rows, rules=rules, **options)
 
 
 def _sides(

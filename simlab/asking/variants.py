@@ -34,11 +34,11 @@ from simlab.inputs.files import FileError, parse_toml, read_text
 from simlab.inputs.own_tables import changed_tables
 from simlab.inputs.params import NAME_RULE, as_plain, build, valid_name
 from simlab.inputs.tables import Table
-from simlab.systems import AttackRequest, BattleRequest, DuelRequest, get_system
+from simlab.systems import BattleRequest, DuelRequest, ScenarioRequest, get_system
 
 __all__ = ["Variant", "VariantError", "load_variant", "parse_variant", "BASE"]
 
-Request = TypeVar("Request", bound=AttackRequest | DuelRequest | BattleRequest)
+Request = TypeVar("Request", bound=ScenarioRequest | DuelRequest | BattleRequest)
 
 #: The name of the unchanged rules in tables that list variants.
 BASE = "base"

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from simlab.asking.variants import Variant
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.battles import Battle
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.limits import DEFAULT_MAX_TRIALS
@@ -99,7 +99,7 @@ class Setup:
         )  # fmt: skip
         return request
 
-    def answer(self, changes: Mapping[str, Any] | None = None) -> AttackResult:
+    def answer(self, changes: Mapping[str, Any] | None = None) -> Answer:
         """The question's answer with ``changes`` made."""
         return self.question.answer(self.request(changes))
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["AttackResult", "METHODS", "in_series", "json_ready"]
+__all__ = ["Answer", "METHODS", "in_series", "json_ready"]
 
 #: Methods of computing a result.
 METHODS = ("exact", "monte_carlo")
@@ -38,8 +38,10 @@ def in_series(metric: str, prefix: str) -> bool:
 
 
 @dataclass(frozen=True)
-class AttackResult:
-    """Metrics, intervals and distributions of one scenario under one set of rules.
+class Answer:
+    """The answer of any question (an attack, a duel, a battle, a further question) under one set of rules.
+
+    Its metrics, their intervals and its distributions.
 
     Attributes:
         system: System id (``hitech_tft``).

@@ -15,7 +15,7 @@ from simlab.inputs.params import range_text
 from simlab.output.resolution import resolution_lines
 
 if TYPE_CHECKING:
-    from simlab.engine.results import AttackResult
+    from simlab.engine.results import Answer
 
 __all__ = [
     "SHOWN_OUTCOMES",
@@ -43,7 +43,7 @@ def cell_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def print_battle(result: AttackResult) -> None:
+def print_battle(result: Answer) -> None:
     """A battle's outcomes and means with intervals, then figures standing turn by turn."""
     m, ci = result.metrics, result.ci95
     scenario = result.scenario
@@ -73,7 +73,7 @@ def print_battle(result: AttackResult) -> None:
         click.echo(f"{k:>10} {m[f'standing_a_turn_{k}']:>12.4f} {m[f'standing_b_turn_{k}']:>12.4f}")
 
 
-def print_result(result: AttackResult) -> None:
+def print_result(result: Answer) -> None:
     """Readable metrics (with intervals when sampled) and distributions."""
     how = "exact" if result.method == "exact" else f"sampled, {result.trials:,} trials, seed {result.seed}"
     if result.variant is not None:

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 from simlab.errors import SimlabError, UnknownNameError
 
 if TYPE_CHECKING:
-    from simlab.systems.base import AttackRequest, BattleRequest, DuelRequest, Question, System
+    from simlab.systems.base import BattleRequest, DuelRequest, Question, ScenarioRequest, System
 
 __all__ = [
-    "AttackRequest",
+    "ScenarioRequest",
     "DuelRequest",
     "BattleRequest",
     "System",
@@ -30,7 +30,7 @@ _MODULES = {
 }
 SYSTEM_NAMES = tuple(_MODULES)
 #: The request and system types, imported on first use: naming the systems costs nothing.
-_BASE = ("AttackRequest", "DuelRequest", "BattleRequest", "System", "Question")
+_BASE = ("ScenarioRequest", "DuelRequest", "BattleRequest", "System", "Question")
 
 
 def __getattr__(name: str) -> Any:

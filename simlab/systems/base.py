@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from simlab.engine.bounds import ProgressFn
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.battles import Battle
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.params import as_plain, build
 from simlab.inputs.tables import Table
 
 __all__ = [
-    "AttackRequest",
+    "ScenarioRequest",
     "DuelRequest",
     "BattleRequest",
     "System",
@@ -44,8 +44,8 @@ A = TypeVar("A")
 
 
 @dataclass(frozen=True)
-class AttackRequest:
-    """One attack question, as the user put it (values may still be text).
+class ScenarioRequest:
+    """A question of one scenario (an attack, an explosion, a healing...), as the user put it (values may be text).
 
     Attributes:
         scenario: Scenario input → value (``--set``).
@@ -147,7 +147,7 @@ class BattleRequest:
     block_size: int | None = None
 
 
-def build_inputs(request: AttackRequest, scenario_type: type[S], rules_type: type[R]) -> tuple[S, R]:
+def build_inputs(request: ScenarioRequest, scenario_type: type[S], rules_type: type[R]) -> tuple[S, R]:
     """The request's scenario and rules as typed dataclasses, named in errors as the user gave them.
 
     Raises:
@@ -159,7 +159,7 @@ def build_inputs(request: AttackRequest, scenario_type: type[S], rules_type: typ
     return scenario, build(rules_type, request.rules, what="--rule name", owner="--rule")
 
 
-def scenario_json(scenario: Any, request: AttackRequest, rows: Mapping[str, Any]) -> dict[str, Any]:
+def scenario_json(scenario: Any, request: ScenarioRequest, rows: Mapping[str, Any]) -> dict[str, Any]:
     """The effective scenario of a result: every input, and each ``ROW.COLUMN`` override as the row has it.
 
     Args:
@@ -178,7 +178,7 @@ def scenario_json(scenario: Any, request: AttackRequest, rows: Mapping[str, Any]
 
 def attack_result(
     system: str,
-    request: AttackRequest,
+    request: ScenarioRequest,
     scenario: Any,
     rules: Any,
     rows: Mapping[str, Any],
@@ -188,13 +188,13 @@ def attack_result(
     distributions: dict[str, dict[int, float]],
     details: dict[str, Any],
     not_exact: Sequence[str] = (),
-) -> AttackResult:
+) -> Answer:
     """The result of one answered request: its inputs as the rules saw them, and what was found.
 
     Trials and seed are recorded for sampled answers only; intervals are kept for the metrics shown.
     """
     sampled = request.method != "exact"
-    return AttackResult(
+    return Answer(
         system=system,
         method=request.method,
         trials=request.trials if sampled else None,
@@ -216,13 +216,13 @@ ExactAnswer = tuple[dict[str, float], dict[str, dict[int, float]], Sequence[str]
 
 def answer_attack(
     system: str,
-    request: AttackRequest,
+    request: ScenarioRequest,
     checked: tuple[Any, Any, Any],
     rows: Mapping[str, Any],
     exact: Callable[[], ExactAnswer],
     sample: Callable[..., Any],
     details: dict[str, Any],
-) -> AttackResult:
+) -> Answer:
     """The one way a question of one scenario is answered: ``exact()`` or ``sample(**options)``.
 
     Each system checks the request (``checked`` is its ``(scenario, rules, resolved)``) and
@@ -262,10 +262,10 @@ def answer_attack(
 
 def attack_resolver(
     scenario_type: type[S], rules_type: type[R], resolve: Callable[..., A]
-) -> Callable[[AttackRequest], tuple[S, R, A]]:
+) -> Callable[[ScenarioRequest], tuple[S, R, A]]:
     """A system's request validator: typed inputs, then ``resolve(scenario, rules, row_overrides, tables)``."""
 
-    def resolve_request(request: AttackRequest) -> tuple[S, R, A]:
+    def resolve_request(request: ScenarioRequest) -> tuple[S, R, A]:
         scenario, rules = build_inputs(request, scenario_type, rules_type)
         return scenario, rules, resolve(scenario, rules, request.row_overrides, request.tables)
 
@@ -284,12 +284,14 @@ def duel_resolver(rules_type: type[R], resolve_duel: Callable[..., D]) -> Callab
     return resolve_request
 
 
-def with_input(request: AttackRequest, name: str, value: Any) -> AttackRequest:
+def with_input(request: ScenarioRequest, name: str, value: Any) -> ScenarioRequest:
     """The same request with one scenario input set (for marginal changes such as ``+1 DX``)."""
     return dataclasses.replace(request, scenario={**request.scenario, name: value})
 
 
-def plus_one(name: str, resolve_scenario: Callable[[AttackRequest], Any]) -> Callable[[AttackRequest], AttackRequest]:
+def plus_one(
+    name: str, resolve_scenario: Callable[[ScenarioRequest], Any]
+) -> Callable[[ScenarioRequest], ScenarioRequest]:
     """A marginal change: the same attack with scenario input ``name`` one higher (``+1 DX``).
 
     Args:
@@ -297,7 +299,7 @@ def plus_one(name: str, resolve_scenario: Callable[[AttackRequest], Any]) -> Cal
         resolve_scenario: Validates a request and returns ``(scenario, ...)`` (the system's ``check``).
     """
 
-    def change(request: AttackRequest) -> AttackRequest:
+    def change(request: ScenarioRequest) -> ScenarioRequest:
         scenario = resolve_scenario(request)[0]
         return with_input(request, name, getattr(scenario, name) + 1)
 
@@ -305,13 +307,13 @@ def plus_one(name: str, resolve_scenario: Callable[[AttackRequest], Any]) -> Cal
     return change
 
 
-def with_row(request: AttackRequest, row: str, columns: Mapping[str, Any]) -> AttackRequest:
+def with_row(request: ScenarioRequest, row: str, columns: Mapping[str, Any]) -> ScenarioRequest:
     """The same request with some columns of a table row overridden (``armor.protection``...)."""
     merged = {**request.row_overrides.get(row, {}), **columns}
     return dataclasses.replace(request, row_overrides={**request.row_overrides, row: merged})
 
 
-def sampling_options(request: AttackRequest | DuelRequest | BattleRequest) -> dict[str, Any]:
+def sampling_options(request: ScenarioRequest | DuelRequest | BattleRequest) -> dict[str, Any]:
     """The keyword arguments of :func:`simlab.engine.blocks.sample_cell` that a request asks for."""
     options: dict[str, Any] = {
         "trials": request.trials,
@@ -359,7 +361,7 @@ class Question:
         kind: Its name (``attack``, ``duel``, ``battle``, ``explosion``).
         title: Human name of the question.
         form: How its inputs are given, one of :data:`FORMS`: ``scenario`` (an
-            :class:`AttackRequest`), ``sides`` (a :class:`DuelRequest`) or ``battle``
+            :class:`ScenarioRequest`), ``sides`` (a :class:`DuelRequest`) or ``battle``
             (a :class:`BattleRequest`).
         inputs_type: Frozen dataclass of its inputs: the scenario, one duel side or one
             figure of a battle.
@@ -380,11 +382,11 @@ class Question:
     inputs_type: type
     row_inputs: Mapping[str, str]
     metrics: Mapping[str, str]
-    answer: Callable[[Any], AttackResult]
+    answer: Callable[[Any], Answer]
     check: Callable[[Any], object]
     extra_metrics: Mapping[str, str] = field(default_factory=dict)
     distributions: Mapping[str, str] = field(default_factory=dict)
-    marginals: Mapping[str, Callable[[AttackRequest], AttackRequest]] = field(default_factory=dict)
+    marginals: Mapping[str, Callable[[ScenarioRequest], ScenarioRequest]] = field(default_factory=dict)
     sampled_only: bool = False
 
     def __post_init__(self) -> None:
@@ -427,8 +429,8 @@ def attack_question(
     inputs_type: type,
     row_inputs: Mapping[str, str],
     metrics: Mapping[str, str],
-    answer: Callable[[AttackRequest], AttackResult],
-    check: Callable[[AttackRequest], object],
+    answer: Callable[[ScenarioRequest], Answer],
+    check: Callable[[ScenarioRequest], object],
     **more: Any,
 ) -> Question:
     """A system's question of one attack (``simlab attack``): one scenario, exact and sampled.
@@ -437,7 +439,7 @@ def attack_question(
         inputs_type: The scenario dataclass.
         row_inputs: Its inputs that name table rows.
         metrics: Its metrics with their descriptions.
-        answer: Answers an :class:`AttackRequest`.
+        answer: Answers an :class:`ScenarioRequest`.
         check: Validates one.
         **more: The further fields of :class:`Question` (``extra_metrics``, ``distributions``, ``marginals``).
     """

@@ -16,7 +16,7 @@ import numpy as np
 
 from simlab.engine.blocks import Tallies
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT, MAX_TRIALS_PER_CELL
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.battles import Battle
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import as_plain
@@ -64,7 +64,7 @@ class BattleEngine:
     details: Callable[[Any, bool], dict[str, Any]] | None = None
     more: Callable[[Tallies, int, Estimates], None] | None = None
 
-    def __call__(self, request: BattleRequest) -> AttackResult:
+    def __call__(self, request: BattleRequest) -> Answer:
         """Sample the battle of ``request`` into ENG-5's metrics (the exact first turn beside them)."""
         resolved = self.resolve(request)
         check_trials_in_window(request, self.window(resolved))
@@ -86,7 +86,7 @@ def battle_result(
     estimates: tuple[dict[str, float], dict[str, tuple[float, float]], dict[str, dict[int, float]]],
     where: Mapping[str, Any],
     details: Mapping[str, Any] | None = None,
-) -> AttackResult:
+) -> Answer:
     """The result of ``simlab battle``: both sides as the rules saw them, ENG-5's metrics and distributions.
 
     Args:
@@ -115,7 +115,7 @@ def battle_result(
         }
 
     metrics, ci, distributions = estimates
-    return AttackResult(
+    return Answer(
         system=system,
         method="monte_carlo",
         trials=request.trials,

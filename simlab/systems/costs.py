@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.tables import Table
 
 __all__ = ["COST_METRICS", "Costed", "unit_of"]
@@ -111,11 +111,11 @@ class Costed:
         row_inputs: Its inputs that name table rows.
     """
 
-    inner: Callable[[Any], AttackResult]
+    inner: Callable[[Any], Answer]
     form: str
     row_inputs: Mapping[str, str]
 
-    def __call__(self, request: Any) -> AttackResult:
+    def __call__(self, request: Any) -> Answer:
         """The answer, with ``*_per_kcr`` (or ``_per_mcr``) and the sides' costs where prices are given."""
         result = self.inner(request)
         from simlab.systems import get_system

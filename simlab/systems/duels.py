@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from simlab.engine.blocks import Tallies
 from simlab.engine.intervals import Estimates, mean_interval, wilson
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.params import as_plain
 from simlab.systems.base import Deferred, DuelRequest, Question, sampling_options
 
@@ -161,9 +161,9 @@ def duel_result(
     rules: dict[str, Any],
     seed: int,
     variant: str | None,
-) -> AttackResult:
+) -> Answer:
     """The result of ``simlab duel``: both sides under ``scenario``, the duel metrics and distributions."""
-    return AttackResult(
+    return Answer(
         system=system,
         method="monte_carlo",
         trials=sampled.trials,
@@ -197,7 +197,7 @@ class DuelEngine:
     sides: Callable[[Any], tuple[dict[str, Any], dict[str, Any]]]
     names: Callable[[Any], tuple[str, str]]
 
-    def __call__(self, request: DuelRequest) -> AttackResult:
+    def __call__(self, request: DuelRequest) -> Answer:
         """Sample the duels of ``request``."""
         resolved = self.resolve(request)
         sampled = self.sample(resolved, **sampling_options(request))

@@ -432,7 +432,7 @@ def answer(
     battle: Battle | None = None,
     **options: Any,
 ) -> Any:
-    """The :class:`~simlab.engine.results.AttackResult` of one cell, whatever its kind.
+    """The :class:`~simlab.engine.results.Answer` of one cell, whatever its kind.
 
     The options are those of :func:`cell_request`.
     """

@@ -20,7 +20,7 @@ import pandas as pd
 from simlab.asking.variants import Variant
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.cluster import current_client
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.tables import Table
 from simlab.records import Experiment, ExperimentRun
@@ -44,7 +44,7 @@ def work_units(experiment: Experiment) -> int:
     return units
 
 
-def _half_width(result: AttackResult) -> float:
+def _half_width(result: Answer) -> float:
     return max(((high - low) / 2 for low, high in result.ci95.values()), default=0.0)
 
 
@@ -59,7 +59,7 @@ def _exact_cell(
     variant: Variant | None,
     rules: Mapping[str, Any],
     tables: Mapping[str, Table[Any]],
-) -> tuple[AttackResult, Marginals]:
+) -> tuple[Answer, Marginals]:
     """A cell's exact answer and its metrics under each of the system's marginal changes."""
     asked = system.questions[kind]
     request = cell_request(system, asked, inputs, variant, rules=rules, tables=tables, method="exact")
@@ -79,7 +79,7 @@ def _answers(
     cells: list[tuple[int, dict[str, Any], Variant | None]],
     threads: int | None,
     progress: Callable[[int], None] | None,
-) -> list[tuple[dict[str, AttackResult], Marginals]]:
+) -> list[tuple[dict[str, Answer], Marginals]]:
     """Every cell's answer by each method (and its exact marginal metrics), in the order of ``cells``.
 
     Here, one cell after another. On a Dask cluster (simlab.engine.cluster) the exact cells
@@ -88,14 +88,14 @@ def _answers(
     each a pure function of its cell.
     """
     client = current_client()
-    exact: dict[int, tuple[AttackResult, Marginals]] = {}
+    exact: dict[int, tuple[Answer, Marginals]] = {}
     if client is not None and "exact" in experiment.methods and len(cells) > 1:
         exact = dict(enumerate(_exact_on_cluster(client, experiment, cells)))
 
     def one(
         index: int, cell: int, inputs: dict[str, Any], variant: Variant | None
-    ) -> tuple[dict[str, AttackResult], Marginals]:
-        results: dict[str, AttackResult] = {}
+    ) -> tuple[dict[str, Answer], Marginals]:
+        results: dict[str, Answer] = {}
         marginals: Marginals = {}
         for method in experiment.methods:
             if method == "exact":
@@ -131,7 +131,7 @@ def _exact_chunk(
     cells: list[tuple[dict[str, Any], Variant | None]],
     rules: Mapping[str, Any],
     tables: Mapping[str, Table[Any]],
-) -> list[tuple[AttackResult, Marginals]]:
+) -> list[tuple[Answer, Marginals]]:
     """A task of a cluster: the exact answers of a few cells (the system is looked up on the worker)."""
     system = get_system(system_name)
     return [_exact_cell(system, kind, inputs, variant, rules, tables) for inputs, variant in cells]
@@ -139,7 +139,7 @@ def _exact_chunk(
 
 def _exact_on_cluster(
     client: Any, experiment: Experiment, cells: list[tuple[int, dict[str, Any], Variant | None]]
-) -> list[tuple[AttackResult, Marginals]]:
+) -> list[tuple[Answer, Marginals]]:
     """The exact answers (and marginals) of every cell, computed by the cluster's workers in chunks, in order."""
     pairs = [(inputs, variant) for _, inputs, variant in cells]
     chunks = [pairs[i : i + EXACT_CELLS_PER_TASK] for i in range(0, len(pairs), EXACT_CELLS_PER_TASK)]
@@ -165,10 +165,10 @@ def _sampled(
     cell: int,
     variant: Variant | None,
     threads: int | None,
-) -> AttackResult:
+) -> Answer:
     trials = experiment.trials
     while True:
-        result: AttackResult = answer(
+        result: Answer = answer(
             system,
             experiment.kind,
             inputs,

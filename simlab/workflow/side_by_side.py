@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.errors import SimlabError
 from simlab.systems import Question
 
@@ -38,7 +38,7 @@ class SideBySide:
 
     key: str
     options: tuple[str, ...]
-    results: tuple[AttackResult, ...]
+    results: tuple[Answer, ...]
     differences: tuple[dict[str, tuple[float, float | None]], ...]
 
     def to_json(self) -> list[dict[str, Any]]:

@@ -33,11 +33,11 @@ from __future__ import annotations
 from typing import Any
 
 from simlab.engine.intervals import Estimates
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.systems.base import (
-    AttackRequest,
     Deferred,
     ExactAnswer,
+    ScenarioRequest,
     System,
     answer_attack,
     attack_question,
@@ -59,7 +59,7 @@ NAME = "hitech_tft"
 _sample_outcome = Deferred("simlab.systems.hitech_tft.sample:sample_outcome")
 
 
-def resolve_request(request: AttackRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
+def resolve_request(request: ScenarioRequest) -> tuple[Scenario, Rules, ResolvedAttack]:
     """Validate a request into scenario, rules and the resolved attack.
 
     Raises:
@@ -90,14 +90,14 @@ def _battle_dress(resolved: ResolvedAttack, rules: Rules) -> dict[str, str]:
     return {"battle_dress": f"ST x{multiplier} for strength only: no effect on these figures (TFT-6.2)"}
 
 
-def attack(request: AttackRequest) -> AttackResult:
+def attack(request: ScenarioRequest) -> Answer:
     """Answer one HiTech TFT attack question, exactly or by sampling.
 
     Args:
         request: The question.
 
     Returns:
-        The :class:`AttackResult`; sampled results carry 95 % intervals.
+        The :class:`Answer`; sampled results carry 95 % intervals.
     """
     checked = resolve_request(request)
     _, rules, resolved = checked
@@ -123,7 +123,7 @@ def attack(request: AttackRequest) -> AttackResult:
     return answer_attack(NAME, request, checked, rows, exact, sample, details)
 
 
-def plus_one_armour(request: AttackRequest) -> AttackRequest:
+def plus_one_armour(request: ScenarioRequest) -> ScenarioRequest:
     """The same attack against armour that stops 1 more point per die (or per attack)."""
     _, _, resolved = resolve_request(request)
     return with_row(request, "armor", {"protection": resolved.armour.protection + 1})

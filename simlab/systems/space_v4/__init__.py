@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.systems.base import (
-    AttackRequest,
     Deferred,
     ExactAnswer,
+    ScenarioRequest,
     System,
     answer_attack,
     attack_question,
@@ -76,7 +76,7 @@ def _subject(resolved: ResolvedAttack) -> str:
     return text + (f" at {resolved.defender.name}" if resolved.defender is not None else "")
 
 
-def attack(request: AttackRequest) -> AttackResult:
+def attack(request: ScenarioRequest) -> Answer:
     """Answer one Space Combat V4 attack question, exactly or by sampling (SPC-8)."""
     checked = resolve_request(request)
     resolved = checked[2]
@@ -90,7 +90,7 @@ def attack(request: AttackRequest) -> AttackResult:
     return answer_attack(NAME, request, (resolved.scenario, *checked[1:]), rows, exact, sample, _details(resolved))
 
 
-def _filled(request: AttackRequest) -> tuple[Scenario]:
+def _filled(request: ScenarioRequest) -> tuple[Scenario]:
     """The request's scenario with its blanks filled from the ships."""
     return (resolve_request(request)[2].scenario,)
 

@@ -36,11 +36,11 @@ from __future__ import annotations
 from typing import Any
 
 from simlab.engine.intervals import Estimates
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.systems.base import (
-    AttackRequest,
     Deferred,
     ExactAnswer,
+    ScenarioRequest,
     System,
     answer_attack,
     attack_question,
@@ -67,7 +67,7 @@ _sample_attack = Deferred("simlab.systems.striker.sample:sample_attack")
 resolve_request = attack_resolver(Scenario, Rules, resolve)
 
 
-def attack(request: AttackRequest) -> AttackResult:
+def attack(request: ScenarioRequest) -> Answer:
     """Answer one Striker attack question, exactly or by sampling (STR-12)."""
     checked = resolve_request(request)
     resolved = checked[2]
@@ -93,7 +93,7 @@ def attack(request: AttackRequest) -> AttackResult:
     return answer_attack(NAME, request, checked, rows, exact, sample, details)
 
 
-def plus_one_armour(request: AttackRequest) -> AttackRequest:
+def plus_one_armour(request: ScenarioRequest) -> ScenarioRequest:
     """The same attack against armour with 1 more AV (and AV against lasers)."""
     _, _, resolved = resolve_request(request)
     armour = resolved.armour

@@ -292,13 +292,13 @@ TWIN_DUELS: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = [
 
 
 def _twin_attacks() -> list[ResolvedAttack]:
-    from simlab.systems.base import AttackRequest
+    from simlab.systems.base import ScenarioRequest
     from simlab.systems.striker import SYSTEM, resolve_request  # the package, whose modules these are
 
     found = []
     for inputs in TWIN_ATTACKS:
         scenario, rows = SYSTEM.attack.split_inputs(inputs)
-        found.append(resolve_request(AttackRequest(scenario=scenario, row_overrides=rows))[2])
+        found.append(resolve_request(ScenarioRequest(scenario=scenario, row_overrides=rows))[2])
     return found
 
 

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from simlab.engine.results import AttackResult
-from simlab.systems.base import AttackRequest, Deferred, System, attack_question, attack_resolver, plus_one, with_row
+from simlab.engine.results import Answer
+from simlab.systems.base import Deferred, ScenarioRequest, System, attack_question, attack_resolver, plus_one, with_row
 from simlab.systems.battle_keys import SPACING
 from simlab.systems.battles import battle_question
 from simlab.systems.duels import DUEL_METRICS, duel_question
@@ -96,7 +96,7 @@ def _exact(resolved: ResolvedAttack) -> tuple[dict[str, float], dict[str, dict[i
     return metrics, distributions, missing
 
 
-def attack(request: AttackRequest) -> AttackResult:
+def attack(request: ScenarioRequest) -> Answer:
     """Answer one Tyconian attack question, exactly or by sampling (TYC-10)."""
     checked = resolve_request(request)
     resolved = checked[2]
@@ -117,7 +117,7 @@ def attack(request: AttackRequest) -> AttackResult:
     return answer(request, checked, rows, lambda: _exact(resolved), partial(_sample_attack, resolved), details)
 
 
-def plus_one_armour(request: AttackRequest) -> AttackRequest:
+def plus_one_armour(request: ScenarioRequest) -> ScenarioRequest:
     """The same attack against armour with 1 more AV where it covers."""
     _, _, resolved = resolve_request(request)
     return with_row(request, "armor", {"av": resolved.armour.av + 1})

@@ -8,7 +8,7 @@ from typing import Any
 
 from simlab.engine.rng import stream_key
 from simlab.inputs.battles import battle_from_data
-from simlab.systems import AttackRequest, BattleRequest, battles, duels, get_system
+from simlab.systems import BattleRequest, ScenarioRequest, battles, duels, get_system
 from simlab.systems.tyconian import duel_reference as tyconian_duel_reference
 from simlab.systems.tyconian import layout as tyconian_layout
 from simlab.systems.tyconian import reference as tyconian_reference
@@ -68,7 +68,7 @@ def _tyconian_question(
         return partial(compiled, subject, stream_key(seed))
 
     def prepare() -> Samplers:
-        checked: Any = get_system("tyconian").questions[kind].check(AttackRequest(scenario=scenario))
+        checked: Any = get_system("tyconian").questions[kind].check(ScenarioRequest(scenario=scenario))
         return samplers(checked[2], block, None, python_twin, (2, draws))
 
     return prepare

@@ -12,9 +12,9 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from simlab.engine.results import AttackResult
+from simlab.engine.results import Answer
 from simlab.inputs.errors import ScenarioError
-from simlab.systems.base import AttackRequest, Deferred, ExactAnswer, Question, answer_attack, attack_resolver
+from simlab.systems.base import Deferred, ExactAnswer, Question, ScenarioRequest, answer_attack, attack_resolver
 from simlab.systems.tyconian.questions.blast import (
     ARTILLERY,
     LOBBED,
@@ -83,13 +83,13 @@ def tables() -> dict[str, Any]:
 
 
 def answer(
-    request: AttackRequest,
+    request: ScenarioRequest,
     checked: tuple[Any, Rules, Any],
     rows: Mapping[str, Any],
     exact: Callable[[], ExactAnswer],
     sample: Callable[..., Any],
     details: Mapping[str, Any],
-) -> AttackResult:
+) -> Answer:
     """The result of one Tyconian question (:func:`~simlab.systems.base.answer_attack`), with the wound labels."""
     return answer_attack(NAME, request, checked, rows, exact, sample, {"labels": _WOUND_LABELS, **details})
 
@@ -100,8 +100,8 @@ def question(
     scenario_type: type,
     row_inputs: Mapping[str, str],
     metrics: Mapping[str, str],
-    answer: Callable[[AttackRequest], AttackResult],
-    check: Callable[[AttackRequest], object],
+    answer: Callable[[ScenarioRequest], Answer],
+    check: Callable[[ScenarioRequest], object],
     *,
     extra_metrics: Mapping[str, str] | None = None,
     sampled_only: bool = False,
@@ -145,7 +145,7 @@ def _dice(blast: ResolvedBlast) -> float:
     return float(blast.halves_by_bucket[bucket]) / 2 if bucket < len(blast.halves_by_bucket) else 0.0
 
 
-def _explosion(request: AttackRequest) -> AttackResult:
+def _explosion(request: ScenarioRequest) -> Answer:
     """An explosion at a distance from one figure (TYC-7.1)."""
     checked = _check_explosion(request)
     scenario, _, blast = checked
@@ -199,7 +199,7 @@ INDIRECT_EXTRA = {
 }
 
 
-def _indirect(request: AttackRequest) -> AttackResult:
+def _indirect(request: ScenarioRequest) -> Answer:
     """A salvo of indirect fire, or grenades lobbed one after another, at one figure (TYC-7.3, TYC-7.4)."""
     checked = _check_indirect(request)
     scenario, _, blast = checked
@@ -244,7 +244,7 @@ FLAME_METRICS = {
 }
 
 
-def _flame(request: AttackRequest) -> AttackResult:
+def _flame(request: ScenarioRequest) -> Answer:
     """A flamethrower's spray at one figure (TYC-7.2)."""
     checked = _check_flame(request)
     scenario, _, flame = checked
@@ -296,7 +296,7 @@ MELEE_EXTRA = {
 }
 
 
-def _melee(request: AttackRequest) -> AttackResult:
+def _melee(request: ScenarioRequest) -> Answer:
     """One melee attack: a strike, an armed blow, a diving blow or a grapple (TYC-8)."""
     checked = _check_melee(request)
     scenario, _, melee = checked
@@ -340,7 +340,7 @@ HEALING_SERIES = {
 }
 
 
-def _healing(request: AttackRequest) -> AttackResult:
+def _healing(request: ScenarioRequest) -> Answer:
     """The days after a fight: survival and recovery by day for a wound pattern and care (TYC-9)."""
     checked = _check_healing(request)
     scenario, _, healing = checked
@@ -378,5 +378,5 @@ QUESTIONS: dict[str, Question] = {
 
 def resolved_question(kind: str, **scenario: Any) -> Any:
     """The resolved inputs of a question of ``kind`` with ``scenario``: what its sampler takes."""
-    checked: Any = QUESTIONS[kind].check(AttackRequest(scenario=scenario))  # (scenario, rules, resolved)
+    checked: Any = QUESTIONS[kind].check(ScenarioRequest(scenario=scenario))  # (scenario, rules, resolved)
     return checked[2]

@@ -15,7 +15,7 @@ from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.results import Answer
 from simlab.inputs.errors import SimlabError
 
-__all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity", "tournament"]
+__all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity", "tournament", "analyse"]
 
 #: How messages name the choices of these calls (the command line says ``--exact``...).
 _API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
@@ -441,3 +441,75 @@ def tournament(
         rows, row_names = [_dotted(d) for d in (defenders or {}).values()], list(defenders or {})
     assert metric is not None
     return matchup(setup, chosen, rows, metric, names, row_names, limits=Limits())
+
+
+def analyse(
+    name: str,
+    system: str,
+    *,
+    kind: str | None = None,
+    battle: str | Path | Mapping[str, Any] | None = None,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int = 0,
+    rules: Mapping[str, Any] | None = None,
+    threads: int | None = None,
+    tables: Tables = None,
+    inputs: Mapping[str, Any] | None = None,
+    **keys: Any,
+) -> Any:
+    """Any registered analysis (:mod:`simlab.analyses`) by name, its keys as its experiment's table holds them.
+
+    The keys are read and checked by the analysis's own reader, as ``[NAME]`` of an experiment is;
+    the question each value asks is built as the other calls here build it.
+
+    Args:
+        name: The analysis (``solve``, ``sensitivity``, ``tournament``, ``matchup``, or one registered).
+        system: System id.
+        kind: The question each value asks (default: the analysis's, ``attack`` or ``duel``).
+        battle: A battle file, or its values as a dict.
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials of each value (``monte_carlo``; default: the analysis's).
+        seed: Root seed (``monte_carlo``).
+        rules: Rule parameters that differ from the spec's defaults.
+        threads: Worker threads (None: all CPUs).
+        tables: Your own rows.
+        inputs: Inputs shared by every value (``ROW.COLUMN`` keys as they are).
+        **keys: The analysis's keys (``find="dx"``, ``options={"rifle": {"weapon": "rifle"}}``; a
+            key that is a Python word by its keyword: ``within`` for a solve's ``in``).
+
+    Returns:
+        The analysis's result (``.to_json()`` where it has one).
+
+    Raises:
+        SimlabError: For an unknown analysis, a key it does not read, or a question without an answer
+            (a solve's range that holds no crossing), in one line.
+
+    Example:
+        >>> analyse("solve", "hitech_tft", find="dx", within="6..20", target="p_hit=0.75",
+        ...         inputs={"weapon": "assault rifle", "armor": "flak jacket", "range_m": 20}).answer.value
+        15.0
+    """
+    from simlab.analyses import get_analysis
+    from simlab.analyses.base import GivenReader
+    from simlab.inputs.limits import Limits
+    from simlab.output.words import Vocabulary
+
+    analysis = get_analysis(name)
+    missing = analysis.missing()
+    if missing is not None:
+        raise SimlabError(f"a {name} needs {missing}: pip install 'simlab[balance]'")
+    named = {key.python: key.name for key in analysis.keys}
+    unknown = sorted(set(keys) - set(named))
+    if unknown:
+        raise SimlabError(f"unknown key {unknown[0]!r} of {name}: expected {', '.join(named)}")
+    if trials is None and method != "exact":
+        trials = analysis.trials
+    setup = _balance_setup(system, kind or analysis.asks, battle, inputs or {}, method=method, trials=trials, seed=seed,
+                           rules=rules, threads=threads, tables=tables)  # fmt: skip
+    given = {named[key]: value for key, value in keys.items() if value is not None}
+    ask = analysis.read(GivenReader(name, given, setup))
+    result = analysis.answer(setup, ask, Limits(), lambda _: None, Vocabulary(battle=setup.battle))
+    if isinstance(result, str):
+        raise SimlabError(result)
+    return result

@@ -23,15 +23,41 @@ from simlab.inputs.errors import SimlabError
 __all__ = ["main", "cli"]
 
 
+def _registered_analyses() -> dict[str, str]:
+    """The tables of analyses registered so far without a command of their own, with their lines.
+
+    The registry is not imported for this (``simlab --help`` stays quick): an analysis registered by
+    a program that imported it is listed.
+    """
+    registry = sys.modules.get("simlab.analyses")
+    if registry is None:
+        return {}
+    found: dict[str, str] = {}
+    for analysis in registry.ANALYSES.values():
+        if analysis.table not in COMMANDS:
+            found.setdefault(analysis.table, analysis.line)
+    return found
+
+
 class _Commands(click.Group):
-    """The commands of :data:`~simlab.commands.COMMANDS`, each imported when it is asked for."""
+    """The commands of :data:`~simlab.commands.COMMANDS`, each imported when it is asked for.
+
+    A registered analysis without a command of its own (:mod:`simlab.analyses`) is a command too,
+    made from its keys (:mod:`simlab.commands.analysis`).
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMANDS)
+        return [*COMMANDS, *_registered_analyses()]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
-            return None
+            from simlab.analyses import tables
+
+            if cmd_name not in tables():
+                return None
+            from simlab.commands.analysis import analysis_command
+
+            return analysis_command(cmd_name)
         module, _, name = COMMANDS[cmd_name][0].partition(":")
         command: click.Command = getattr(importlib.import_module(module), name)
         return command
@@ -39,7 +65,9 @@ class _Commands(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The list of commands from the registry's lines, without importing a command."""
         with formatter.section("Commands"):
-            formatter.write_dl([(name, line) for name, (_, line) in COMMANDS.items()])
+            listed = [(name, line) for name, (_, line) in COMMANDS.items()]
+            listed += list(_registered_analyses().items())
+            formatter.write_dl(listed)
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})

@@ -1,10 +1,12 @@
-"""Reading numbers written as text, the same way in every layer (options, forms, files, addresses)."""
+"""Numbers and text: read the same way in every layer (options, forms, files, addresses), and shown one way."""
 
 from __future__ import annotations
 
+import math
 import re
+from typing import Any
 
-__all__ = ["is_digits", "whole_number"]
+__all__ = ["is_digits", "whole_number", "shown"]
 
 
 def is_digits(text: str) -> bool:
@@ -21,3 +23,10 @@ def whole_number(text: str) -> int | None:
     if len(plain) > 40 or re.fullmatch(r"[+-]?[0-9]+", plain) is None:
         return None
     return int(plain)
+
+
+def shown(value: Any) -> str:
+    """A value as a page or a listing shows it: a float to six significant digits, NaN blank."""
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.6g}"
+    return str(value)

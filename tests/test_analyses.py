@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
+import shlex
 
 import pytest
 from conftest import run_cli
 
+import simlab
 from simlab.analyses import ANALYSES, get_analysis, register, tables
-from simlab.analyses.base import Analysis, Said, tidy_row
+from simlab.analyses.base import Analysis, Key, Said, tidy_row
 from simlab.output.document import Table
 from simlab.records import BalanceAsk
 
@@ -28,7 +32,7 @@ TOY = Analysis(
     name="coin",
     table="coin",
     summary="a toy: the metric of the first cell, once",
-    keys=("metric",),
+    keys=(Key("metric", "the metric the toy says", "METRIC", choices="metrics", leads=True),),
     read=_read,
     units=lambda ask, setup: 1,
     columns=(),
@@ -65,3 +69,37 @@ def test_a_toy_analysis_registered_alone_runs_as_an_experiment_with_its_report(t
     path.write_text(path.read_text().replace('metric = "p_hit"', 'metric = "p_nope"'), encoding="utf-8")
     code, _, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"))
     assert code == 2 and "toy.toml:" in err and "[coin]" in err and "p_nope" in err
+
+
+def test_a_toy_analysis_registered_alone_is_a_command_a_python_call_and_a_web_form(toy, capsys):
+    from fastapi.testclient import TestClient
+
+    from simlab.web.app import create_app
+
+    code, out, err = run_cli(capsys, "coin", "hitech_tft", "--set", "weapon=assault rifle", "--metric", "p_hit",
+                             "--exact")  # fmt: skip
+    assert code == 0, err
+    said = out.splitlines()[0]
+    asked = simlab.attack("hitech_tft", weapon="assault rifle", method="exact")
+    assert said.startswith("0.") and float(said) == pytest.approx(asked.metrics["p_hit"])
+    code, _, err = run_cli(capsys, "coin", "hitech_tft", "--metric", "p_nope", "--exact")
+    assert code == 2 and "p_nope" in err and "Traceback" not in err
+    code, out, _ = run_cli(capsys, "--help")
+    assert "coin" in out and "A toy: the metric of the first cell, once." in out
+    assert simlab.analyse("coin", "hitech_tft", metric="p_hit", inputs={"weapon": "assault rifle"}) == float(said)
+
+    client = TestClient(create_app(max_trials=200_000))
+    query = {"do": "coin", "metric": "p_hit", "weapon": "assault rifle", "method": "exact"}
+    form = client.get("/balance/hitech_tft", params={"do": "coin"}).text
+    assert 'id="f-metric"' in form and '<option value="coin"' in form
+    page = client.get("/balance/hitech_tft", params=query)
+    assert page.status_code == 200
+    first = html.unescape(re.search(r'<ul class="balance" id="balance"><li>(.*?)</li>', page.text).group(1))
+    assert first == said
+    command = html.unescape(re.search(r'<code class="command" id="command">(.*?)</code>', page.text).group(1))
+    code, out, err = run_cli(capsys, *shlex.split(command)[1:], "--json")
+    assert code == 0, err
+    assert client.get("/api/balance/hitech_tft", params=query).json() == json.loads(out)
+    assert client.get("/csv/balance/hitech_tft", params=query).text.startswith("metric,value,ci_low,ci_high,trials")
+    refused = client.get("/balance/hitech_tft", params={**query, "metric": "p_nope"})
+    assert refused.status_code == 400 and "p_nope" in html.unescape(refused.text)

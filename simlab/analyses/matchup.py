@@ -12,11 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Reader, Said, tidy_row
-from simlab.analyses.tournament import fights, matrix_and_mix_charts, read_side
-from simlab.balance.matchup import check_matchup, matchup, matchup_mixes, matchup_stability
+from simlab.analyses.base import Analysis, Listed, Reader, Said, tidy_row
+from simlab.analyses.tournament import KEYS, fights, matrix_and_mix_charts, mix_figure, read_side
+from simlab.balance.matchup import MATCHUP_TRIALS, check_matchup, matchup, matchup_mixes, matchup_stability
 from simlab.balance.setup import Setup
 from simlab.inputs.files import described
 from simlab.inputs.limits import Limits
@@ -100,12 +101,28 @@ def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]
     return matrix_and_mix_charts(run, matchup_chart)
 
 
+def _figures(scored: Any, words: Vocabulary) -> list[tuple[str, str, Any]]:
+    caption = f"{words.name(scored.metric, 'metrics')} of each attack against each defender"
+    return [("balance", caption, matchup_chart(scored)), mix_figure(scored)]
+
+
+def _listed(scored: Any, words: Vocabulary) -> Listed:
+    """Each attack's and each defender's share of its side's best mix."""
+    attack, defence, _ = matchup_mixes(scored)
+    rows = []
+    for names, mix, side in ((scored.attackers, attack, "attack"), (scored.defenders, defence, "defender")):
+        for name, share in zip(names, mix, strict=True):
+            rows.append({"name": name, "words": name, "shown": f"{share:.0%}", "interval": "",
+                         "doc": f"{side}: its share of the best mix"})  # fmt: skip
+    return Listed("shares of the mixes", rows)
+
+
 MATCHUP = register(
     Analysis(
         name="matchup",
         table="tournament",
         summary="attacks against defenders: dominated attacks and both sides' best mixes",
-        keys=("every", "options", "against", "defenders", "metric"),
+        keys=KEYS,
         read=_read,
         units=_units,
         columns=("option", "against"),
@@ -114,5 +131,11 @@ MATCHUP = register(
         said=_said,
         charts=_charts,
         claims=lambda given: not fights(given),
+        trials=MATCHUP_TRIALS,
+        sentences=matchup_sentences,
+        own_cells=True,
+        figures=_figures,
+        listed=_listed,
+        frame=lambda scored: pd.DataFrame(scored.value, index=list(scored.attackers), columns=list(scored.defenders)),
     )
 )

@@ -14,9 +14,17 @@ import numpy as np
 import pandas as pd
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Reader, Said, tidy_row
-from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES, parse_factor, points_needed, sensitivity
+from simlab.analyses.base import Analysis, Key, Listed, Reader, Said, tidy_row
+from simlab.balance.sensitivity import (
+    DEFAULT_BASE,
+    DEFAULT_TRAJECTORIES,
+    SENSITIVITY_TRIALS,
+    parse_factor,
+    points_needed,
+    sensitivity,
+)
 from simlab.balance.setup import Setup
+from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import described
 from simlab.inputs.limits import Limits
 from simlab.output.balance_report import shares_chart
@@ -131,12 +139,57 @@ def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]
     return charts
 
 
+def _listed(ranked: Any, words: Vocabulary) -> Listed:
+    """Each knob: its total share with its half-width, its share alone and Morris's measure."""
+    rows = []
+    for effect in ranked.effects:
+        share = "" if effect.st is None else f"{effect.st:.3f}"
+        interval = "" if effect.st is None else f"± {effect.st_conf:.3f}"
+        doc = f"Morris μ* {effect.mu_star:.3f}"
+        doc = doc if effect.s1 is None else f"alone {effect.s1:.3f}, {doc}"
+        rows.append({"name": effect.name, "words": words.name(effect.name, "inputs"), "shown": share,
+                     "interval": interval, "doc": doc})  # fmt: skip
+    return Listed("knobs", rows)
+
+
+def _knobs(texts: list[str], where: str) -> dict[str, str]:
+    """The knobs, ``NAME=LOW..HIGH`` or ``NAME=A,B,C`` each, by name."""
+    knobs = {}
+    for text in texts:
+        name, equals, spread = text.partition("=")
+        if not equals or not name.strip():
+            raise SimlabError(f"{where}: expected NAME=LOW..HIGH or NAME=A,B,C, got {text[:60]!r}")
+        knobs[name.strip()] = spread.strip()
+    return knobs
+
+
+def _size(texts: list[str], where: str) -> Any:
+    from simlab.text import whole_number
+
+    found = whole_number(texts[-1])
+    return texts[-1] if found is None else found
+
+
+#: The keys of ``[sensitivity]``, ``simlab sensitivity``'s options, the page's fields.
+KEYS = (
+    Key("metric", "the metric whose variance is shared out", "METRIC", choices="metrics"),
+    Key("vary", "the knobs: NAME=LOW..HIGH or NAME=A,B,C (an input, rule parameter or ROW.COLUMN)",
+        "NAME=LOW..HIGH|A,B,C", many=";", convert=_knobs, leads=True),
+    Key("trajectories", f"Morris trajectories, the screening (default {DEFAULT_TRAJECTORIES})", "N",
+        convert=_size, web=False),
+    Key("base", f"Sobol base points, a power of 2: the shares (default {DEFAULT_BASE})", "N", convert=_size,
+        web=False),
+)  # fmt: skip
+#: The sizes of a sensitivity on the page (the command's are larger): a ranking within seconds.
+PAGE_SIZES = {"trajectories": 10, "base": 64}
+
+
 SENSITIVITY = register(
     Analysis(
         name="sensitivity",
         table="sensitivity",
         summary="which inputs and rule parameters move a metric most",
-        keys=("metric", "vary", "trajectories", "base"),
+        keys=KEYS,
         read=_read,
         units=_units,
         columns=("factor",),
@@ -145,5 +198,13 @@ SENSITIVITY = register(
         said=_said,
         charts=_charts,
         needs=("SALib",),
+        trials=SENSITIVITY_TRIALS,
+        page_given=PAGE_SIZES,
+        sentences=sensitivity_sentences,
+        figures=lambda ranked, words: [
+            ("balance", f"What moves {words.name(ranked.metric, 'metrics')}", shares_chart(ranked))
+        ],
+        listed=_listed,
+        frame=lambda ranked: ranked.frame(),
     )
 )

@@ -16,18 +16,20 @@ import numpy as np
 import pandas as pd
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Reader, Said, tidy_row
+from simlab.analyses.base import Analysis, Key, Listed, Reader, Said, tidy_row
 from simlab.balance.setup import Setup
 from simlab.balance.solve import Goal, NoCrossingError, most_values, parse_target, solve
 from simlab.balance.unknowns import find_unknown
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
+from simlab.inputs.params import parse_assignments
 from simlab.output import plots
-from simlab.output.balance_report import held_in_words
+from simlab.output.balance_report import held_in_words, search_chart
 from simlab.output.balance_sentences import crossing_sentence, goal_text, said, solution_sentences
 from simlab.output.document import Table, in_words
 from simlab.output.words import Vocabulary, sentence_case
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
+from simlab.text import shown
 
 __all__ = ["SOLVE", "SOLVE_METRICS"]
 
@@ -78,7 +80,7 @@ def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[An
     try:
         return solve(mine, unknown, goal, limits=limits, tried=counted)
     except NoCrossingError as none:
-        return str(none)
+        return f"no crossing: {none}"
 
 
 def _rows(solution: Any, trials: int | None) -> list[dict[str, Any]]:
@@ -110,7 +112,7 @@ def _headline(run: ExperimentRun, words: Vocabulary) -> list[str]:
     for variant, inputs, found in run.balance:
         held = held_in_words(run, variant, dict(inputs), words)
         if isinstance(found, str):
-            lines.append(sentence_case(f"{held + ', ' if held else ''}no crossing: {found}") + ".")
+            lines.append(sentence_case(f"{held + ', ' if held else ''}{found}") + ".")
             continue
         each = "; and ".join(crossing_sentence(found, c, words) for c in found.crossings)
         lines.append(sentence_case(f"{held + ', ' if held else ''}{each}") + ".")
@@ -177,12 +179,50 @@ def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]
                                                                    answers))]  # fmt: skip
 
 
+def _sentences(found: Any, words: Vocabulary) -> list[str]:
+    return [found] if isinstance(found, str) else solution_sentences(found, words)
+
+
+def _figures(found: Any, words: Vocabulary) -> list[tuple[str, str, Any]]:
+    return [("balance", f"{words.name(found.goal.metric, 'metrics')} at every value tried", search_chart(found))]
+
+
+def _listed(found: Any, words: Vocabulary) -> Listed:
+    """Every value tried, in order: the metric there and its interval."""
+    unknown, rows = found.unknown, []
+    for point in found.tried:
+        interval = f"{shown(point.interval[0])} – {shown(point.interval[1])}" if point.interval else ""
+        at = int(point.x) if unknown.whole else round(point.x, 4)
+        rows.append({"name": unknown.shown(point.x), "words": words.where(unknown.name, at),
+                     "shown": shown(point.value), "doc": "", "interval": interval})  # fmt: skip
+    return Listed("values tried", rows)
+
+
+def _setup_inputs(texts: list[str], where: str) -> dict[str, Any]:
+    """A setup's own inputs, ``KEY=VALUE`` each."""
+    return dict(parse_assignments(texts, where))
+
+
+#: The keys of ``[solve]``, ``simlab solve``'s options, the page's fields.
+KEYS = (
+    Key("find", "the unknown: an input, rule parameter or ROW.COLUMN (a battle's a.count)", "NAME",
+        choices="numbers", leads=True, names_input=True),
+    Key("in", "its range, LOW..HIGH: 6..20, or 0.5..3 for a real one", "LOW..HIGH", keyword="within"),
+    Key("target", "METRIC=VALUE, the value the metric must reach: {metrics}", "METRIC=VALUE"),
+    Key("equal", "or make this metric of setup A (with the unknown) equal to B's", "METRIC", web=False),
+    Key("a", "with equal: setup A's own inputs", "KEY=VALUE", many=";", convert=_setup_inputs, web=False),
+    Key("b", "with equal: setup B's own inputs", "KEY=VALUE", many=";", convert=_setup_inputs, web=False),
+    Key("tol", "a real unknown's precision, in its units (blank: a millionth of the range when exact, a "
+        "thousandth when sampled)", "PRECISION"),
+)  # fmt: skip
+
+
 SOLVE = register(
     Analysis(
         name="solve",
         table="solve",
         summary="the value that makes a metric reach a target, or two setups equal",
-        keys=("find", "in", "target", "equal", "a", "b", "tol"),
+        keys=KEYS,
         read=_read,
         units=_units,
         columns=(),
@@ -190,5 +230,9 @@ SOLVE = register(
         rows=_rows,
         said=_said,
         charts=_charts,
+        sentences=_sentences,
+        figures=_figures,
+        listed=_listed,
+        frame=lambda found: found.tried_frame(),
     )
 )

@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from simlab.analyses import register
-from simlab.analyses.base import Analysis, Reader, Said, tidy_row
-from simlab.balance.options import every_row
+from simlab.analyses.base import Analysis, Key, Listed, Reader, Said, tidy_row
+from simlab.balance.options import every_row, parse_options
 from simlab.balance.setup import Setup
-from simlab.balance.tournament import check_options, equilibrium_stability, tournament, worth
+from simlab.balance.tournament import TOURNAMENT_TRIALS, check_options, equilibrium_stability, tournament, worth
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 from simlab.output.balance_report import matrix_chart, mix_chart, worth_rows
@@ -26,7 +26,7 @@ from simlab.output.document import Table
 from simlab.output.words import Vocabulary, plural
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
 
-__all__ = ["TOURNAMENT", "read_side", "fights", "matrix_and_mix_charts"]
+__all__ = ["TOURNAMENT", "KEYS", "read_side", "fights", "matrix_and_mix_charts", "mix_figure"]
 
 
 def read_side(reader: Reader, every_key: str, table_key: str) -> tuple[tuple[Mapping[str, Any], ...], tuple[str, ...]]:
@@ -125,12 +125,55 @@ def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]
     return matrix_and_mix_charts(run, matrix_chart)
 
 
+def mix_figure(result: Any) -> tuple[str, str, Any]:
+    """The equilibrium as bars (both sides' of a matchup), shown beside the matrix."""
+    return "mix", "The equilibrium mix, and how often each option enters it", mix_chart(result)
+
+
+def _figures(fought: Any, words: Vocabulary) -> list[tuple[str, str, Any]]:
+    caption = "The chance of each row to beat each column, the strongest first"
+    return [("balance", caption, matrix_chart(fought)), mix_figure(fought)]
+
+
+def _listed(fought: Any, words: Vocabulary) -> Listed:
+    """Each option's strength with its interval, and its mean score."""
+    rows = []
+    for valued in worth(fought):
+        low, high = valued["strength_ci95"]
+        rows.append({"name": valued["option"], "words": valued["option"], "shown": f"{valued['strength']:.2f}",
+                     "interval": f"{low:.2f} – {high:.2f}",
+                     "doc": f"mean score {valued['mean_score']:.3f}"})  # fmt: skip
+    return Listed("strengths", rows)
+
+
+def _named_options(texts: list[str], where: str) -> dict[str, dict[str, Any]]:
+    """Options ``[NAME:] KEY=VALUE;KEY=VALUE`` as a table of them by name, each name once."""
+    chosen, names = parse_options(texts, where)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise SimlabError(f"{where}: {twice[0]!r} is named twice: name each option once (NAME: KEY=VALUE)")
+    return dict(zip(names, chosen, strict=True))
+
+
+#: The keys of ``[tournament]`` (a tournament's and a matchup's), ``simlab tournament``'s options, the page's fields.
+KEYS = (
+    Key("every", "every row of this table as an option (ship)", "INPUT", leads=True, names_input=True),
+    Key("options", "or the options: [NAME:] KEY=VALUE;KEY=VALUE each", "[NAME:]KEY=VALUE[;KEY=VALUE]",
+        flag="option", many="|", convert=_named_options, leads=True),
+    Key("against", "attacks: score the options against every row of this table (armor)", "INPUT",
+        names_input=True),
+    Key("defenders", "or against these defenders: [NAME:] KEY=VALUE;KEY=VALUE each", "[NAME:]KEY=VALUE[;KEY=VALUE]",
+        flag="defender", many="|", convert=_named_options),
+    Key("metric", "attacks: what the attacker wants high", "METRIC", choices="metrics"),
+)  # fmt: skip
+
+
 TOURNAMENT = register(
     Analysis(
         name="tournament",
         table="tournament",
         summary="every option against every other: dominated options, the metagame, strengths",
-        keys=("every", "options", "against", "defenders", "metric"),
+        keys=KEYS,
         read=_read,
         units=_units,
         columns=("option", "against"),
@@ -140,5 +183,12 @@ TOURNAMENT = register(
         charts=_charts,
         claims=fights,
         asks="duel",
+        trials=TOURNAMENT_TRIALS,
+        exact=False,
+        sentences=lambda fought, words: tournament_sentences(fought),
+        own_cells=True,
+        figures=_figures,
+        listed=_listed,
+        frame=lambda fought: pd.DataFrame(fought.score, index=list(fought.names), columns=list(fought.names)),
     )
 )

@@ -36,6 +36,7 @@ from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 
 __all__ = [
+    "SENSITIVITY_TRIALS",
     "Factor",
     "Effect",
     "Sensitivity",
@@ -53,6 +54,8 @@ SOBOL_MOST = 8
 DEFAULT_TRAJECTORIES = 20
 #: Base points of the Sobol sequence unless told (a power of 2).
 DEFAULT_BASE = 256
+#: Trials of each point of a sampled sensitivity unless told (many points, each on the same streams).
+SENSITIVITY_TRIALS = 10_000
 _LEVELS = 4
 #: What the ranking gives of each factor, in the order of its table.
 EFFECT_COLUMNS = ("st", "st_conf", "s1", "s1_conf", "mu_star", "mu_star_conf", "sigma")

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from simlab.balance.matchup import MATCHUP_TRIALS
-from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES
+from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES, SENSITIVITY_TRIALS
 from simlab.balance.tournament import TOURNAMENT_TRIALS
 from simlab.commands.options import (
     WHOLE,
@@ -213,8 +213,6 @@ Examples:
   simlab sensitivity striker --battle experiments/battles/striker_fireteam.toml --metric p_a_wins \\
       --vary a.count=2..6 --vary a.groups.0.skill=0..3 --vary b.suppressors=0..2 --trials 2000
 """
-#: Trials of each point of a sampled sensitivity unless told (many points, each on the same streams).
-SENSITIVITY_TRIALS = 10_000
 
 
 @click.command(short_help="Rank the inputs and rule parameters that move a metric (Morris, then Sobol).",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -24,6 +23,7 @@ from simlab.output.plots import label_of
 from simlab.output.resolution import resolution_lines
 from simlab.output.saving import png_bytes
 from simlab.output.words import Vocabulary, sentence_case, the
+from simlab.text import shown
 
 __all__ = [
     "LINKS",
@@ -139,13 +139,6 @@ def chart_caption(name: str, result: Mapping[str, Any]) -> str:
         exact = " (exact)" if name != base else ""
         return f"{sentence_case(label_of(stem))}: {names[side]}{exact}"
     return f"Distribution of {the(label_of(name, 'distributions'))}"
-
-
-def shown(value: Any) -> str:
-    """A value as a page shows it: six significant digits, NaN blank."""
-    if isinstance(value, float):
-        return "" if math.isnan(value) else f"{value:.6g}"
-    return str(value)
 
 
 def metrics_frame(result: dict[str, Any]) -> pd.DataFrame:

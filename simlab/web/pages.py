@@ -22,7 +22,7 @@ from simlab.output.rendering import render
 from simlab.output.words import Vocabulary
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import STANDING, SURVIVAL, answer_context, side_names
-from simlab.web.balance import BALANCE_KEYS, balance_answer, balance_fields, parse_balance
+from simlab.web.balance import balance_answer, balance_fields, balance_keys, leading_keys, parse_balance
 from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
 from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, parse_compare
@@ -306,5 +306,4 @@ def balance_page(site: Site, system: str, request: Request, progress: Callable[[
         return balance_fields(varied, question, given)
 
     hint = "Solve for the value that reaches a target, rank what moves a metric, or hold a tournament of options."
-    return grid_page(site, system, request, "balance", hint, BALANCE_KEYS, ("find", "vary", "every", "options"), answer,
-                     fields)  # fmt: skip
+    return grid_page(site, system, request, "balance", hint, balance_keys(), leading_keys(), answer, fields)

@@ -7,7 +7,6 @@ command line checks them; every mistake is located at its key's line.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,7 +27,7 @@ def balance_keys(table: str) -> tuple[str, ...]:
 
     keys = ["asks"]
     for analysis in tables()[table]:
-        keys += [key for key in analysis.keys if key not in keys]
+        keys += [key.name for key in analysis.keys if key.name not in keys]
     return tuple(keys)
 
 
@@ -68,11 +67,11 @@ class _ExperimentReader:
 def read_balance(check: Checker, data: Mapping[str, Any], table: str, experiment: Experiment) -> BalanceAsk:
     """The experiment's analysis table, read by its analysis on the first cell as the command line would."""
     analysis = chosen_analysis(check, data, table)
-    for module in analysis.needs:
-        if importlib.util.find_spec(module) is None:
-            line = check.lines.get((table, "")) or check.lines.get(("", "kind"))
-            raise MissingExtraError(check.path, line, "kind", f"a {analysis.name} needs {module}: "
-                                    "pip install 'simlab[balance]'")  # fmt: skip
+    missing = analysis.missing()
+    if missing is not None:
+        line = check.lines.get((table, "")) or check.lines.get(("", "kind"))
+        raise MissingExtraError(check.path, line, "kind", f"a {analysis.name} needs {missing}: "
+                                "pip install 'simlab[balance]'")  # fmt: skip
     setup = balance_setup(experiment, dict(next(experiment.cells())))
     reader = _ExperimentReader(check, table, read_table(check, data, table), setup, experiment.grid)
     try:

@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from simlab.analyses import tables
+from simlab.analyses import analysis_of, tables
 from simlab.asking.requests import build_request
 from simlab.asking.variants import Variant, load_variant
 from simlab.engine.bounds import check_seed, check_trials
@@ -273,8 +273,8 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
         _check_values(check, system, experiment)
     if skip_invalid:  # worked out by every process that loads the file: all leave out the same cells
         experiment = dataclasses.replace(experiment, skipped=_invalid_cells(system, experiment))
-    fights = experiment.balance is not None and experiment.balance.kind == "tournament"  # its options checked
-    if check_cells and not fights:
+    own_cells = experiment.balance is not None and analysis_of(experiment.balance).own_cells  # checked as read
+    if check_cells and not own_cells:
         _check_cells(check, system, experiment)
     return experiment
 

@@ -57,7 +57,7 @@ def _read(reader: Reader) -> BalanceAsk:
     """``[tournament]``: every row of ``every``, or ``[tournament.options]``, each checked on both sides."""
     setup = reader.setup
     options, names = read_side(reader, "every", "options")
-    if setup.question.form not in ("sides", "battle"):
+    if not setup.question.input_form.sided:
         raise reader.fail("asks", f"a tournament fights duels or battles, not {setup.kind!r}")
     if "metric" in reader.given:
         raise reader.fail("metric", "a tournament scores the chance to win; metric belongs to a matchup")

@@ -140,7 +140,7 @@ def build_request(
     Raises:
         SimlabError: One line naming the input at fault and what is valid.
     """
-    if question.form != "scenario":
+    if question.input_form.sided:
         options = {k: v for k, v in options.items() if k not in _SCENARIO_ONLY}
     request = BUILDERS[question.form](system, question, inputs, battle, dict(rules or {}), options)
     return variant.apply(request) if variant is not None else request

@@ -158,7 +158,7 @@ def tournament(
     Raises:
         SimlabError: For fewer than two options, two alike, a question that is not a duel, or a job over the caps.
     """
-    if setup.question.form not in ("sides", "battle"):
+    if not setup.question.input_form.sided:
         raise SimlabError(f"a tournament fights duels or battles, not {setup.kind}: ask duels, or give a battle")
     if len(options) < 2:
         raise SimlabError("a tournament needs at least two options")
@@ -195,7 +195,7 @@ def tournament(
             if i != j:  # i as A against j, and i as B against j (1 minus j's score as A)
                 score[i, j] = (wins[i, j] + (1 - wins[j, i])) / 2
                 spread[i, j] = Z95 * math.sqrt((variance[i, j] + variance[j, i]) / 4)
-    fights = "battles" if setup.question.form == "battle" else "duels"
+    fights = setup.question.input_form.fights
     return Tournament(
         tuple(shown), score, spread, trials, setup.seed, tuple(dict(o) for o in options), tuple(costs), fights, noun
     )

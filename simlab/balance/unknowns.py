@@ -99,11 +99,7 @@ def parse_range(text: str, option: str = "--in") -> tuple[float, float, bool]:
 
 def _input_spec(system: System, question: Question, name: str) -> FieldSpec | None:
     """The field an input name sets, where it has one of its own (None for a battle's count or doctrine)."""
-    parts = name.split(".")
-    if question.form == "sides":
-        parts = parts[1:] if parts[0] in ("a", "b") else []
-    elif question.form == "battle":  # a.groups.N.KEY (or a.groups.N.ROW.COLUMN): a figure's input
-        parts = parts[3:] if len(parts) >= 4 and parts[1] == "groups" else []
+    parts = question.input_form.figure_parts(name)  # a duel's a.KEY, a battle's a.groups.N.KEY: a figure's KEY
     if len(parts) == 2 and parts[0] in question.row_inputs:
         return field_specs(system.tables()[question.row_inputs[parts[0]]].row_type).get(parts[1])
     if len(parts) == 1:

@@ -118,7 +118,7 @@ def ask(
     result = question.answer(request)
     if as_json:
         print_json(result.to_json())
-    elif question.form == "battle":
+    elif question.input_form.battle:
         print_battle(result)
     else:
         print_result(result)

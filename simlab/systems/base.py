@@ -14,6 +14,7 @@ from simlab.inputs.battles import Battle
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.params import as_plain, build
 from simlab.inputs.tables import Table
+from simlab.systems.forms import InputForm, get_form
 
 __all__ = [
     "ScenarioRequest",
@@ -22,7 +23,6 @@ __all__ = [
     "System",
     "Question",
     "attack_question",
-    "FORMS",
     "Deferred",
     "answer_attack",
     "ExactAnswer",
@@ -345,10 +345,6 @@ class Deferred:
         return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
 
-#: How a question's inputs are given: one scenario (``--set``), two sides (``--a``, ``--b``), a battle file.
-FORMS = ("scenario", "sides", "battle")
-
-
 @dataclass(frozen=True)
 class Question:
     """One kind of question a system answers: an attack, a duel, a battle, an explosion...
@@ -360,7 +356,7 @@ class Question:
     Attributes:
         kind: Its name (``attack``, ``duel``, ``battle``, ``explosion``).
         title: Human name of the question.
-        form: How its inputs are given, one of :data:`FORMS`: ``scenario`` (an
+        form: How its inputs are given (:mod:`simlab.systems.forms`): ``scenario`` (an
             :class:`ScenarioRequest`), ``sides`` (a :class:`DuelRequest`) or ``battle``
             (a :class:`BattleRequest`).
         inputs_type: Frozen dataclass of its inputs: the scenario, one duel side or one
@@ -390,16 +386,23 @@ class Question:
     sampled_only: bool = False
 
     def __post_init__(self) -> None:
-        if self.form not in FORMS:
-            raise ValueError(f"question {self.kind}: form {self.form!r} is not one of {FORMS}")
-        if self.form != "scenario" and not self.sampled_only:
+        try:
+            form = get_form(self.form)
+        except ValueError as exc:
+            raise ValueError(f"question {self.kind}: {exc}") from None
+        if not form.exact and not self.sampled_only:
             raise ValueError(f"question {self.kind}: only scenario questions have an exact engine")
-        if self.form != "scenario" or "weapon" in self.row_inputs:  # what an answer is worth per credit
+        if form.sided or "weapon" in self.row_inputs:  # what an answer is worth per credit
             from simlab.systems.costs import COST_METRICS, Costed
 
             if not isinstance(self.answer, Costed):
                 object.__setattr__(self, "answer", Costed(self.answer, self.form, self.row_inputs))
             object.__setattr__(self, "extra_metrics", {**self.extra_metrics, **COST_METRICS[self.form]})
+
+    @property
+    def input_form(self) -> InputForm:
+        """The form its inputs are given in, and all that it means (:mod:`simlab.systems.forms`)."""
+        return get_form(self.form)
 
     @property
     def metric_docs(self) -> dict[str, str]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from simlab.engine.results import Answer
 from simlab.inputs.tables import Table
+from simlab.systems.forms import get_form
 
 __all__ = ["COST_METRICS", "Costed", "unit_of"]
 
@@ -123,7 +124,7 @@ class Costed:
         tables = {**get_system(result.system).tables(), **request.tables}
         added: dict[str, float] = {}
         scaled: dict[str, tuple[str, float]] = {}  # a metric per price: the metric it divides, and by what
-        if self.form == "scenario":
+        if not get_form(self.form).sided:
             found = _figure_cost(self.row_inputs, tables, request.scenario, request.row_overrides, ("weapon",))
             if found is not None and found[0] > 0:
                 unit, per = unit_of("weapons")
@@ -154,7 +155,7 @@ class Costed:
     def _sides(self, request: Any, tables: Mapping[str, Table[Any]]) -> list[tuple[float, str]] | None:
         """Each side's gear: every figure's priced rows times its count (None: a side without a price)."""
         costs = []
-        if self.form == "sides":
+        if not get_form(self.form).battle:
             for inputs, rows in ((request.a, request.a_rows), (request.b, request.b_rows)):
                 found = _figure_cost(self.row_inputs, tables, inputs, rows)
                 if found is None:

@@ -197,7 +197,7 @@ def create_app(
         served(kind)
         items = [(k, v) for k, v in request.query_params.multi_items() if k not in ("distribution", "at_least")]
         question, query = parse_query(system, kind, items)
-        outcomes = outcomes_of.get(system, ()) if question.form == "scenario" else ()
+        outcomes = outcomes_of.get(system, ()) if not question.input_form.sided else ()
 
         def work(progress: Callable[[int], None]) -> Response:
             result = answer_of(site.answers, query, query.request(site, progress))

@@ -6,7 +6,7 @@ A field is named by the very key of the command line and of the URL (``weapon``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from simlab.inputs.errors import SimlabError
@@ -106,11 +106,16 @@ def form_groups(site: Site, base: System, question: Question, query: Any) -> Gro
     Raises:
         SimlabError: For a battle that is not one of the shipped ones, or a change that does not fit it.
     """
-    if question.form == "battle":
-        return battle_groups(base, query.load(site.battles), query, site.tables_of(base))
-    if question.form == "sides":
-        return duel_groups(base, question, query, site.tables_of(base))
-    return scenario_groups(base, question, query, site)
+    return _GROUPS[question.form](site, base, question, query)
+
+
+#: Each form's groups of fields, by its name (as the parsers and pages of the forms are).
+_GROUPS: dict[str, Callable[[Site, System, Question, Any], Groups]] = {
+    "scenario": lambda site, base, question, query: scenario_groups(base, question, query, site),
+    "sides": lambda site, base, question, query: duel_groups(base, question, query, site.tables_of(base)),
+    "battle": lambda site, base, question, query: battle_groups(base, query.load(site.battles), query,
+                                                                site.tables_of(base)),
+}  # fmt: skip
 
 
 def _rules(base: System, given: Mapping[str, str], fight: bool = False) -> list[dict[str, Any]]:

@@ -264,7 +264,7 @@ def grid_page(
         groups, fields = view_form(site, base, question, query)
     given = {**dict(items), **joined(items, (k for k, _ in items))}  # a list's several choices, joined
     context["groups"] = [(view, own_fields(fields, question, given)), *groups]
-    if question.form == "battle":
+    if question.input_form.battle:
         context.update(battles=shipped_battles(site.battles, base.name), battle_name=getattr(query, "battle", ""))
     return page_response(request, context)
 

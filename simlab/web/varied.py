@@ -46,7 +46,7 @@ def view_query(
     base, question = view_question(system, items)
     rest = [(k, v) for k, v in items if k not in own_keys]
     query = PARSERS[question.form](system, rest, question.sampled_only, question.kind)
-    if question.form == "battle" and not query.battle:
+    if question.input_form.battle and not query.battle:
         shipped = shipped_battles(site.battles, system)
         if shipped:
             query = dataclasses.replace(query, battle=shipped[0])

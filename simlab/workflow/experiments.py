@@ -171,7 +171,7 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     except SimlabError as exc:
         raise check.fail("", "kind", str(exc)) from None
     battle = None
-    if asked.form == "battle":
+    if asked.input_form.battle:
         battle = _battle(check, data, path, system.name)
     elif "battle" in data:
         raise check.fail("", "battle", 'a battle file belongs to kind = "battle"')
@@ -319,12 +319,12 @@ def _check_value(
 ) -> None:
     """Check one input on its own: its name, its type, and the table row it names (one's own rows among them)."""
     tables = {**system.tables(), **(own or {})}
-    if asked.form == "battle":
+    if asked.input_form.battle:
         assert battle is not None  # a battle question's experiment has its battle
         asked.check(build_request(system, asked, {key: value}, battle=battle, trials=1, tables=dict(own or {})))
         return
     what = "scenario input"
-    if asked.form == "sides":
+    if asked.input_form.sided:
         side, dot, key = key.partition(".")
         if not dot or side not in ("a", "b"):
             raise SimlabError(f"duel inputs are a.KEY or b.KEY (side a or b), not {side!r}")

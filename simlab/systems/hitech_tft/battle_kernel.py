@@ -18,9 +18,10 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import die_from_draw, mix64
-from simlab.systems.battles import DRAW, INCAPACITATED, KILLED, STANDING
+from simlab.systems.battle_trials import battle_arrays, begin_trial, end_trial, end_turn, figure_sides
+from simlab.systems.battles import INCAPACITATED, KILLED, STANDING
 from simlab.systems.hitech_tft.kernels import N_DISTANCES, _armoured_dice, _attack_outcome, _roll_3d6
-from simlab.systems.kernel_helpers import assign_targets, battle_outcome_compiled, record_battle_compiled
+from simlab.systems.kernel_helpers import assign_targets
 
 # Columns of the per-group table.
 (G_SIDE, G_DICE, G_ADDS, G_SPLASH, G_BLAST, G_ST, G_SOFT, G_STAGGER, G_KNOCKDOWN, G_ROUNDS, G_PER_DIE,
@@ -36,7 +37,7 @@ SCATTER = 6
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def battle_block(
+def battle_block(  # noqa: D417 - the arguments of every battle kernel: see simlab.systems.battle_trials
     offset: np.uint64,
     gamma: np.uint64,
     start: int,
@@ -60,12 +61,10 @@ def battle_block(
 ) -> None:  # pragma: no cover - compiled
     """Sample HiTech TFT battles (ENG-4.3 on TFT-2 to TFT-7) and add their tallies.
 
+    Called as every battle kernel is (:mod:`simlab.systems.battle_trials`): the stream, the
+    trials and the window first, ENG-5's tallies last; besides those:
+
     Args:
-        offset: Stream offset of the cell.
-        gamma: Stream increment of the cell.
-        start: First trial.
-        stop: One past the last trial.
-        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         groups: ``(G, N_GROUP_COLUMNS)`` per group: side, dice per hit, adds per hit, HE splash
             points per die (-1: none), blast weapon, ST, soft armour, stagger and knockdown
             thresholds, what a shot takes from the clip, per-die armour, quickdraw DX (-1: none),
@@ -81,51 +80,32 @@ def battle_block(
         blast_hexes: ``(n, n, 2 * SCATTER + 1)`` hex distance from a blast at figure t's hex,
             scattered by o - SCATTER hexes along the line, to figure j (99 beyond reach).
         max_turns: Turns after which the battle is a draw.
-        counts: Tallies of :mod:`simlab.systems.battles`.
-        ends: End histograms per side.
-        turns_hist: Histogram of turns.
-        by_turn: Standing series per side.
-        first_out: Per side, histogram of its figures out after the first turn.
     """
     n = figure_group.shape[0]
     stride = np.uint64(window) * gamma
-    side_of = np.empty(n, np.int64)
-    for i in range(n):
-        side_of[i] = groups[figure_group[i], G_SIDE]
+    side_of = figure_sides(groups, figure_group, G_SIDE)
     taken = np.zeros(n, np.int64)
     new_taken = np.zeros(n, np.int64)
     knock = np.zeros(n, np.int64)
-    state = np.zeros(n, np.int64)
     armed = np.zeros(n, np.bool_)
     loaded = np.zeros(n, np.int64)
     spare = np.zeros(n, np.int64)
     down = np.zeros(n, np.bool_)
     staggered = np.zeros(n, np.bool_)
-    target = np.zeros(n, np.int64)
-    members = np.zeros((2, n), np.int64)
-    alive = np.zeros(2, np.int64)
-    history = np.zeros((2, max_turns + 1), np.int64)
-    spent = np.zeros(2, np.int64)
+    arrays = battle_arrays(n, max_turns, sides, S_COUNT, S_BREAK)
+    state, target, _, members, alive, history, spent, counts_of, breaks = arrays
     for trial in range(start, stop):
-        w = offset + np.uint64(trial) * stride
+        w = begin_trial(offset, stride, trial, state, side_of, members, alive, history, spent, counts_of)
         made = 0
-        alive[0] = 0
-        alive[1] = 0
-        for s in range(2):
-            spent[s] = 0
-            history[s, 0] = sides[s, S_COUNT]
         for i in range(n):
             taken[i] = 0
             new_taken[i] = 0
             knock[i] = 0
-            state[i] = STANDING
             armed[i] = True
             loaded[i] = groups[figure_group[i], G_CLIP]
             spare[i] = groups[figure_group[i], G_SPARE]
             down[i] = False
             staggered[i] = False
-            members[side_of[i], alive[side_of[i]]] = i
-            alive[side_of[i]] += 1
         turns = 0
         outcome = -1
         while turns < max_turns and outcome < 0:
@@ -221,17 +201,8 @@ def battle_block(
                         staggered[i] = knock[i] >= groups[g, G_STAGGER]
                 new_taken[i] = 0
                 knock[i] = 0
-                if state[i] == STANDING:
+                if state[i] == STANDING:  # in line in the same pass (stand_in_line's, ENG-3)
                     members[side_of[i], alive[side_of[i]]] = i
                     alive[side_of[i]] += 1
-            history[0, turns] = alive[0]
-            history[1, turns] = alive[1]
-            if turns == 1:
-                for s in range(2):
-                    first_out[s, sides[s, S_COUNT] - alive[s]] += 1
-            outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
-        if outcome < 0:
-            outcome = DRAW  # undecided after max_turns
-        record_battle_compiled(
-            counts, ends, turns_hist, by_turn, outcome, turns, max_turns, state, side_of, history, spent, made
-        )
+            outcome = end_turn(turns, state, side_of, members, alive, history, first_out, counts_of, breaks, False)
+        end_trial(outcome, turns, max_turns, state, side_of, history, spent, made, counts, ends, turns_hist, by_turn)

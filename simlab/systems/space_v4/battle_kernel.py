@@ -15,14 +15,9 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import mix64
-from simlab.systems.battles import DRAW, INCAPACITATED, KILLED, STANDING
-from simlab.systems.kernel_helpers import (
-    assign_targets,
-    battle_outcome_compiled,
-    record_battle_compiled,
-    stand_in_line,
-    standing_target,
-)
+from simlab.systems.battle_trials import battle_arrays, begin_trial, end_trial, end_turn
+from simlab.systems.battles import INCAPACITATED, KILLED, STANDING
+from simlab.systems.kernel_helpers import assign_targets, battle_outcome_compiled, stand_in_line, standing_target
 from simlab.systems.space_v4.kernels import (
     BEAM,
     CLOSE,
@@ -58,7 +53,7 @@ N_SIDE_COLUMNS = 4
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def battle_block(
+def battle_block(  # noqa: D417 - the arguments of every battle kernel: see simlab.systems.battle_trials
     offset: np.uint64,
     gamma: np.uint64,
     start: int,
@@ -80,12 +75,10 @@ def battle_block(
 ) -> None:  # pragma: no cover - compiled
     """Sample battles of fleets (ENG-4.4 on SPC-3 to SPC-7) and add their tallies.
 
+    Called as every battle kernel is (:mod:`simlab.systems.battle_trials`): the stream, the
+    trials and the window first, ENG-5's tallies last; besides those:
+
     Args:
-        offset: Stream offset of the cell.
-        gamma: Stream increment of the cell.
-        start: First trial.
-        stop: One past the last trial.
-        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         ships: ``(n, N_SIDE_INTS)`` each ship's values, as a duel side's (kernels.G ... SKILL_ROLLS).
         turrets: ``(n, turrets, 4)`` weapons of each kind per turret of each ship.
         side_of: Each ship's side; side a's ships first, in line order.
@@ -94,11 +87,6 @@ def battle_block(
         band_dm: DM of each range band.
         band_fires: Whether each weapon kind may fire at each band.
         applied: Applied hits by optimal hits and margin.
-        counts: Tallies of :mod:`simlab.systems.battles`.
-        ends: End histograms per side.
-        turns_hist: Histogram of turns.
-        by_turn: Standing series per side.
-        first_out: Per side, histogram of its ships out after the first turn.
     """
     n = side_of.shape[0]
     n_turrets = turrets.shape[1]
@@ -117,36 +105,23 @@ def battle_block(
     magazine = np.zeros(n, np.int64)
     sand_up = np.zeros(n, np.bool_)
     engineer_up = np.zeros(n, np.bool_)
-    state = np.zeros(n, np.int64)
-    target = np.zeros(n, np.int64)
-    order = np.zeros(n, np.int64)
     acting = np.zeros(n, np.int64)
     key = np.zeros(n, np.uint64)
-    members = np.zeros((2, n), np.int64)
-    alive = np.zeros(2, np.int64)
     group = np.zeros(4, np.int64)
-    history = np.zeros((2, max_turns + 1), np.int64)
-    spent = np.zeros(2, np.int64)
+    arrays = battle_arrays(n, max_turns, sides, S_COUNT, S_BREAK)
+    state, target, order, members, alive, history, spent, counts_of, breaks = arrays
     for trial in range(start, stop):
-        w = offset + np.uint64(trial) * stride
+        w = begin_trial(offset, stride, trial, state, side_of, members, alive, history, spent, counts_of)
         made = 0
-        alive[0] = 0
-        alive[1] = 0
-        for s in range(2):
-            spent[s] = 0
-            history[s, 0] = sides[s, S_COUNT]
         for i in range(n):
             hits_on[i] = 0
             crits_on[i] = 0
             magazine[i] = ships[i, MAGAZINE]
             sand_up[i] = False
             engineer_up[i] = False
-            state[i] = STANDING
             for t in range(n_turrets):
                 held[i, t] = lasers_of[i, t]
                 fired[i, t] = 0
-            members[side_of[i], alive[side_of[i]]] = i
-            alive[side_of[i]] += 1
             w += gamma  # the roll-off that orders ships of equal G (SPC-7)
             key[i] = mix64(w)
             made += 1
@@ -226,7 +201,7 @@ def battle_block(
                     if state[acting[p]] == STANDING:
                         fastest = acting[p]
                         break
-                outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
+                outcome = battle_outcome_compiled(alive[0], alive[1], breaks[0], breaks[1])
                 if outcome >= 0:
                     break
                 # Movement (SPC-7, ENG-4.4): at the end of each ship's turn the battle's fastest
@@ -237,13 +212,5 @@ def battle_block(
                         band = max(0, band - 1)
                     elif policy == OPEN:
                         band = min(band_dm.shape[0] - 1, band + 1)
-            history[0, turns] = alive[0]
-            history[1, turns] = alive[1]
-            if turns == 1:
-                for s in range(2):
-                    first_out[s, sides[s, S_COUNT] - alive[s]] += 1
-        if outcome < 0:
-            outcome = DRAW  # undecided after max_turns
-        record_battle_compiled(
-            counts, ends, turns_hist, by_turn, outcome, turns, max_turns, state, side_of, history, spent, made
-        )
+            outcome = end_turn(turns, state, side_of, members, alive, history, first_out, counts_of, breaks, False)
+        end_trial(outcome, turns, max_turns, state, side_of, history, spent, made, counts, ends, turns_hist, by_turn)

@@ -17,15 +17,9 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import draw_2d6, mix64, two_d6_from_draw
-from simlab.systems.battles import DRAW, INCAPACITATED, KILLED, STANDING
-from simlab.systems.kernel_helpers import (
-    assign_targets,
-    battle_outcome_compiled,
-    hits_scored_compiled,
-    record_battle_compiled,
-    standing_neighbours,
-    standing_target,
-)
+from simlab.systems.battle_trials import battle_arrays, begin_trial, end_trial, end_turn, figure_sides
+from simlab.systems.battles import INCAPACITATED, KILLED, STANDING
+from simlab.systems.kernel_helpers import assign_targets, hits_scored_compiled, standing_neighbours, standing_target
 
 # Columns of the per-group table.
 G_SIDE, G_PER_ATTACK, G_MAGAZINE, G_SPARE, G_ROLL_DM, G_MIN_ROUNDS, G_SUPPRESSIVE, G_GREEN, G_CAN_SUPPRESS = range(9)
@@ -86,7 +80,7 @@ def _take(category: int, serious_light: int, penalty: np.ndarray, state: np.ndar
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def battle_block(
+def battle_block(  # noqa: D417 - the arguments of every battle kernel: see simlab.systems.battle_trials
     offset: np.uint64,
     gamma: np.uint64,
     start: int,
@@ -107,12 +101,10 @@ def battle_block(
 ) -> None:  # pragma: no cover - compiled
     """Sample Striker battles (ENG-4.1 on STR-2 to STR-6 and STR-11) and add their tallies.
 
+    Called as every battle kernel is (:mod:`simlab.systems.battle_trials`): the stream, the
+    trials and the window first, ENG-5's tallies last; besides those:
+
     Args:
-        offset: Stream offset of the cell.
-        gamma: Stream increment of the cell.
-        start: First trial.
-        stop: One past the last trial.
-        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         groups: ``(G, N_GROUP_COLUMNS)`` per group of figures: its side, rounds a shot fires,
             magazine, spare magazines, DM of its consciousness rolls (END), rounds a shot
             needs, suppressive template, green, whether it can fire suppressively.
@@ -123,11 +115,6 @@ def battle_block(
         dm_prone: The same at a prone target.
         hit_tables: ``(G, G, 4, 13)`` per-hit table of a group's hits on another.
         rules: The rule integers (R_HIT_TARGET ... R_INITIATIVE).
-        counts: Tallies of :mod:`simlab.systems.battles`.
-        ends: End histograms per side.
-        turns_hist: Histogram of turns.
-        by_turn: Standing series per side.
-        first_out: Per side, histogram of its figures out after the first turn.
     """
     n = figure_group.shape[0]
     max_turns = rules[R_MAX_TURNS]
@@ -138,48 +125,33 @@ def battle_block(
     hit_min = rules[R_HIT_MIN]
     suppressing = rules[R_INITIATIVE] == 1  # some figure may fire suppressively
     stride = np.uint64(window) * gamma
-    side_of = np.empty(n, np.int64)
-    for i in range(n):
-        side_of[i] = groups[figure_group[i], G_SIDE]
+    side_of = figure_sides(groups, figure_group, G_SIDE)
     rounds = np.empty(n, np.int64)
     spare = np.empty(n, np.int64)
     penalty = np.empty(n, np.int64)
-    state = np.empty(n, np.int64)
     new_penalty = np.empty(n, np.int64)
     new_state = np.empty(n, np.int64)
-    target = np.empty(n, np.int64)
     suppression = np.empty(n, np.int64)
     prone = np.empty(n, np.bool_)
     suppressor = np.empty(n, np.bool_)
-    members = np.empty((2, n), np.int64)
-    alive = np.empty(2, np.int64)
-    order = np.empty(n, np.int64)
-    history = np.empty((2, max_turns + 1), np.int64)
-    spent = np.empty(2, np.int64)
+    arrays = battle_arrays(n, max_turns, sides, S_COUNT, S_BREAK)
+    state, target, order, members, alive, history, spent, counts_of, breaks = arrays
     for trial in range(start, stop):
-        w = offset + np.uint64(trial) * stride
+        w = begin_trial(offset, stride, trial, state, side_of, members, alive, history, spent, counts_of)
         draws = 0
-        for s in range(2):
-            spent[s] = 0
-            history[s, 0] = sides[s, S_COUNT]
-            alive[s] = 0
         for i in range(n):
             g = figure_group[i]
             rounds[i] = groups[g, G_MAGAZINE]
             spare[i] = groups[g, G_SPARE]
             penalty[i] = 0
-            state[i] = STANDING
             new_penalty[i] = 0
             new_state[i] = STANDING
             suppression[i] = 0
             prone[i] = False
             suppressor[i] = False
-            s = side_of[i]
-            members[s, alive[s]] = i
-            alive[s] += 1
         turns = 0
         outcome = -1
-        while turns < max_turns:
+        while turns < max_turns and outcome < 0:
             turns += 1
             first = 0
             if suppressing:  # STR-11.1: only suppressive fire goes by initiative
@@ -261,29 +233,13 @@ def battle_block(
                         w, made, category = _wound(w, gamma, hit_tables, g, gw, groups[gw, G_ROLL_DM], penalty[who])
                         draws += made
                         _take(category, serious_light, new_penalty, new_state, who)
-            alive[0] = 0
-            alive[1] = 0
             for i in range(n):
                 penalty[i] += new_penalty[i]
                 if new_state[i] > state[i]:
                     state[i] = new_state[i]
-                if state[i] == STANDING:
-                    s = side_of[i]
-                    members[s, alive[s]] = i
-                    alive[s] += 1
                 new_penalty[i] = 0
                 new_state[i] = STANDING
                 suppression[i] = 0
                 prone[i] = False
-            for s in range(2):
-                history[s, turns] = alive[s]
-                if turns == 1:
-                    first_out[s, sides[s, S_COUNT] - alive[s]] += 1
-            outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
-            if outcome >= 0:
-                break
-        if outcome < 0:
-            outcome = DRAW  # undecided after max_turns
-        record_battle_compiled(
-            counts, ends, turns_hist, by_turn, outcome, turns, max_turns, state, side_of, history, spent, draws
-        )
+            outcome = end_turn(turns, state, side_of, members, alive, history, first_out, counts_of, breaks, True)
+        end_trial(outcome, turns, max_turns, state, side_of, history, spent, draws, counts, ends, turns_hist, by_turn)

@@ -18,11 +18,11 @@ import numpy as np
 from numba import njit
 
 from simlab.engine.rng import die_from_draw, draw_die, mix64
-from simlab.systems.battles import DRAW, INCAPACITATED, STANDING
+from simlab.systems.battle_trials import battle_arrays, begin_trial, end_trial, end_turn
+from simlab.systems.battles import INCAPACITATED, STANDING
 from simlab.systems.kernel_helpers import (
     assign_targets,
     battle_outcome_compiled,
-    record_battle_compiled,
     stand_in_line,
     standing_neighbours,
     standing_target,
@@ -96,7 +96,7 @@ def _land(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def battle_block(
+def battle_block(  # noqa: D417 - the arguments of every battle kernel: see simlab.systems.battle_trials
     offset: np.uint64,
     gamma: np.uint64,
     start: int,
@@ -124,12 +124,10 @@ def battle_block(
 ) -> None:  # pragma: no cover - compiled
     """Sample Tyconian battles (ENG-4.2 on TYC-2 to TYC-6) and add their tallies.
 
+    Called as every battle kernel is (:mod:`simlab.systems.battle_trials`): the stream, the
+    trials and the window first, ENG-5's tallies last; besides those:
+
     Args:
-        offset: Stream offset of the cell.
-        gamma: Stream increment of the cell.
-        start: First trial.
-        stop: One past the last trial.
-        window: Draws of one trial's window of the stream (:func:`simlab.systems.battles.draw_window`).
         groups: ``(G, 22)`` per group the duel's per-side parameters (duel.SIDE_FIELDS).
         group_side: Each group's side.
         figure_group: Each figure's group; side a's figures first, in line order.
@@ -144,11 +142,6 @@ def battle_block(
         location_of_roll: Location index of each d20 roll.
         rules: The rule integers (R_SKILL_DIE ... R_TIES_BY_LINE).
         flags: The duel's readings and numbers of one figure's rules (kernels.F_ROUND_DOWN ... F_JAM_CLEAR).
-        counts: Tallies of :mod:`simlab.systems.battles`.
-        ends: End histograms per side.
-        turns_hist: Histogram of turns.
-        by_turn: Standing series per side.
-        first_out: Per side, histogram of its figures out after the first turn.
         seconds_hist: Histogram of the battle's length in seconds.
     """
     n = figure_group.shape[0]
@@ -170,7 +163,6 @@ def battle_block(
     strength = np.empty(n, np.int64)
     loaded = np.empty(n, np.int64)
     spare = np.empty(n, np.int64)
-    state = np.empty(n, np.int64)
     slight = np.empty(n, np.bool_)
     serious = np.empty(n, np.bool_)
     serious_count = np.empty(n, np.int64)
@@ -189,10 +181,6 @@ def battle_block(
     turn_dex = np.empty(n, np.int64)
     turn_damage = np.empty(n, np.int64)
     hardest = np.empty(n, np.int64)
-    target = np.empty(n, np.int64)
-    members = np.empty((2, n), np.int64)
-    alive = np.empty(2, np.int64)
-    order = np.empty(n, np.int64)
     acting = np.empty(n, np.int64)
     speed = np.empty(n, np.int64)
     tiebreak = np.empty(n, np.uint64)
@@ -203,21 +191,17 @@ def battle_block(
     enemies = np.empty(2, np.int64)  # the first figure of each side's enemies: side a's figures come first
     enemies[0] = sides[0, S_COUNT]
     enemies[1] = 0
-    history = np.empty((2, max_turns + 1), np.int64)
-    spent = np.empty(2, np.int64)
+    arrays = battle_arrays(n, max_turns, sides, S_COUNT, S_BREAK)
+    state, target, order, members, alive, history, spent, counts_of, breaks = arrays
     for trial in range(start, stop):
-        w = offset + np.uint64(trial) * stride
+        w = begin_trial(offset, stride, trial, state, side_of, members, alive, history, spent, counts_of)
         made = 0
-        for s in range(2):
-            spent[s] = 0
-            history[s, 0] = sides[s, S_COUNT]
         for i in range(n):
             g = figure_group[i]
             dex[i] = groups[g, DEX]
             strength[i] = groups[g, STR]
             loaded[i] = groups[g, MAGAZINE]
             spare[i] = groups[g, SPARE]
-            state[i] = STANDING
             slight[i] = False
             serious[i] = False
             knocked[i] = False
@@ -244,7 +228,7 @@ def battle_block(
                     if fainted:
                         state[i] = INCAPACITATED
             stand_in_line(state, side_of, members, alive)
-            outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
+            outcome = battle_outcome_compiled(alive[0], alive[1], breaks[0], breaks[1])
             if outcome >= 0:
                 elapsed = 5 * (turns - 1)
                 history[0, turns] = alive[0]
@@ -443,7 +427,7 @@ def battle_block(
                 if not changed:
                     continue  # everybody stands as before: the battle goes on
                 stand_in_line(state, side_of, members, alive)
-                outcome = battle_outcome_compiled(alive[0], alive[1], sides[0, S_BREAK], sides[1, S_BREAK])
+                outcome = battle_outcome_compiled(alive[0], alive[1], breaks[0], breaks[1])
                 if outcome >= 0:
                     elapsed = 5 * (turns - 1) + second
                     break
@@ -456,15 +440,8 @@ def battle_block(
                     made += drawn
                     if points > 0:  # owed until the figure next acts
                         owed[i] = points
-            history[0, turns] = alive[0]
-            history[1, turns] = alive[1]
-            if turns == 1:
-                for s in range(2):
-                    first_out[s, sides[s, S_COUNT] - alive[s]] += 1
-        if outcome < 0:
-            outcome = DRAW  # undecided after max_turns
+            outcome = end_turn(turns, state, side_of, members, alive, history, first_out, counts_of, breaks, False)
+        if outcome < 0:  # undecided after max_turns: a draw
             elapsed = 5 * turns
         seconds_hist[elapsed] += 1
-        record_battle_compiled(
-            counts, ends, turns_hist, by_turn, outcome, turns, max_turns, state, side_of, history, spent, made
-        )
+        end_trial(outcome, turns, max_turns, state, side_of, history, spent, made, counts, ends, turns_hist, by_turn)

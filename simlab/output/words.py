@@ -1,6 +1,7 @@
 """The designer's words for metrics, inputs and values: "chance to hit", "riflemen", "no armour".
 
-One vocabulary (``simlab/data/words.toml``) names everything simlab reports: headlines, chart
+One vocabulary (``simlab/data/words.toml`` and each system's ``simlab/data/SYSTEM/words.toml``,
+the words only that system reports) names everything simlab reports: headlines, chart
 axes and legends, the headers of report and web tables, and the generated docs. Raw names stay
 in ``table.csv``, the JSON and the command line. A :class:`Vocabulary` adds two things to the
 file: an experiment's own ``[labels]``, which come first, and a battle's sides and groups, so that
@@ -17,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+from simlab.systems import SYSTEM_NAMES
 
 if TYPE_CHECKING:
     from simlab.inputs.battles import Battle, Group
@@ -44,9 +47,32 @@ _GROUP_KEY = re.compile(r"^groups\.(\d+)\.(.+)$")
 
 @functools.cache
 def registry() -> dict[str, Any]:
-    """The words file, as read (``simlab/data/words.toml``)."""
-    text = resources.files("simlab.data").joinpath("words.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    """The words, as read: ``simlab/data/words.toml`` with each system's own words added to it.
+
+    A system's words (``simlab/data/SYSTEM/words.toml``, for each system of the registry) have the
+    sections of the shared file; their tables join its tables and their lists its lists.
+    """
+    words = _read_words("simlab.data")
+    for system in SYSTEM_NAMES:
+        _add_words(words, _read_words(f"simlab.data.{system}"))
+    return words
+
+
+def _read_words(package: str) -> dict[str, Any]:
+    """A package's ``words.toml`` (nothing where it has none)."""
+    found = resources.files(package).joinpath("words.toml")
+    return tomllib.loads(found.read_text(encoding="utf-8")) if found.is_file() else {}
+
+
+def _add_words(words: dict[str, Any], more: Mapping[str, Any]) -> None:
+    """Add ``more`` to ``words``: tables join tables, lists join lists, a word is added where there was none."""
+    for key, value in more.items():
+        if isinstance(value, Mapping):
+            _add_words(words.setdefault(key, {}), value)
+        elif isinstance(value, list):
+            words.setdefault(key, []).extend(value)
+        else:
+            words.setdefault(key, value)
 
 
 def plural(noun: str) -> str:

@@ -17,6 +17,7 @@ from simlab.inputs.tables import Table
 from simlab.systems.forms import InputForm, get_form
 
 __all__ = [
+    "AskedAs",
     "ScenarioRequest",
     "DuelRequest",
     "BattleRequest",
@@ -43,45 +44,59 @@ D = TypeVar("D")
 A = TypeVar("A")
 
 
-@dataclass(frozen=True)
-class ScenarioRequest:
-    """A question of one scenario (an attack, an explosion, a healing...), as the user put it (values may be text).
+@dataclass(frozen=True, kw_only=True)
+class AskedAs:
+    """What every request of a question says besides its inputs: its rules, its tables, how to sample.
+
+    Its fields are given by keyword; a request's own inputs (its scenario, sides or battle) come
+    first and may be given by position.
 
     Attributes:
-        scenario: Scenario input → value (``--set``).
-        rules: Rule parameter → value (``--rule``).
-        row_overrides: Row input (``weapon``) → column → value (``--set weapon.COLUMN=...``).
-        method: ``exact`` or ``monte_carlo``.
-        trials: Trials to sample.
+        rules: Rule parameter → value (``--rule``; a battle's over its own ``[rules]``).
+        tables: Tables that replace the system's own, by name (a variant's changed tables).
+        variant: Name of the variant the rules and tables come from, if any.
         seed: Root seed.
         cell: Index of the scenario in the run (selects its random stream).
         threads: Worker threads (None: all CPUs).
         block_size: Trials per block (None: the engine's default).
-        progress: Called with the number of trials done.
-        source: How the inputs are named in errors (``--set``, ``experiment``).
         first_trial: Index of the first trial sampled (batches of one run start later).
-        tables: Tables that replace the system's own, by name (a variant's changed tables).
-        variant: Name of the variant the rules and tables come from, if any.
+        progress: Called with the number of trials done.
     """
 
-    scenario: Mapping[str, Any]
     rules: Mapping[str, Any] = field(default_factory=dict)
-    row_overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    method: str = "exact"
-    trials: int = 1_000_000
+    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    variant: str | None = None
     seed: int = 0
     cell: int = 0
     threads: int | None = None
     block_size: int | None = None
-    progress: ProgressFn | None = None
-    source: str = "--set"
     first_trial: int = 0
-    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
-    variant: str | None = None
+    progress: ProgressFn | None = None
 
 
 @dataclass(frozen=True)
-class DuelRequest:
+class ScenarioRequest(AskedAs):
+    """A question of one scenario (an attack, an explosion, a healing...), as the user put it (values may be text).
+
+    Attributes:
+        scenario: Scenario input → value (``--set``).
+        row_overrides: Row input (``weapon``) → column → value (``--set weapon.COLUMN=...``).
+        method: ``exact`` or ``monte_carlo``.
+        trials: Trials to sample.
+        source: How the inputs are named in errors (``--set``, ``experiment``).
+
+    The rules, tables, stream and threads are :class:`AskedAs`'s.
+    """
+
+    scenario: Mapping[str, Any]
+    row_overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    method: str = "exact"
+    trials: int = 1_000_000
+    source: str = "--set"
+
+
+@dataclass(frozen=True)
+class DuelRequest(AskedAs):
     """A two-sided engagement (``simlab duel``): each side's inputs as the user put them.
 
     Attributes:
@@ -89,62 +104,32 @@ class DuelRequest:
         b: Side B's inputs.
         a_rows: Side A's ``ROW.COLUMN`` overrides.
         b_rows: Side B's.
-        rules: Rule parameter → value.
-        tables: Tables replacing the system's own (a variant's).
-        variant: Name of the variant, if any.
         trials: Duels to sample.
-        seed: Root seed.
-        cell: Index of the scenario in the run.
-        threads: Worker threads (None: all CPUs).
-        first_trial: Index of the first trial sampled.
-        progress: Called with the number of trials done.
+
+    The rules, tables, stream and threads are :class:`AskedAs`'s.
     """
 
     a: Mapping[str, Any]
     b: Mapping[str, Any]
     a_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     b_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    rules: Mapping[str, Any] = field(default_factory=dict)
-    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
-    variant: str | None = None
     trials: int = 100_000
-    seed: int = 0
-    cell: int = 0
-    threads: int | None = None
-    first_trial: int = 0
-    progress: ProgressFn | None = None
-    block_size: int | None = None
 
 
 @dataclass(frozen=True)
-class BattleRequest:
+class BattleRequest(AskedAs):
     """A battle of two sides of several figures (``simlab battle``, ENG-1 to ENG-5).
 
     Attributes:
-        battle: The battle (a checked battle file, :class:`simlab.inputs.battles.Battle`).
-        rules: Rule parameter → value, over the battle's own ``[rules]``.
-        tables: Tables replacing the system's own (a variant's).
-        variant: Name of the variant, if any.
+        battle: The battle (a checked battle file, :class:`simlab.inputs.battles.Battle`); its
+            ``rules`` are over the battle's own ``[rules]``.
         trials: Battles to sample.
-        seed: Root seed.
-        cell: Index of the scenario in the run.
-        threads: Worker threads (None: all CPUs).
-        first_trial: Index of the first trial sampled.
-        progress: Called with the number of trials done.
-        block_size: Trials per block (None: the engine's default).
+
+    The rules, tables, stream and threads are :class:`AskedAs`'s.
     """
 
     battle: Battle
-    rules: Mapping[str, Any] = field(default_factory=dict)
-    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
-    variant: str | None = None
     trials: int = 100_000
-    seed: int = 0
-    cell: int = 0
-    threads: int | None = None
-    first_trial: int = 0
-    progress: ProgressFn | None = None
-    block_size: int | None = None
 
 
 def build_inputs(request: ScenarioRequest, scenario_type: type[S], rules_type: type[R]) -> tuple[S, R]:

@@ -14,7 +14,7 @@ between these three steps::
         while turns < max_turns and outcome < 0:
             turns += 1
             ...  # the system's turn: state changed in place, spent counting each side's shots
-            outcome = end_turn(turns, state, side_of, members, alive, history, first_out, counts_of, breaks)
+            outcome = end_turn(turns, state, side_of, members, alive, history, first_out, counts_of, breaks, True)
         end_trial(outcome, turns, ...)
 
 Every battle kernel is called as ``battle_block(offset, gamma, start, stop, window, ...its own
@@ -28,16 +28,24 @@ after the first turn.
 The steps are compiled into each kernel (``inline="always"``), as if written out there: a loop
 that took the turn as a compiled argument instead was measured 1.8 times slower (numba counts
 the references of each array it hands the turn, every turn).
+
+:func:`battle_block_functions` makes a battle kernel's block functions, compiled and
+interpreted, and :func:`sample_battles` samples a cell with one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
-from simlab.systems.battles import DRAW, STANDING
+from simlab.engine.blocks import Tallies, sample_cell
+from simlab.engine.interpreted import block_functions
+from simlab.systems.battles import DRAW, STANDING, new_battle_tallies
 from simlab.systems.kernel_helpers import battle_outcome_compiled, record_battle_compiled, stand_in_line
 
 __all__ = ["battle_arrays", "begin_trial", "end_turn", "end_trial", "of_each_side", "figure_sides"]
@@ -175,3 +183,40 @@ def figure_sides(groups: np.ndarray, figure_group: np.ndarray, side_column: int)
     for i in range(figure_group.shape[0]):
         side_of[i] = groups[figure_group[i], side_column]
     return side_of
+
+
+def resolved_arrays(resolved: Any) -> tuple[Any, ...]:
+    """A resolved battle's arrays, as its kernel takes them after the stream and the trials."""
+    return tuple(resolved.arrays)
+
+
+def resolved_tallies(resolved: Any) -> tuple[npt.NDArray[np.int64], ...]:
+    """ENG-5's tallies of a resolved battle, new (:func:`simlab.systems.battles.new_battle_tallies`)."""
+    return new_battle_tallies(resolved.shape)
+
+
+def battle_block_functions(
+    kernel: Any,
+    examples: Callable[[], Sequence[Any]],
+    arguments: Callable[[Any], tuple[Any, ...]] = resolved_arrays,
+    new_tallies: Callable[[Any], tuple[Any, ...]] = resolved_tallies,
+) -> tuple[Any, Any, Callable[..., Tallies]]:
+    """A battle kernel's block functions, registered with its twin, and the sampling of a cell by it.
+
+    Args:
+        kernel: The system's ``battle_block``.
+        examples: The resolved battles its twin is checked on.
+        arguments: A resolved battle's arguments of the kernel (its ``arrays`` unless told).
+        new_tallies: A resolved battle's new tallies (ENG-5's unless told).
+
+    Returns:
+        The compiled and the interpreted block functions (:func:`simlab.engine.interpreted.block_functions`),
+        and ``sample_battle(resolved, **options)``: the summed tallies of a cell's battles.
+    """
+    compiled, plain = block_functions(kernel, arguments, new_tallies, examples)
+    return compiled, plain, partial(sample_battles, compiled)
+
+
+def sample_battles(block_function: Any, resolved: Any, **options: Any) -> Tallies:
+    """The summed tallies of sampled battles: ``options`` are those of :func:`simlab.engine.blocks.sample_cell`."""
+    return sample_cell(partial(block_function, resolved), **options)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from simlab.asking.requests import Request, question_request
+from simlab.asking.requests import Request
 from simlab.inputs.battles import Battle, Doctrine, Formation, load_battle, override
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
@@ -21,8 +21,7 @@ from simlab.systems import Question, System
 from simlab.systems.battle_keys import reads_key
 from simlab.systems.battles import SAME_SECOND
 from simlab.web.config import Site
-from simlab.web.query import BLOCK_SIZE, WEB_NAMES, _quoted, whole_number
-from simlab.web.work import threads_now
+from simlab.web.query import _quoted, web_request, whole_number
 
 __all__ = ["BattleQuery", "battle_files", "shipped_battles", "parse_battle", "battle_items", "battle_form"]
 
@@ -83,21 +82,7 @@ class BattleQuery:
 
     def request(self, site: Site, progress: Callable[[int], None] | None = None) -> tuple[Question, Request]:
         """The question and request, checked as the command line checks them."""
-        return question_request(
-            self.system,
-            self.kind,
-            inputs={},
-            battle=self.load(site.battles),
-            rules=self.rules,
-            trials=self.trials,
-            seed=self.seed,
-            threads=threads_now(),
-            max_trials=site.max_trials,
-            names=WEB_NAMES,
-            progress=progress,
-            block_size=BLOCK_SIZE,
-            tables=site.own.get(self.system),
-        )
+        return web_request(self, site, progress, inputs={}, battle=self.load(site.battles))
 
     def items(self) -> list[tuple[str, Any]]:
         """Its query string, as pairs (the inverse of :func:`parse_battle`)."""

@@ -53,6 +53,32 @@ BLOCK_SIZE = 1 << 14
 _CONTROL = ("method", "trials", "seed", "kind", "variant")
 
 
+
+def web_request(
+    query: Any, site: Site, progress: Callable[[int], None] | None = None, **more: Any
+) -> tuple[Question, Request]:
+    """A page's question and request, checked as the command line checks them.
+
+    Args:
+        query: The page's query (its ``system``, ``kind``, ``inputs``, ``rules``, ``trials``, ``seed``).
+        site: The application: its trial limit and each system's own tables.
+        progress: Called with the trials sampled so far (it may raise to stop the work).
+        **more: Further arguments of :func:`~simlab.asking.requests.question_request`, or
+            ones that replace the query's (``exact``, ``variant``, a ``battle``).
+    """
+    given: dict[str, Any] = {"inputs": query.inputs, "rules": query.rules, "trials": query.trials, "seed": query.seed}
+    return question_request(
+        query.system,
+        query.kind,
+        **{**given, **more},
+        max_trials=site.max_trials,
+        threads=threads_now(),
+        names=WEB_NAMES,
+        progress=progress,
+        block_size=BLOCK_SIZE,
+        tables=site.own.get(query.system),
+    )
+
 @dataclass(frozen=True)
 class AttackQuery:
     """One attack question as a URL holds it."""
@@ -82,22 +108,7 @@ class AttackQuery:
             SimlabError: One line naming the input at fault.
         """
         variant = load_named_variant(self.variant, self.system, site.variants) if self.variant else None
-        return question_request(
-            self.system,
-            self.kind,
-            inputs=self.inputs,
-            rules=self.rules,
-            exact=self.method == "exact",
-            trials=self.trials,
-            seed=self.seed,
-            max_trials=site.max_trials,
-            threads=threads_now(),
-            names=WEB_NAMES,
-            variant=variant,
-            progress=progress,
-            block_size=BLOCK_SIZE,
-            tables=site.own.get(self.system),
-        )
+        return web_request(self, site, progress, exact=self.method == "exact", variant=variant)
 
     def items(self) -> list[tuple[str, Any]]:
         """Its query string, as pairs (the inverse of :func:`parse_attack`)."""
@@ -157,20 +168,7 @@ class DuelQuery:
         Raises:
             SimlabError: One line naming the input at fault.
         """
-        return question_request(
-            self.system,
-            self.kind,
-            inputs=self.inputs,
-            rules=self.rules,
-            trials=self.trials,
-            seed=self.seed,
-            threads=threads_now(),
-            max_trials=site.max_trials,
-            names=WEB_NAMES,
-            progress=progress,
-            block_size=BLOCK_SIZE,
-            tables=site.own.get(self.system),
-        )
+        return web_request(self, site, progress)
 
     def items(self) -> list[tuple[str, Any]]:
         """Its query string, as pairs (the inverse of :func:`parse_duel`)."""

@@ -34,14 +34,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from functools import partial
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from simlab.engine.blocks import Tallies, sample_cell
-from simlab.engine.interpreted import block_functions
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame_pair
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build, spec_field
@@ -54,7 +50,8 @@ from simlab.systems.battle_answer import (
 )
 from simlab.systems.battle_figures import group_templates, rule_values
 from simlab.systems.battle_keys import refuse_unread
-from simlab.systems.battles import BattleShape, break_threshold, new_battle_tallies
+from simlab.systems.battle_trials import battle_block_functions
+from simlab.systems.battles import BattleShape, break_threshold
 from simlab.systems.hitech_tft import battle_kernel as k
 from simlab.systems.hitech_tft.exact import exact_outcome
 from simlab.systems.hitech_tft.resolve import ResolvedAttack, clip_spent, resolve
@@ -217,22 +214,11 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     return ResolvedBattle(battle, rules, tuple(figures), attacks, tuple(figure_group), arrays, shape)
 
 
-def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
-    return resolved.arrays
-
-
-def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
-    return new_battle_tallies(resolved.shape)
-
-
-battle_tallies, python_battle_tallies = block_functions(
-    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+#: The compiled and interpreted block functions of the battle kernel, and the sampling of a cell
+#: (:func:`simlab.systems.battle_trials.battle_block_functions`).
+battle_tallies, python_battle_tallies, sample_battle = battle_block_functions(
+    k.battle_block, lambda: _twin_examples()
 )
-
-
-def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
-    """The summed tallies of sampled battles: ``options`` are those of :func:`sample_cell`."""
-    return sample_cell(partial(battle_tallies, resolved), **options)
 
 
 def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | None:

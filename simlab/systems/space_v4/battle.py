@@ -24,15 +24,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import partial
 from itertools import permutations, product
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from simlab.engine.blocks import Tallies, sample_cell
-from simlab.engine.interpreted import block_functions
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
@@ -45,7 +41,8 @@ from simlab.systems.battle_answer import (
 )
 from simlab.systems.battle_figures import group_templates, rule_values
 from simlab.systems.battle_keys import refuse_unread
-from simlab.systems.battles import BattleShape, battle_outcome, break_threshold, new_battle_tallies
+from simlab.systems.battle_trials import battle_block_functions
+from simlab.systems.battles import BattleShape, battle_outcome, break_threshold
 from simlab.systems.kernel_helpers import standing_target
 from simlab.systems.space_v4 import battle_kernel as k
 from simlab.systems.space_v4 import kernels as sk
@@ -380,22 +377,11 @@ def _over(ships: list[list[int]], side_of: np.ndarray, sides: np.ndarray) -> boo
     return battle_outcome(standing[0], standing[1], int(sides[0, k.S_BREAK]), int(sides[1, k.S_BREAK])) >= 0
 
 
-def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
-    return resolved.arrays
-
-
-def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
-    return new_battle_tallies(resolved.shape)
-
-
-battle_tallies, python_battle_tallies = block_functions(
-    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+#: The compiled and interpreted block functions of the battle kernel, and the sampling of a cell
+#: (:func:`simlab.systems.battle_trials.battle_block_functions`).
+battle_tallies, python_battle_tallies, sample_battle = battle_block_functions(
+    k.battle_block, lambda: _twin_examples()
 )
-
-
-def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
-    """The summed tallies of sampled battles: ``options`` are those of :func:`sample_cell`."""
-    return sample_cell(partial(battle_tallies, resolved), **options)
 
 
 #: Answers a battle of fleets (ENG-4.4): ENG-5's metrics, with the exact first turn where tractable.

@@ -28,14 +28,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.blocks import Tallies, sample_cell
-from simlab.engine.interpreted import block_functions
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame_pair
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import build
@@ -49,7 +46,8 @@ from simlab.systems.battle_answer import (
 )
 from simlab.systems.battle_figures import group_templates, rule_values
 from simlab.systems.battle_keys import refuse_unread
-from simlab.systems.battles import BattleShape, break_threshold, new_battle_tallies
+from simlab.systems.battle_trials import battle_block_functions
+from simlab.systems.battles import BattleShape, break_threshold
 from simlab.systems.striker import battle_kernel as k
 from simlab.systems.striker.duel import BattleFigure, _attack_of
 from simlab.systems.striker.exact import exact_outcome
@@ -234,18 +232,12 @@ def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
     )
 
 
-def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
-    return new_battle_tallies(resolved.shape)
 
-
-battle_tallies, python_battle_tallies = block_functions(
-    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+#: The compiled and interpreted block functions of the battle kernel, and the sampling of a cell
+#: (:func:`simlab.systems.battle_trials.battle_block_functions`).
+battle_tallies, python_battle_tallies, sample_battle = battle_block_functions(
+    k.battle_block, lambda: _twin_examples(), _arguments
 )
-
-
-def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
-    """The summed tallies of sampled battles: ``options`` are those of :func:`sample_cell`."""
-    return sample_cell(partial(battle_tallies, resolved), **options)
 
 
 def first_turn_exact(resolved: ResolvedBattle) -> dict[str, dict[int, float]] | None:

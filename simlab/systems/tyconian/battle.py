@@ -27,14 +27,12 @@ Readings where ENG-4.2 and the seed are silent:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from simlab.engine.blocks import Tallies, sample_cell
-from simlab.engine.interpreted import block_functions
+from simlab.engine.blocks import Tallies
 from simlab.engine.intervals import mean_interval
 from simlab.inputs.battles import TARGETS, Battle, battle_from_data, blame_pair
 from simlab.inputs.errors import SimlabError
@@ -43,6 +41,7 @@ from simlab.systems.base import BattleRequest
 from simlab.systems.battle_answer import BattleEngine, Estimates, draw_window
 from simlab.systems.battle_figures import group_templates, rule_values
 from simlab.systems.battle_keys import refuse_unread
+from simlab.systems.battle_trials import battle_block_functions
 from simlab.systems.battles import SAME_SECOND, BattleShape, break_threshold, new_battle_tallies
 from simlab.systems.tyconian import battle_kernel as k
 from simlab.systems.tyconian.duel import SIDE_FIELDS, DuelSide, _side
@@ -177,22 +176,16 @@ def resolve_battle(request: BattleRequest) -> ResolvedBattle:
     return ResolvedBattle(battle, rules, tuple(figures), arrays, shape)
 
 
-def _arguments(resolved: ResolvedBattle) -> tuple[Any, ...]:
-    return resolved.arrays
-
-
 def _new_tallies(resolved: ResolvedBattle) -> tuple[npt.NDArray[np.int64], ...]:
     return (*new_battle_tallies(resolved.shape), np.zeros(5 * resolved.shape.max_turns + 1, np.int64))
 
 
-battle_tallies, python_battle_tallies = block_functions(
-    k.battle_block, _arguments, _new_tallies, lambda: _twin_examples()
+
+#: The compiled and interpreted block functions of the battle kernel, and the sampling of a cell
+#: (:func:`simlab.systems.battle_trials.battle_block_functions`).
+battle_tallies, python_battle_tallies, sample_battle = battle_block_functions(
+    k.battle_block, lambda: _twin_examples(), new_tallies=_new_tallies
 )
-
-
-def sample_battle(resolved: ResolvedBattle, **options: Any) -> Tallies:
-    """The summed tallies of sampled battles: ``options`` are those of :func:`sample_cell`."""
-    return sample_cell(partial(battle_tallies, resolved), **options)
 
 
 def _seconds(tallies: Tallies, trials: int, estimates: Estimates) -> None:

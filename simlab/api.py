@@ -27,10 +27,10 @@ def _dotted(inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 #: One's own rows as the functions take them: a directory, a mapping, or None.
-Tables = str | Path | Mapping[str, Mapping[str, Mapping[str, Any]]] | None
+OwnTables = str | Path | Mapping[str, Mapping[str, Mapping[str, Any]]] | None
 
 
-def _own(system: str, tables: Tables) -> dict[str, Any]:
+def _own(system: str, tables: OwnTables) -> dict[str, Any]:
     """One's own tables of ``system`` (:mod:`simlab.inputs.own_tables`)."""
     from simlab.inputs.own_tables import own_tables
     from simlab.systems import get_system
@@ -47,7 +47,7 @@ def attack(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
-    tables: Tables = None,
+    tables: OwnTables = None,
     **inputs: Any,
 ) -> Answer:
     """Answer one attack question.
@@ -96,7 +96,7 @@ def duel(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
-    tables: Tables = None,
+    tables: OwnTables = None,
 ) -> Answer:
     """Sample duels of two sides, as ``simlab duel SYSTEM --a ... --b ...`` does.
 
@@ -138,7 +138,7 @@ def battle(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
-    tables: Tables = None,
+    tables: OwnTables = None,
 ) -> Answer:
     """Sample a battle of several figures a side, as ``simlab battle SYSTEM BATTLE.toml`` does.
 
@@ -208,7 +208,7 @@ def _balance_setup(
     seed: int,
     rules: Mapping[str, Any] | None,
     threads: int | None,
-    tables: Tables,
+    tables: OwnTables,
 ) -> Any:
     """The setup of a balance question, as the command line builds it."""
     from simlab.balance.setup import Setup
@@ -244,7 +244,7 @@ def solve(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
-    tables: Tables = None,
+    tables: OwnTables = None,
     **inputs: Any,
 ) -> Any:
     """The value of ``find`` over ``within`` at which a metric reaches ``target``, or setup A equals B.
@@ -323,7 +323,7 @@ def sensitivity(
     base: int | None = None,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
-    tables: Tables = None,
+    tables: OwnTables = None,
     **inputs: Any,
 ) -> Any:
     """Rank what moves ``metric`` over the knobs of ``vary``, as ``simlab sensitivity`` does.
@@ -382,7 +382,7 @@ def tournament(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
-    tables: Tables = None,
+    tables: OwnTables = None,
     **inputs: Any,
 ) -> Any:
     """Every option against every other, or attacks against defenders, as ``simlab tournament`` does.
@@ -454,7 +454,7 @@ def analyse(
     seed: int = 0,
     rules: Mapping[str, Any] | None = None,
     threads: int | None = None,
-    tables: Tables = None,
+    tables: OwnTables = None,
     inputs: Mapping[str, Any] | None = None,
     **keys: Any,
 ) -> Any:

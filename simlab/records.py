@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from simlab.asking.variants import BASE, Variant
 from simlab.engine.results import METHODS, in_series
 from simlab.inputs.battles import Battle
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Tables
 from simlab.systems import Question, System, get_system, question_of
 
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ class Experiment:
     charts: tuple[ChartSpec, ...]
     battle: Battle | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
-    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    tables: Tables = field(default_factory=dict)
     skip_invalid: bool = False
     skipped: tuple[tuple[int, Mapping[str, Any], str], ...] = ()
     asks: ExperimentQuestion | None = None

@@ -23,7 +23,7 @@ from simlab.engine.bounds import check_seed, check_threads, check_trials
 from simlab.inputs.battles import Battle, load_battle, override
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import DEFAULT_BATTLES, DEFAULT_DUELS, DEFAULT_TRIALS, Limits
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Tables
 from simlab.systems import BattleRequest, DuelRequest, Question, ScenarioRequest, System, get_system, question_of
 from simlab.systems.battle_keys import refuse_unread_rules
 
@@ -162,7 +162,7 @@ def question_request(
     progress: Callable[[int], None] | None = None,
     names: Mapping[str, str] | None = None,
     block_size: int | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    tables: Tables | None = None,
     source: str = "--set",
     cell: int = 0,
 ) -> tuple[Question, Request]:

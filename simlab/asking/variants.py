@@ -33,7 +33,7 @@ from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, parse_toml, read_text
 from simlab.inputs.own_tables import changed_tables
 from simlab.inputs.params import NAME_RULE, as_plain, build, valid_name
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Tables
 from simlab.systems import BattleRequest, DuelRequest, ScenarioRequest, get_system
 
 __all__ = ["Variant", "VariantError", "load_variant", "parse_variant", "BASE"]
@@ -72,7 +72,7 @@ class Variant:
     description: str
     rules: Mapping[str, Any]
     table_changes: Mapping[str, Mapping[str, Mapping[str, Any]]]
-    tables: Mapping[str, Table[Any]]
+    tables: Tables
 
     def apply(self, request: Request) -> Request:
         """The request under this variant; its own ``rules`` still win over the variant's.
@@ -96,7 +96,7 @@ class Variant:
 
 
 def load_variant(
-    path: Path | str, system: str | None = None, tables: Mapping[str, Table[Any]] | None = None
+    path: Path | str, system: str | None = None, tables: Tables | None = None
 ) -> Variant:
     """Read and validate a variant file.
 
@@ -117,7 +117,7 @@ def load_variant(
 
 
 def parse_variant(
-    text: str, path: Path | str, system: str | None = None, tables: Mapping[str, Table[Any]] | None = None
+    text: str, path: Path | str, system: str | None = None, tables: Tables | None = None
 ) -> Variant:
     """Validate a variant's TOML text (a file's, or an upload's, which is never written).
 

@@ -20,7 +20,7 @@ from simlab.inputs.battles import Battle
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.limits import DEFAULT_MAX_TRIALS
 from simlab.inputs.params import field_specs
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Tables
 from simlab.systems import Question, System, get_system, question_of
 
 __all__ = ["Setup", "PAIRED_BATCHES"]
@@ -58,7 +58,7 @@ class Setup:
     rules: Mapping[str, Any] = field(default_factory=dict)
     battle: Battle | None = None
     variant: Variant | None = None
-    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    tables: Tables = field(default_factory=dict)
     exact: bool = False
     trials: int | None = None
     seed: int = 0

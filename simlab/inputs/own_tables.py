@@ -19,14 +19,13 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import FileError, read_text
 from simlab.inputs.params import as_plain
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Table, Tables
 
 __all__ = ["changed_tables", "table_directory", "own_tables", "describe_tables", "ONLY"]
 
@@ -37,7 +36,7 @@ MOST_ROWS = 10_000
 
 
 def changed_tables(
-    available: Mapping[str, Table[Any]], changes: Any, where: str, owner: str = "tables"
+    available: Tables, changes: Any, where: str, owner: str = "tables"
 ) -> dict[str, Table[Any]]:
     """The tables with rows changed or added, from ``{TABLE: {ROW: {COLUMN: VALUE}}}``.
 
@@ -69,7 +68,7 @@ def changed_tables(
     return tables
 
 
-def table_directory(available: Mapping[str, Table[Any]], directory: Path | str) -> dict[str, Table[Any]]:
+def table_directory(available: Tables, directory: Path | str) -> dict[str, Table[Any]]:
     """The tables a directory of CSV files makes: ``TABLE.csv`` adds or changes rows, ``TABLE.only.csv`` replaces.
 
     Each file's header is ``name`` and any of the table's columns; a row new to the table gives
@@ -144,7 +143,7 @@ def _csv_rows(path: Path) -> list[tuple[int, str, dict[str, str]]]:
     return rows
 
 
-def own_tables(available: Mapping[str, Table[Any]], given: Any, where: str = "--tables") -> dict[str, Table[Any]]:
+def own_tables(available: Tables, given: Any, where: str = "--tables") -> dict[str, Table[Any]]:
     """One's own tables from a directory (a path) or a ``{TABLE: {ROW: {COLUMN: VALUE}}}`` mapping (None: none).
 
     Raises:
@@ -157,7 +156,7 @@ def own_tables(available: Mapping[str, Table[Any]], given: Any, where: str = "--
     return changed_tables(available, given, where)
 
 
-def describe_tables(tables: Mapping[str, Table[Any]], shipped: Mapping[str, Table[Any]]) -> dict[str, Any]:
+def describe_tables(tables: Tables, shipped: Tables) -> dict[str, Any]:
     """For provenance: each table of one's own, its digest, and the rows it adds or changes."""
     described: dict[str, Any] = {}
     for name, table in tables.items():

@@ -18,13 +18,13 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.files import decode_text
 from simlab.inputs.params import as_plain, build, check_order, coerce, field_specs
 
-__all__ = ["Table", "load_table", "table_loader"]
+__all__ = ["Table", "Tables", "RowOverrides", "load_table", "table_loader"]
 
 R = TypeVar("R")
 
@@ -148,6 +148,13 @@ class Table(Generic[R]):
     def as_records(self) -> list[dict[str, Any]]:
         """The rows as JSON-friendly dicts."""
         return [as_plain(row) for row in self]
+
+
+Tables: TypeAlias = Mapping[str, Table[Any]]
+"""Tables by name (``weapons``): a variant's or a designer's, replacing the system's own."""
+
+RowOverrides: TypeAlias = Mapping[str, Mapping[str, Any]]
+"""Row input (``weapon``) → column → value: the columns a request changes in the rows it names."""
 
 
 def load_table(

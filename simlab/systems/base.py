@@ -13,7 +13,7 @@ from simlab.engine.results import Answer
 from simlab.inputs.battles import Battle
 from simlab.inputs.errors import UnknownNameError
 from simlab.inputs.params import as_plain, build
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Tables
 from simlab.systems.forms import InputForm, get_form
 
 __all__ = [
@@ -64,7 +64,7 @@ class AskedAs:
     """
 
     rules: Mapping[str, Any] = field(default_factory=dict)
-    tables: Mapping[str, Table[Any]] = field(default_factory=dict)
+    tables: Tables = field(default_factory=dict)
     variant: str | None = None
     seed: int = 0
     cell: int = 0
@@ -89,7 +89,7 @@ class ScenarioRequest(AskedAs):
     """
 
     scenario: Mapping[str, Any]
-    row_overrides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    row_overrides: RowOverrides = field(default_factory=dict)
     method: str = "exact"
     trials: int = 1_000_000
     source: str = "--set"
@@ -111,8 +111,8 @@ class DuelRequest(AskedAs):
 
     a: Mapping[str, Any]
     b: Mapping[str, Any]
-    a_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    b_rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    a_rows: RowOverrides = field(default_factory=dict)
+    b_rows: RowOverrides = field(default_factory=dict)
     trials: int = 100_000
 
 
@@ -465,7 +465,7 @@ class System:
     title: str
     spec: str
     rules_type: type
-    tables: Callable[[], Mapping[str, Table[Any]]]
+    tables: Callable[[], Tables]
     questions: Mapping[str, Question]
     fight_unread_rules: Mapping[str, str] = field(default_factory=dict)
     outcome_metrics: tuple[str, ...] = ()

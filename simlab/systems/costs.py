@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from simlab.engine.results import Answer
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.systems.forms import get_form
 
 __all__ = ["COST_METRICS", "Costed", "unit_of"]
@@ -64,9 +64,9 @@ def _row_cost(table: Table[Any], name: Any, overrides: Mapping[str, Any]) -> flo
 
 def _figure_cost(
     row_inputs: Mapping[str, str],
-    tables: Mapping[str, Table[Any]],
+    tables: Tables,
     inputs: Mapping[str, Any],
-    overrides: Mapping[str, Mapping[str, Any]],
+    overrides: RowOverrides,
     only: tuple[str, ...] | None = None,
 ) -> tuple[float, str] | None:
     """One figure's (or ship's) gear: the sum of its priced rows and their unit, ``kcr`` or ``mcr`` (None: no price)."""
@@ -152,7 +152,7 @@ class Costed:
                 intervals[name] = (low / divisor, high / divisor)
         return dataclasses.replace(result, metrics={**result.metrics, **added}, ci95=intervals)
 
-    def _sides(self, request: Any, tables: Mapping[str, Table[Any]]) -> list[tuple[float, str]] | None:
+    def _sides(self, request: Any, tables: Tables) -> list[tuple[float, str]] | None:
         """Each side's gear: every figure's priced rows times its count (None: a side without a price)."""
         costs = []
         if not get_form(self.form).battle:

@@ -11,7 +11,7 @@ from typing import Any
 from simlab.asking.variants import load_variant
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.own_tables import table_directory
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Table, Tables
 from simlab.systems import System
 from simlab.web.cache import AnswerCache
 
@@ -41,7 +41,7 @@ class Site:
     battles: Mapping[str, tuple[str, Path]]
     systems: Sequence[System]
     answers: AnswerCache = field(default_factory=AnswerCache)
-    own: Mapping[str, Mapping[str, Table[Any]]] = field(default_factory=dict)
+    own: Mapping[str, Tables] = field(default_factory=dict)
 
     def tables_of(self, system: System) -> dict[str, Table[Any]]:
         """The tables a page of ``system`` offers: the shipped ones with one's own rows."""

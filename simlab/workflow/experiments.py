@@ -51,7 +51,7 @@ from simlab.inputs.files import FileError, described, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.own_tables import own_tables
 from simlab.inputs.params import NAME_RULE, build, coerce, field_specs, valid_name
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Table, Tables
 from simlab.records import (
     Experiment,
 )
@@ -310,12 +310,7 @@ def _battle(check: Checker, data: Mapping[str, Any], path: Path, system: str) ->
 
 
 def _check_value(
-    system: System,
-    asked: Question,
-    key: str,
-    value: Any,
-    battle: Battle | None = None,
-    own: Mapping[str, Table[Any]] | None = None,
+    system: System, asked: Question, key: str, value: Any, battle: Battle | None = None, own: Tables | None = None
 ) -> None:
     """Check one input on its own: its name, its type, and the table row it names (one's own rows among them)."""
     tables = {**system.tables(), **(own or {})}
@@ -411,7 +406,7 @@ def cell_request(
     variant: Variant | None = None,
     battle: Battle | None = None,
     rules: Mapping[str, Any] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    tables: Tables | None = None,
     **options: Any,
 ) -> Any:
     """The request of one cell of an experiment (under a variant), its inputs named as in the file.

@@ -22,7 +22,7 @@ from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.cluster import current_client
 from simlab.engine.results import Answer
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Tables
 from simlab.records import Experiment, ExperimentRun
 from simlab.systems import System, get_system
 from simlab.workflow.balance_asks import balance_values
@@ -53,12 +53,7 @@ Marginals = dict[str, dict[str, float]]
 
 
 def _exact_cell(
-    system: System,
-    kind: str,
-    inputs: dict[str, Any],
-    variant: Variant | None,
-    rules: Mapping[str, Any],
-    tables: Mapping[str, Table[Any]],
+    system: System, kind: str, inputs: dict[str, Any], variant: Variant | None, rules: Mapping[str, Any], tables: Tables
 ) -> tuple[Answer, Marginals]:
     """A cell's exact answer and its metrics under each of the system's marginal changes."""
     asked = system.questions[kind]
@@ -130,7 +125,7 @@ def _exact_chunk(
     kind: str,
     cells: list[tuple[dict[str, Any], Variant | None]],
     rules: Mapping[str, Any],
-    tables: Mapping[str, Table[Any]],
+    tables: Tables,
 ) -> list[tuple[Answer, Marginals]]:
     """A task of a cluster: the exact answers of a few cells (the system is looked up on the worker)."""
     system = get_system(system_name)

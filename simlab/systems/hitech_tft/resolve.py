@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.inputs.errors import ScenarioError, SimlabError, UnknownNameError
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import Table, Tables
 from simlab.mechanics.armour import halve_up
 from simlab.mechanics.roll_under import RollTable, roll_table
 from simlab.systems.hitech_tft.rules import DEFAULT_RANGE_M, Armour, Rules, Scenario, Weapon, armours, weapons
@@ -235,7 +235,7 @@ def resolve(
     rules: Rules,
     weapon_overrides: Mapping[str, Any] | None = None,
     armour_overrides: Mapping[str, Any] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    tables: Tables | None = None,
 ) -> ResolvedAttack:
     """Resolve one attack: weapon, armour, AdjDX and the roll table.
 

@@ -39,7 +39,7 @@ import numpy.typing as npt
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import as_plain, build, spec_field
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Tables
 from simlab.systems.space_v4 import layout as k
 from simlab.systems.space_v4.fractions import damage_fractions
 from simlab.systems.space_v4.resolve import applied_table, may_fire, ship_row
@@ -142,11 +142,7 @@ def _draw_bound(turrets: npt.NDArray[np.int64], max_turns: int) -> int:
 
 
 def tabulate(
-    side_rows: npt.NDArray[np.int64],
-    turrets: npt.NDArray[np.int64],
-    rules: Rules,
-    tables: Mapping[str, Table[Any]],
-    start: str,
+    side_rows: npt.NDArray[np.int64], turrets: npt.NDArray[np.int64], rules: Rules, tables: Tables, start: str
 ) -> tuple[npt.NDArray[np.int64], ...]:
     """The rule integers, band DMs, weapons each band allows and applied-hits table of ships in a fight.
 
@@ -197,8 +193,8 @@ def resolve_duel(
     a: Mapping[str, Any],
     b: Mapping[str, Any],
     rules: Rules,
-    rows: tuple[Mapping[str, Mapping[str, Any]], Mapping[str, Mapping[str, Any]]],
-    tables: Mapping[str, Table[Any]] | None = None,
+    rows: tuple[RowOverrides, RowOverrides],
+    tables: Tables | None = None,
 ) -> ResolvedDuel:
     """Validate both sides and tabulate the duel (SPC-7).
 

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError
 from simlab.inputs.params import is_digits
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.mechanics.target_number import TWO_D6
 from simlab.systems.space_v4.fractions import FractionRow, applied_hits, damage_fractions
 from simlab.systems.space_v4.rules import BANDS, LASERS, OPTIMAL_HITS, Rules, Scenario, naturals
@@ -252,10 +252,7 @@ def _first(given: int | None, from_ship: int | None, default: int) -> int:
 
 
 def resolve(
-    scenario: Scenario,
-    rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    scenario: Scenario, rules: Rules, row_overrides: RowOverrides | None = None, tables: Tables | None = None
 ) -> ResolvedAttack:
     """Validate one attack and tabulate it (SPC-8).
 

@@ -8,7 +8,6 @@ tables, so they differ only by sampling noise.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.inputs.errors import ScenarioError
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.mechanics.target_number import TABLE_SLOTS, hits_by_natural, p_at_least, p_higher_with_rerolled_ties
 from simlab.systems.striker.rules import (
     Armour,
@@ -275,15 +274,12 @@ def _treatment(scenario: Scenario, rules: Rules) -> Treatment:
     )
 
 
-def _table(tables: Mapping[str, Table[Any]], name: str, default: Table[Any]) -> Table[Any]:
+def _table(tables: Tables, name: str, default: Table[Any]) -> Table[Any]:
     return tables.get(name, default)
 
 
 def resolve(
-    scenario: Scenario,
-    rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    scenario: Scenario, rules: Rules, row_overrides: RowOverrides | None = None, tables: Tables | None = None
 ) -> ResolvedAttack:
     """Resolve one attack: DMs, rounds and the per-roll tables.
 

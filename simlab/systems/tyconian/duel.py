@@ -38,7 +38,7 @@ import numpy.typing as npt
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError, about_armour
 from simlab.inputs.params import SKILL, as_plain, build, spec_field
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Tables
 from simlab.systems.base import Deferred, duel_resolver
 from simlab.systems.duels import DUEL_METRICS, DuelEngine
 from simlab.systems.tyconian.fire import SKILL_MULTIPLIER, can_jam, range_band
@@ -216,8 +216,8 @@ def resolve_duel(
     a: Mapping[str, Any],
     b: Mapping[str, Any],
     rules: Rules,
-    rows: tuple[Mapping[str, Mapping[str, Any]], Mapping[str, Mapping[str, Any]]],
-    tables: Mapping[str, Table[Any]] | None = None,
+    rows: tuple[RowOverrides, RowOverrides],
+    tables: Tables | None = None,
 ) -> ResolvedDuel:
     """Validate both sides and tabulate the duel.
 

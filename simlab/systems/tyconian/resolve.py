@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.inputs.errors import ScenarioError, UnknownNameError
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.systems.tyconian.damage import blunt_trauma, dice_left
 from simlab.systems.tyconian.fire import effective_skill, range_band, recoil_penalties, strength_prime
 from simlab.systems.tyconian.full_auto import FullAutoFire, full_auto_fire
@@ -130,10 +130,7 @@ def _check(scenario: Scenario, weapon: Weapon, rules: Rules) -> None:
 
 
 def resolve(
-    scenario: Scenario,
-    rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    scenario: Scenario, rules: Rules, row_overrides: RowOverrides | None = None, tables: Tables | None = None
 ) -> ResolvedAttack:
     """Resolve one attack: effective skills, full-auto dice and per-location damage.
 
@@ -249,7 +246,7 @@ def resolve(
     )
 
 
-def _plan(scenario: Scenario, weapon: Weapon, rules: Rules, tables: Mapping[str, Table[Any]]) -> FirePlan:
+def _plan(scenario: Scenario, weapon: Weapon, rules: Rules, tables: Tables) -> FirePlan:
     """The turn's fire plan of a scenario: its Tactics roll and both weapons' shots (TYC-2.1, TYC-2.3, TYC-3.5)."""
     return fire_plan(
         scenario.dex,
@@ -288,7 +285,7 @@ def capacities(strength: int, endurance: int) -> npt.NDArray[np.int64]:
     return np.array([capacity(location, strength, endurance) for location in LOCATIONS], np.int64)
 
 
-def location_table(tables: Mapping[str, Table[Any]]) -> npt.NDArray[np.int64]:
+def location_table(tables: Tables) -> npt.NDArray[np.int64]:
     """The location index of each d20 roll (index 1..20, TYC-5.1)."""
     return np.array(rows_by_roll(list(tables.get("hit_locations", hit_locations()))), np.int64)
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +39,7 @@ import numpy.typing as npt
 
 from simlab.inputs.errors import ScenarioError
 from simlab.inputs.params import SKILL, spec_field
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.mechanics.d20 import p_skill_success, round_off
 from simlab.systems.tyconian.damage import hit_damage
 from simlab.systems.tyconian.questions.explosives import Explosive, dice_at, explosives, shaped
@@ -160,7 +159,7 @@ class ResolvedBlast:
 
 
 def _rows(
-    scenario: Any, overrides: Mapping[str, Mapping[str, Any]], tables: Mapping[str, Table[Any]]
+    scenario: Any, overrides: RowOverrides, tables: Tables
 ) -> tuple[Explosive, Armour]:
     table: Table[Explosive] = tables.get("explosives", explosives())
     if not scenario.explosive and not overrides.get("explosive"):
@@ -177,7 +176,7 @@ def _halves_by_bucket(explosive: Explosive, rules: Rules) -> npt.NDArray[np.int6
 
 
 def _base(
-    scenario: Any, rules: Rules, explosive: Explosive, armour: Armour, tables: Mapping[str, Table[Any]]
+    scenario: Any, rules: Rules, explosive: Explosive, armour: Armour, tables: Tables
 ) -> dict[str, Any]:
     halves = _halves_by_bucket(explosive, rules)
     parts = np.zeros((int(halves.max()) + 1, 3, len(LOCATIONS)), np.int64)
@@ -202,10 +201,7 @@ def bucket_of(distance_m: float) -> int:
 
 
 def resolve_explosion(
-    scenario: ExplosionScenario,
-    rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    scenario: ExplosionScenario, rules: Rules, row_overrides: RowOverrides | None = None, tables: Tables | None = None
 ) -> ResolvedBlast:
     """Resolve an explosion at ``distance_m`` from the target (TYC-7.1).
 
@@ -226,8 +222,8 @@ def resolve_explosion(
 def resolve_indirect_fire(
     scenario: IndirectFireScenario,
     rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    row_overrides: RowOverrides | None = None,
+    tables: Tables | None = None,
 ) -> ResolvedBlast:
     """Resolve a salvo of indirect fire or of lobbed grenades (TYC-7.3, TYC-7.4).
 

@@ -20,7 +20,6 @@ Choices where the spec is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +28,7 @@ import numpy.typing as npt
 
 from simlab.inputs.errors import ScenarioError
 from simlab.inputs.params import SKILL, spec_field
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.mechanics.d20 import p_critical_success, p_skill_success
 from simlab.systems.tyconian.questions.explosives import flamer_area, flamer_directed
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities, location_table
@@ -101,10 +100,7 @@ def _area_row(scenario: FlameScenario, table: Table[Any]) -> Any:
 
 
 def resolve_flame(
-    scenario: FlameScenario,
-    rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    scenario: FlameScenario, rules: Rules, row_overrides: RowOverrides | None = None, tables: Tables | None = None
 ) -> ResolvedFlame:
     """Resolve a spray: the seconds that reach the figure (TYC-7.2).
 

@@ -38,16 +38,14 @@ locations and three days, the 14th day) are rule parameters (``--rule death_day=
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from simlab.inputs.errors import ScenarioError, UnknownNameError
 from simlab.inputs.params import SKILL, is_digits, spec_field
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Tables
 from simlab.systems.tyconian.questions import healing_layout as k
 from simlab.systems.tyconian.resolve import LOCATIONS, capacities
 from simlab.systems.tyconian.rules import Rules
@@ -178,10 +176,7 @@ def parse_wounds(text: str, caps: npt.NDArray[np.int64]) -> npt.NDArray[np.int64
 
 
 def resolve_healing(
-    scenario: HealingScenario,
-    rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    scenario: HealingScenario, rules: Rules, row_overrides: RowOverrides | None = None, tables: Tables | None = None
 ) -> ResolvedHealing:
     """Resolve a wound pattern and its care (TYC-9).
 

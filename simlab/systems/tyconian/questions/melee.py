@@ -33,9 +33,7 @@ Choices where the spec is silent:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,7 +41,7 @@ import numpy.typing as npt
 from simlab.engine.pmf import PMF, dice_sum, mixture, point
 from simlab.inputs.errors import ScenarioError, UnknownNameError
 from simlab.inputs.params import SKILL, spec_field
-from simlab.inputs.tables import Table
+from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.mechanics.d20 import p_critical_success, p_skill_success, round_off
 from simlab.systems.tyconian.exact import single_hit_figures
 from simlab.systems.tyconian.layout import NO_ROLL
@@ -125,7 +123,7 @@ class ResolvedMelee:
         return most + (most // self.get(k.BLUNT_POINTS) + 1 if self.get(k.BLUNT_POINTS) else 0)
 
 
-def unarmed_dice(strength: int, tables: Mapping[str, Table[Any]]) -> int:
+def unarmed_dice(strength: int, tables: Tables) -> int:
     """The d4s of an unarmed blow by STR (TYC-8).
 
     Raises:
@@ -140,10 +138,7 @@ def unarmed_dice(strength: int, tables: Mapping[str, Table[Any]]) -> int:
 
 
 def resolve_melee(
-    scenario: MeleeScenario,
-    rules: Rules,
-    row_overrides: Mapping[str, Mapping[str, Any]] | None = None,
-    tables: Mapping[str, Table[Any]] | None = None,
+    scenario: MeleeScenario, rules: Rules, row_overrides: RowOverrides | None = None, tables: Tables | None = None
 ) -> ResolvedMelee:
     """Resolve one melee attack (TYC-8).
 
@@ -168,7 +163,7 @@ def resolve_melee(
     return _resolved(s, rules, weapon, armour, tables, skill=skill)
 
 
-def _thrown(s: MeleeScenario, rules: Rules, armour: Armour, tables: Mapping[str, Table[Any]]) -> ResolvedMelee:
+def _thrown(s: MeleeScenario, rules: Rules, armour: Armour, tables: Tables) -> ResolvedMelee:
     """A thrown object or knife (TYC-7.3): an armed blow that cannot be blocked, only dodged."""
     if s.melee_weapon not in ("", "knife"):
         raise ScenarioError(f"melee_weapon: only a knife is thrown as a weapon (TYC-7.3), not {s.melee_weapon!r}")
@@ -191,7 +186,7 @@ def _resolved(
     rules: Rules,
     weapon: MeleeWeapon | None,
     armour: Armour,
-    tables: Mapping[str, Table[Any]],
+    tables: Tables,
     *,
     skill: int,
     thrown: bool = False,

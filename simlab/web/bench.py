@@ -89,7 +89,7 @@ def serve_bench(repeat: int = 40, battle_repeat: int | None = None, battle_trial
     from simlab.web.app import create_app
     from simlab.web.battle import battle_files
 
-    client = TestClient(create_app())
+    client = TestClient(create_app(battles=BATTLES))  # the shipped battles, wherever it is run from
     pages: list[dict[str, Any]] = []
     api: list[dict[str, Any]] = []
     for system, inputs in ((s.name, s.example) for s in all_systems()):  # each system's typical attack

@@ -286,7 +286,7 @@ def solve(
     """
     from simlab.balance.solve import Goal, parse_target
     from simlab.balance.solve import solve as solve_for
-    from simlab.balance.unknowns import find_unknown
+    from simlab.balance.unknowns import check_unknown, find_unknown
     from simlab.inputs.limits import Limits
     from simlab.output.words import Vocabulary
 
@@ -295,7 +295,8 @@ def solve(
     setup = _balance_setup(system, kind, battle, inputs, method=method, trials=trials, seed=seed, rules=rules,
                            threads=threads, tables=tables)  # fmt: skip
     span = within if isinstance(within, str) else f"{within[0]}..{within[1]}"
-    unknown = find_unknown(setup.owner, setup.question, find, span, tol, "tol")
+    keyword = {"find": "find", "in": "within", "tol": "tol"}.__getitem__  # as the keywords are called
+    unknown = find_unknown(setup.owner, setup.question, find, span, tol, keyword)
     if equal is not None:
         words = Vocabulary(battle=setup.battle)
         mine = setup.with_changes(inputs={**setup.inputs, **_dotted(a or {})})
@@ -306,6 +307,7 @@ def solve(
         assert target is not None
         metric, value = parse_target(target if isinstance(target, str) else f"{target[0]}={target[1]}")
         mine, goal = setup, Goal(metric, value)
+    check_unknown(mine, unknown, keyword)
     return solve_for(mine, unknown, goal, limits=Limits())
 
 
@@ -498,7 +500,7 @@ def analyse(
     analysis = get_analysis(name)
     missing = analysis.missing()
     if missing is not None:
-        raise SimlabError(f"a {name} needs {missing}: pip install 'simlab[balance]'")
+        raise SimlabError(f"a {name} needs {missing}: pip install {missing}")
     named = {key.python: key.name for key in analysis.keys}
     unknown = sorted(set(keys) - set(named))
     if unknown:

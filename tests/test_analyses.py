@@ -103,3 +103,28 @@ def test_a_toy_analysis_registered_alone_is_a_command_a_python_call_and_a_web_fo
     assert client.get("/csv/balance/hitech_tft", params=query).text.startswith("metric,value,ci_low,ci_high,trials")
     refused = client.get("/balance/hitech_tft", params={**query, "metric": "p_nope"})
     assert refused.status_code == 400 and "p_nope" in html.unescape(refused.text)
+
+
+def test_an_analysis_needing_a_module_not_installed_is_refused_when_named_and_left_out_of_the_whole_job(
+    tmp_path, capsys, monkeypatch
+):
+    import dataclasses
+
+    from simlab.commands.options import load_experiments
+    from simlab.workflow.experiment_checks import MissingExtraError
+    from simlab.workflow.experiments import load_experiment
+
+    register(dataclasses.replace(TOY, needs=("simlab_no_such_module",)))
+    try:
+        (tmp_path / "experiments").mkdir()
+        path = tmp_path / "experiments" / "toy.toml"
+        path.write_text('name = "toy"\nsystem = "hitech_tft"\nkind = "coin"\nmethod = "exact"\n'
+                        '[fixed]\nweapon = "assault rifle"\n[coin]\nmetric = "p_hit"\n', encoding="utf-8")  # fmt: skip
+        with pytest.raises(MissingExtraError, match="a coin needs simlab_no_such_module: pip install simlab_no"):
+            load_experiment(path)
+        monkeypatch.chdir(tmp_path)
+        _, every = load_experiments([], None, 20_000, 10**10)
+        assert every == [] and "left out experiments/toy.toml:" in capsys.readouterr().err
+    finally:
+        ANALYSES.pop("coin", None)
+

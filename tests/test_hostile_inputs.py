@@ -328,3 +328,48 @@ def test_regress_refuses_a_corrupt_provenance(baselined, capsys, corruption):
     experiment, folder = baselined
     (folder / "provenance.json").write_bytes(PROVENANCE_CORRUPTIONS[corruption])
     assert_one_error(*run_cli(capsys, "regress", str(experiment), "--dir", str(folder.parent)), "provenance")
+
+
+SENSE = ["sensitivity", "striker", "--set", "weapon=rifle", "--metric", "p_hit", "--exact"]
+TWO_KNOBS = ["--vary", "skill=0..4", "--vary", "range_band=short,long"]
+MATCHUP = ["tournament", "striker", "--option", "weapon=rifle", "--option", "weapon=submachinegun"]
+MATCHUP += ["--against", "armor"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ([*MATCHUP, "--metric", "mean_damage_per_kcr", "--exact"], ["unknown metric", "mean_damage_per_kcr"]),
+        (["tournament", "hitech_tft", "--option", "weapon=assault rifle", "--option", "weapon=lt pistol",
+          "--against", "armor", "--metric", "p_incapacitated_per_kcr", "--exact"], ["has no price", "p_incapacitated"]),
+        ([*SENSE, "--vary", "skill=0..4"], ["--vary", "two factors"]),
+        ([*SENSE, *TWO_KNOBS, "--vary", "skill=1..3"], ["--vary", "twice"]),
+        ([*SENSE, *TWO_KNOBS, "--base", "0"], ["--base"]),
+        ([*SENSE, *TWO_KNOBS, "--trajectories", "1"], ["--trajectories"]),
+        ([*SENSE, *TWO_KNOBS, "--trajectories", "100000000"], ["points", "cap"]),
+        ([*SENSE, *TWO_KNOBS, "--base", str(2**20)], ["points", "cap"]),
+        ([*SENSE[:-1], *TWO_KNOBS, "--base", str(2**20), "--trials", "1"], ["points", "cap"]),
+        ([*SENSE[:-1], *TWO_KNOBS, "--metric", "p_nope"], ["p_nope"]),
+        ([*SENSE, "--vary", "skillx=0..4", "--vary", "range_band=short,long"], ["--vary", "skillx"]),
+        ([*SENSE, "--vary", "skill=4..0", "--vary", "range_band=short,long"], ["--vary skill"]),
+        (["sensitivity", "striker", "--battle", "experiments/battles/striker_fireteam.toml", "--metric", "p_a_wins",
+          "--vary", "a.count=2..6", "--vary", "b.suppressors=0..2", "--exact"], ["--exact"]),
+        (["solve", "striker", "--set", "weapon=rifle", "--find", "skillx", "--in", "0..4", "--target", "p_hit=0.5",
+          "--exact"], ["--find", "skillx"]),
+        (["regress", "--limit", "-1"], ["--limit"]),
+    ],
+    ids=lambda value: " ".join(value)[:70] if isinstance(value, list) else None,
+)
+def test_the_balance_commands_refuse_in_one_line_before_saying_anything(capsys, args, words):
+    code, out, err = run_cli(capsys, *args)
+    assert out == ""
+    assert_one_error(code, out, err, *words)
+
+
+def test_a_solve_experiment_names_the_line_of_an_unknown_it_does_not_take(tmp_path, capsys):
+    path = tmp_path / "solve.toml"
+    path.write_text('name = "s"\nsystem = "striker"\nmethod = "exact"\nkind = "solve"\n[fixed]\nweapon = "rifle"\n'
+                    '[solve]\nfind = "skillx"\nin = "0..4"\ntarget = "p_hit=0.5"\n', encoding="utf-8")  # fmt: skip
+    code, out, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"))
+    assert_one_error(code, out, err, "solve.toml:8:", "[solve] find", "skillx")
+    assert not (tmp_path / "out").exists()

@@ -135,7 +135,7 @@ def test_simlab_tournament_scores_attacks_against_every_armour_str_4_2(capsys):
     assert lines[0].startswith("The attacker's best mix is the laser carbine alone: the chance to incapacitate is")
     assert "the defender's best answer is the cloth + reflec alone" in lines[0]
     assert lines[1] == ("The laser carbine and the rifle do better than the shotgun against every defender: "
-                        "never the better choice.")  # fmt: skip
+                        "the shotgun is never the better choice.")  # fmt: skip
     code, out, _ = run_cli(capsys, *args, "--json")
     found = __import__("json").loads(out)
     assert found["dominated"] == [{"option": "shotgun", "by": ["rifle", "laser carbine"]}]

@@ -47,6 +47,9 @@ class Reader(Protocol):
     def fail(self, key: str, message: str, table: str | None = None) -> Exception:
         """The error of ``key`` (of the analysis's table, or of ``table``: ``grid``), located."""
 
+    def named(self, key: str) -> str:
+        """How this front end names ``key`` in a message (``--find`` on the command line, ``find`` in a file)."""
+
     def text(self, key: str, example: str) -> str:
         """The value of ``key`` as text (a number reads as its digits), refused unless a text or a number."""
 

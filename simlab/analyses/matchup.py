@@ -38,8 +38,8 @@ def _read(reader: Reader) -> BalanceAsk:
     metric = reader.given.get("metric")
     if not isinstance(metric, str):
         raise reader.fail("metric", f"expected the metric the attacker wants high, got {described(metric)}")
-    setup.check_metric(metric)
     check_matchup(setup, options, defenders, names, defender_names)  # as the cells will ask them
+    setup.check_metric(metric, [{**option, **defenders[0]} for option in options])  # each attack's price
     noun = str(reader.given.get("every", "option"))
     return BalanceAsk("tournament", metric, options=options, names=names, defenders=defenders,
                       defender_names=defender_names, noun=noun, analysis="matchup")  # fmt: skip

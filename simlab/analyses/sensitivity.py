@@ -54,7 +54,10 @@ def _read(reader: Reader) -> BalanceAsk:
         for name, value in vary.items()
     }
     for name, value in spread.items():
-        parse_factor(setup, f"{name}={value}")
+        try:
+            parse_factor(setup, f"{name}={value}", "vary")
+        except SimlabError as exc:
+            raise reader.fail("vary", str(exc)) from None
     sizes = {}
     for key, default in (("trajectories", DEFAULT_TRAJECTORIES), ("base", DEFAULT_BASE)):
         sizes[key] = given.get(key, default)
@@ -197,7 +200,6 @@ SENSITIVITY = register(
         rows=_rows,
         said=_said,
         charts=_charts,
-        needs=("SALib",),
         trials=SENSITIVITY_TRIALS,
         page_given=PAGE_SIZES,
         sentences=sensitivity_sentences,

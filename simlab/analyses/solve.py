@@ -19,8 +19,7 @@ from simlab.analyses import register
 from simlab.analyses.base import Analysis, Key, Listed, Reader, Said, tidy_row
 from simlab.balance.setup import Setup
 from simlab.balance.solve import Goal, NoCrossingError, most_values, parse_target, solve
-from simlab.balance.unknowns import find_unknown
-from simlab.inputs.errors import SimlabError
+from simlab.balance.unknowns import UnknownKeyError, check_unknown, find_unknown
 from simlab.inputs.limits import Limits
 from simlab.inputs.params import parse_assignments
 from simlab.output import plots
@@ -41,15 +40,17 @@ def _read(reader: Reader) -> BalanceAsk:
     """``[solve]``: ``find``, ``in``, ``tol``, and ``target`` or ``equal`` with ``[solve.a]`` and ``[solve.b]``."""
     given, setup = reader.given, reader.setup
     find, within = reader.text("find", 'the unknown, such as "dx"'), reader.text("in", 'its range, such as "6..20"')
-    try:
-        unknown = find_unknown(setup.owner, setup.question, find, within, given.get("tol"), "tol")
-    except SimlabError as exc:
-        raise reader.fail("tol" if "tol" in str(exc).split(":")[0] else "find", str(exc)) from None
-    if find in reader.grid:
-        raise reader.fail(find, f"{find} is the unknown [solve] searches: leave it out of [grid]", "grid")
     if ("target" in given) == ("equal" in given):
         raise reader.fail("target", 'give one of target = "METRIC=VALUE" and equal = "METRIC"')
     sides = {side: reader.table(side) for side in ("a", "b")}
+    mine = setup if "target" in given else setup.with_changes(inputs={**setup.inputs, **sides["a"]})
+    try:
+        unknown = find_unknown(setup.owner, setup.question, find, within, given.get("tol"), reader.named)
+        check_unknown(mine, unknown, reader.named)  # the setup the unknown is set in (A's, when made equal)
+    except UnknownKeyError as exc:
+        raise reader.fail(exc.key, exc.detail) from None
+    if find in reader.grid:
+        raise reader.fail(find, f"{find} is the unknown [solve] searches: leave it out of [grid]", "grid")
     if "target" in given:
         for side in ("a", "b"):
             if side in given:
@@ -64,13 +65,13 @@ def _read(reader: Reader) -> BalanceAsk:
 
 def _units(ask: BalanceAsk, setup: Setup) -> int:
     """The most values one search asks (twice as many questions when two setups are made equal)."""
-    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within), ask.tol, "tol")
+    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within), ask.tol)
     return most_values(unknown, setup.exact) * (2 if ask.target is None else 1)
 
 
 def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[Any], None], words: Vocabulary) -> Any:
     """One cell's search: its solution, or the sentence that says the range holds no crossing."""
-    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within), ask.tol, "tol")
+    unknown = find_unknown(setup.owner, setup.question, str(ask.find), str(ask.within), ask.tol)
     if ask.target is not None:
         mine, goal = setup, Goal(ask.metric, ask.target)
     else:

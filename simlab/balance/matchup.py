@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simlab.balance.games import RESAMPLES, Z95, GameMix, game_mix, game_mixes
-from simlab.balance.options import check_size, dominated_json
+from simlab.balance.options import dominated_json
 from simlab.balance.setup import Setup
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
@@ -143,7 +143,7 @@ def matchup(
         SimlabError: For a metric the question does not report, fewer than two attacks or no
             defender, two alike, or a job over the caps.
     """
-    setup.check_metric(metric)
+    setup.check_metric(metric, [{**attack, **defenders[0]} for attack in attackers] if defenders else ({},))
     if len(attackers) < 2 or len(defenders) < 1:
         raise SimlabError("a matchup needs two attacks or more and one defender or more")
     if len(set(attacker_names)) != len(attacker_names) or len(set(defender_names)) != len(defender_names):
@@ -151,15 +151,13 @@ def matchup(
     cells = len(attackers) * len(defenders)
     check_matchup(setup, attackers, defenders, attacker_names, defender_names)
     if limits is not None:
-        check_size(limits, cells, "cells", "the matchup")
-        if not setup.exact:
-            limits.check_trials(cells * setup.trials_each, f"the matchup ({cells} cells)")
+        limits.check_work(cells, setup.trials_each, "cells", "the matchup", "give fewer options")
     value = np.zeros((len(attackers), len(defenders)))
     half = np.zeros_like(value)
     for i, attack in enumerate(attackers):
         for j, defence in enumerate(defenders):
             result = setup.answer({**attack, **defence})
-            value[i, j] = float(result.metrics[metric])
+            value[i, j] = setup.metric_of(result, metric)
             low, high = result.ci95.get(metric, (value[i, j], value[i, j]))
             half[i, j] = (high - low) / 2
             if progress is not None:

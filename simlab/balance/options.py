@@ -10,10 +10,8 @@ from typing import Any
 
 from simlab.balance.setup import Setup
 from simlab.inputs.errors import SimlabError
-from simlab.inputs.limits import Limits
 
 __all__ = [
-    "check_size",
     "dominated_json",
     "every_row",
     "parse_options",
@@ -53,15 +51,6 @@ def parse_options(items: Sequence[str], where: str) -> tuple[list[dict[str, Any]
         chosen.append(option)
         names.append(name.strip() if named else " + ".join(str(v) for v in option.values()))
     return chosen, names
-
-
-def check_size(limits: Limits, questions: int, what: str, job: str) -> None:
-    """Refuse more questions (seatings or cells) than the job's cap of cells, exact ones included."""
-    from simlab.inputs.limits import TooMuchWorkError
-
-    if questions > limits.max_cells:
-        cap = f"the cap of {limits.max_cells:,}"
-        raise TooMuchWorkError(f"{job}: {questions:,} {what} is above {cap}; give fewer options")
 
 
 def dominated_json(names: Sequence[str], pairs: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@
 
 Each factor (an input, a rule parameter, a table column) is spread uniformly over its range: a
 real one over ``LOW..HIGH``, a whole one over each whole number of it, a listed one over its
-values. SALib (the ``balance`` extra) draws the points and computes the indices:
+values. SALib (a dependency of simlab) draws the points and computes the indices:
 
 1. **Morris screening** (elementary effects, ``trajectories`` of ``k + 1`` points on a 4-level
    grid): μ* (the mean absolute effect, with its bootstrap 95 % interval) and σ (how much the
@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from simlab.balance.setup import Setup
-from simlab.balance.unknowns import find_unknown
+from simlab.balance.unknowns import check_unknown, find_unknown
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.limits import Limits
 
@@ -41,6 +41,7 @@ __all__ = [
     "Effect",
     "Sensitivity",
     "parse_factor",
+    "check_sensitivity",
     "sensitivity",
     "points_needed",
     "SOBOL_MOST",
@@ -75,7 +76,7 @@ def _salib() -> Any:
     try:
         import SALib  # noqa: F401
     except ImportError:
-        raise SimlabError("simlab sensitivity needs SALib: pip install 'simlab[balance]'") from None
+        raise SimlabError("simlab sensitivity needs SALib, a dependency of simlab: pip install SALib") from None
     from SALib.analyze import morris as morris_analysis
     from SALib.analyze import sobol as sobol_analysis
     from SALib.sample import morris as morris_sample
@@ -126,23 +127,31 @@ class Factor:
         return f"{shown(self.low)}..{shown(self.high)}"
 
 
-def parse_factor(setup: Setup, text: str) -> Factor:
-    """``NAME=LOW..HIGH`` or ``NAME=A,B,C`` as a factor of ``setup``'s question.
+def parse_factor(setup: Setup, text: str, option: str = "--vary") -> Factor:
+    """``NAME=LOW..HIGH`` or ``NAME=A,B,C`` as a factor of ``setup``'s question, checked before any point is asked.
+
+    Args:
+        setup: The question.
+        text: The factor.
+        option: How messages name where it was given (``--vary``; ``vary`` in an experiment).
 
     Raises:
-        SimlabError: For a name that takes no such values, or a value the question refuses.
+        SimlabError: For a name the question does not take, a name that takes no such values, or a
+            value the question refuses.
     """
     name, equals, values = str(text).partition("=")
     name, values = name.strip(), values.strip()
     if not equals or not name or not values:
-        raise SimlabError(f"invalid value {str(text)[:40]!r} for --vary: expected NAME=LOW..HIGH or NAME=A,B,C")
+        raise SimlabError(f"invalid value {str(text)[:40]!r} for {option}: expected NAME=LOW..HIGH or NAME=A,B,C")
     if ".." in values:
-        unknown = find_unknown(setup.owner, setup.question, name, values)
+        named = {"find": option, "in": f"{option} {name}", "tol": option}.__getitem__
+        unknown = find_unknown(setup.owner, setup.question, name, values, named=named)
+        check_unknown(setup, unknown, named)
         return Factor(name, unknown.low, unknown.high, unknown.whole)
     choices = tuple(v.strip() for v in values.split(",") if v.strip())
     if len(choices) < 2 or len(set(choices)) != len(choices):
-        raise SimlabError(f"--vary {name}: give at least two different values, such as {name}=A,B")
-    varied = setup.with_changes(source="--vary")
+        raise SimlabError(f"{option} {name}: give at least two different values, such as {name}=A,B")
+    varied = setup.with_changes(source=option)
     for choice in choices:  # each value checked now, in one line, rather than halfway through
         setup.question.check(varied.request({name: choice}))
     return Factor(name, choices=choices)
@@ -242,6 +251,38 @@ def points_needed(factors: int, trajectories: int, base: int) -> int:
     return trajectories * (factors + 1) + base * (min(factors, SOBOL_MOST) + 2)
 
 
+def check_sensitivity(
+    setup: Setup,
+    metric: str,
+    factors: Sequence[Factor],
+    *,
+    trajectories: int = DEFAULT_TRAJECTORIES,
+    base: int = DEFAULT_BASE,
+    limits: Limits | None = None,
+) -> int:
+    """Refuse a sensitivity that could not run, before anything is said or asked; else its points.
+
+    Raises:
+        SimlabError: For a bad metric, question, factor or size, or a job over the caps.
+    """
+    setup.check_metric(metric)
+    setup.question.check(setup.request())  # the question itself (a battle asked exactly is refused here)
+    names = [f.name for f in factors]
+    if len(factors) < 2:
+        raise SimlabError("--vary: give at least two factors to rank")
+    if len(set(names)) != len(names):
+        raise SimlabError("--vary: a factor is given twice")
+    if trajectories < 2:
+        raise SimlabError(f"invalid value {trajectories} for --trajectories: expected at least 2")
+    if base < 16 or base & (base - 1):
+        raise SimlabError(f"invalid value {base} for --base: expected a power of 2 from 16")
+    needed = points_needed(len(factors), trajectories, base)
+    if limits is not None:
+        fewer = "give fewer trajectories or a smaller base"
+        limits.check_work(needed, setup.trials_each, "points", "the sensitivity", fewer)
+    return needed
+
+
 def sensitivity(
     setup: Setup,
     metric: str,
@@ -267,19 +308,8 @@ def sensitivity(
         SimlabError: For a bad metric, factor or size, or a job over the caps.
     """
     morris_sample, morris_analysis, sobol_sample, sobol_analysis = _salib()
-    setup.check_metric(metric)
+    needed = check_sensitivity(setup, metric, factors, trajectories=trajectories, base=base, limits=limits)
     names = [f.name for f in factors]
-    if len(factors) < 2:
-        raise SimlabError("--vary: give at least two factors to rank")
-    if len(set(names)) != len(names):
-        raise SimlabError("--vary: a factor is given twice")
-    if trajectories < 2:
-        raise SimlabError(f"invalid value {trajectories} for --trajectories: expected at least 2")
-    if base < 16 or base & (base - 1):
-        raise SimlabError(f"invalid value {base} for --base: expected a power of 2 from 16")
-    needed = points_needed(len(factors), trajectories, base)
-    if limits is not None and not setup.exact:
-        limits.check_trials(needed * setup.trials_each, f"the sensitivity ({needed:,} points)")
     answers: dict[tuple[Any, ...], float] = {}
 
     def evaluate(chosen: Sequence[Factor], units: np.ndarray) -> np.ndarray:
@@ -288,9 +318,7 @@ def sensitivity(
             key = tuple(f.value(u) for f, u in zip(chosen, point, strict=True))
             if key not in answers:
                 result = setup.answer(dict(zip((f.name for f in chosen), key, strict=True)))
-                if metric not in result.metrics:
-                    raise SimlabError(f"metric {metric} is not exact: leave out --exact")
-                answers[key] = float(result.metrics[metric])
+                answers[key] = setup.metric_of(result, metric)
                 if progress is not None:
                     progress(1)
             values[row] = answers[key]

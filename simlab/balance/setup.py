@@ -8,7 +8,7 @@ the value, a search over it is repeatable, and two values differ by the change a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,11 +17,12 @@ import pandas as pd
 from simlab.asking.variants import Variant
 from simlab.engine.results import Answer
 from simlab.inputs.battles import Battle
-from simlab.inputs.errors import UnknownNameError
+from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.limits import DEFAULT_MAX_TRIALS
 from simlab.inputs.params import field_specs
 from simlab.inputs.tables import Tables
 from simlab.systems import Question, System, get_system, question_of
+from simlab.systems.costs import COST_METRICS, Costed
 
 __all__ = ["Setup", "PAIRED_BATCHES"]
 
@@ -118,15 +119,43 @@ class Setup:
             return 0
         return int(self.trials if self.trials is not None else DEFAULT_BY_FORM[self.question.form])
 
-    def check_metric(self, metric: str) -> None:
-        """Refuse a metric the question never reports (one with no exact value is refused at its first answer).
+    def check_metric(self, metric: str, changes: Sequence[Mapping[str, Any]] = ({},)) -> None:
+        """Refuse a metric the question never reports, or a metric per price of gear without one.
+
+        Asked before any answer. A metric with no exact value is refused at its first answer
+        (:meth:`metric_of`).
+
+        Args:
+            metric: The metric asked.
+            changes: The changes of each value the search asks whose prices may differ (a
+                matchup's attacks); the setup's own inputs unless given.
 
         Raises:
-            UnknownNameError: With the valid metrics.
+            SimlabError: One line with the valid metrics, or naming the gear without a price.
         """
         valid = self.question.metric_docs
         if metric not in valid:
             raise UnknownNameError(f"metric of {self.kind}", metric, valid)
+        answer = self.question.answer
+        if isinstance(answer, Costed) and metric in COST_METRICS[self.question.form]:
+            for changed in changes:
+                why = answer.unpriced(self.system, self.request(changed))
+                if why is not None:
+                    base = metric.rsplit("_per_", 1)[0]
+                    instead = f"ask {base} instead, or give the row a cost" if base in valid else "give the row a cost"
+                    raise SimlabError(f"metric {metric} is per price and {why}: {instead}")
+
+    def metric_of(self, result: Answer, metric: str) -> float:
+        """``metric`` of an answer of this setup.
+
+        Raises:
+            SimlabError: When the answer does not report it (a metric with no exact value, asked exactly).
+        """
+        if metric not in result.metrics:
+            exact = (self.names or {}).get("exact", "--exact")
+            how = f"is not exact: leave out {exact}" if metric in result.not_exact else "is not reported here"
+            raise SimlabError(f"metric {metric} {how}")
+        return float(result.metrics[metric])
 
     def with_changes(self, **changes: Any) -> Setup:
         """A copy with fields replaced."""

@@ -302,11 +302,7 @@ class _Search:
         self.tolerance = unknown.precision(setup.exact)
 
     def metric(self, result: Any) -> float:
-        metric = self.goal.metric
-        if metric not in result.metrics:
-            how = "is not exact: leave out --exact" if metric in result.not_exact else "is not reported here"
-            raise SimlabError(f"metric {metric} {how}")
-        return float(result.metrics[metric])
+        return self.setup.metric_of(result, self.goal.metric)
 
     def at(self, x: float) -> Point:
         """The metric at ``x`` (asked once)."""

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from simlab.balance.games import RESAMPLES, Z95, GameMix, equilibrium, game_mix
-from simlab.balance.options import check_size, dominated_json
+from simlab.balance.options import dominated_json
 from simlab.balance.setup import Setup
 from simlab.balance.strengths import strengths
 from simlab.inputs.errors import SimlabError
@@ -168,8 +168,7 @@ def tournament(
     n = len(options)
     if limits is not None:
         seatings = n * (n - 1)
-        check_size(limits, seatings, "seatings", "the tournament")
-        limits.check_trials(seatings * setup.trials_each, f"the tournament ({seatings} seatings)")
+        limits.check_work(seatings, setup.trials_each, "seatings", "the tournament", "give fewer options")
     costs: list[float | None] = [None] * n
     wins = np.zeros((n, n))  # wins[i, j]: i's score as side A against j as side B, every draw half
     variance = np.zeros((n, n))

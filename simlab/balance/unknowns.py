@@ -11,14 +11,28 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.params import FieldSpec, field_specs
 from simlab.systems import Question, System
 
-__all__ = ["Unknown", "find_unknown", "parse_range", "parse_tolerance", "MAX_WHOLE_VALUES", "DEFAULT_PRECISION"]
+if TYPE_CHECKING:
+    from simlab.balance.setup import Setup
+
+__all__ = [
+    "Unknown",
+    "UnknownKeyError",
+    "find_unknown",
+    "check_unknown",
+    "option_named",
+    "parse_range",
+    "parse_tolerance",
+    "MAX_WHOLE_VALUES",
+    "DEFAULT_PRECISION",
+]
 
 #: The most values a whole-number range may span (a search never needs more than 60 steps).
 MAX_WHOLE_VALUES = 1 << 40
@@ -122,8 +136,33 @@ def parse_tolerance(value: Any, option: str = "--tol") -> float:
     return number
 
 
+def option_named(key: str) -> str:
+    """How the command line names a key of an unknown: ``--find``, ``--in``, ``--tol``."""
+    return f"--{key}"
+
+
+class UnknownKeyError(SimlabError):
+    """A mistake in one key of an unknown (``find``, ``in`` or ``tol``).
+
+    Attributes:
+        key: Which key is at fault (a file's reader locates its line).
+        detail: The mistake without the key's name, for a reader that names the key itself
+            (``FILE:LINE: [solve] in: ...``); the message names it as ``named`` does.
+    """
+
+    def __init__(self, key: str, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.detail = detail if detail is not None else message
+
+
 def find_unknown(
-    system: System, question: Question, name: str, range_text: str, tol: Any = None, tol_option: str = "--tol"
+    system: System,
+    question: Question,
+    name: str,
+    range_text: str,
+    tol: Any = None,
+    named: Callable[[str], str] = option_named,
 ) -> Unknown:
     """The unknown ``name`` of ``question`` over ``LOW..HIGH``: a rule parameter if the system has one so named.
 
@@ -133,13 +172,17 @@ def find_unknown(
         name: The unknown.
         range_text: Its range, ``LOW..HIGH``.
         tol: The precision of a real answer (None: the default share of the range).
-        tol_option: How messages name ``tol`` (``--tol``, ``tol``).
+        named: How the front end names the keys ``find``, ``in`` and ``tol`` in messages
+            (``--in`` on the command line, ``in`` in an experiment).
 
     Raises:
-        SimlabError: For a name that takes no numbers, a range outside what it accepts, or a
+        UnknownKeyError: For a name that takes no numbers, a range outside what it accepts, or a
             precision that is not a positive number within the range (or given for a whole unknown).
     """
-    low, high, written_real = parse_range(range_text)
+    try:
+        low, high, written_real = parse_range(range_text, named("in"))
+    except SimlabError as exc:
+        raise UnknownKeyError("in", str(exc), str(exc).replace(f" for {named('in')}", "")) from None
     rules = field_specs(system.rules_type)
     spec = rules.get(name)
     rule = spec is not None
@@ -147,25 +190,57 @@ def find_unknown(
         spec = _input_spec(system, question, name)
     if spec is not None and (not spec.numeric or spec.kind == "ints"):
         what = "rule parameter" if rule else "input"
-        raise SimlabError(f"--find {name}: the {what} takes {spec.expected()}, not a number to solve for")
+        takes = f"the {what} takes {spec.expected()}, not a number to solve for"
+        raise UnknownKeyError("find", f"{named('find')} {name}: {takes}", f"{name}: {takes}")
     counted = name.rsplit(".", 1)[-1] in _WHOLE_PATHS  # a battle's count, suppressors, tactics, max_turns
     whole = spec.kind in ("int", "int?") if spec is not None else counted or not written_real
     if whole and written_real:
-        raise SimlabError(f"--find {name} takes whole numbers: give --in as whole numbers, such as 1..8")
+        raise UnknownKeyError(
+            "in",
+            f"{named('find')} {name} takes whole numbers: give {named('in')} as whole numbers, such as 1..8",
+            f"{name} takes whole numbers: give whole numbers, such as 1..8",
+        )
     if spec is not None:
         smallest, largest = spec.bounds
         if low < smallest or high > largest:
-            raise SimlabError(f"--in {range_text}: {name} takes {spec.expected()}")
+            takes = f"{range_text}: {name} takes {spec.expected()}"
+            raise UnknownKeyError("in", f"{named('in')} {takes}", takes)
     if whole and high - low > MAX_WHOLE_VALUES:
-        raise SimlabError(f"--in {range_text}: at most {MAX_WHOLE_VALUES:,} whole values")
+        most = f"{range_text}: at most {MAX_WHOLE_VALUES:,} whole values"
+        raise UnknownKeyError("in", f"{named('in')} {most}", most)
     precision = None
     if tol is not None:
-        precision = parse_tolerance(tol, tol_option)
+        tol_option = named("tol")
+        try:
+            precision = parse_tolerance(tol, tol_option)
+        except SimlabError as exc:
+            raise UnknownKeyError("tol", str(exc), str(exc).replace(f" for {tol_option}", "")) from None
         if whole:
-            raise SimlabError(f"{tol_option} sets the precision of a real unknown: {name} is found to the unit")
+            real = f"sets the precision of a real unknown: {name} is found to the unit"
+            raise UnknownKeyError("tol", f"{tol_option} {real}", f"a {real.removeprefix('sets the ')}")
         if not (high - low) * FINEST_PRECISION <= precision < high - low:
-            raise SimlabError(
-                f"invalid value {tol!r} for {tol_option}: expected a precision below the range's width "
-                f"({high - low:g}) and at least {(high - low) * FINEST_PRECISION:.3g}"
+            expected = (
+                f"expected a precision below the range's width ({high - low:g}) "
+                f"and at least {(high - low) * FINEST_PRECISION:.3g}"
             )
+            given = f"invalid value {tol!r}"
+            raise UnknownKeyError("tol", f"{given} for {tol_option}: {expected}", f"{given}: {expected}")
     return Unknown(name, rule, whole, low, high, precision)
+
+
+def check_unknown(setup: Setup, unknown: Unknown, named: Callable[[str], str] = option_named) -> None:
+    """Refuse an unknown the question does not take (an unknown input name, a column of no row), before any search.
+
+    Raises:
+        UnknownKeyError: Naming ``find`` as the front end names it.
+    """
+    setting = unknown.setting(unknown.low)
+    try:
+        setup.question.check(setup.with_changes(source="").request(setting))
+    except SimlabError as exc:
+        detail = str(exc)
+        try:
+            setup.question.check(setup.with_changes(source=named("find")).request(setting))
+        except SimlabError as named_exc:
+            raise UnknownKeyError("find", str(named_exc), detail) from None
+        raise UnknownKeyError("find", detail) from None

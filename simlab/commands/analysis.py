@@ -81,7 +81,7 @@ def _answer(
     analysis = analysis_for(table, given)
     missing = analysis.missing()
     if missing is not None:
-        raise SimlabError(f"simlab {table} needs {missing}: pip install 'simlab[balance]'")
+        raise SimlabError(f"simlab {table} needs {missing}: pip install {missing}")
     if options["trials"] is None and not options["exact"]:
         options["trials"] = analysis.trials
     setup = balance_setup(system, kind or analysis.asks, battle_file, sets, **options)

@@ -138,7 +138,7 @@ def solve(
     """
     from simlab.balance.solve import Goal, NoCrossingError, parse_target
     from simlab.balance.solve import solve as solve_for
-    from simlab.balance.unknowns import find_unknown
+    from simlab.balance.unknowns import check_unknown, find_unknown
     from simlab.inputs.limits import Limits
     from simlab.inputs.params import parse_assignments
     from simlab.output.balance_sentences import solution_sentences
@@ -159,6 +159,7 @@ def solve(
     else:
         metric, value = parse_target(target or "")
         mine, goal = setup, Goal(metric, value)
+    check_unknown(mine, unknown)  # the setup the unknown is set in (A's, when made equal)
     shown = _Tried(unknown, goal.metric) if sys.stderr.isatty() and not as_json else None
     try:
         solution = solve_for(mine, unknown, goal, limits=Limits(max_trials=options["max_trials"]), tried=shown)
@@ -249,9 +250,9 @@ def sensitivity(
     """Rank what moves a metric over knobs with ranges (--vary): Morris screening, then Sobol shares.
 
     Each knob is spread evenly over its range; the points are asked on the same random streams when
-    sampled. Needs SALib (pip install 'simlab[balance]').
+    sampled.
     """
-    from simlab.balance.sensitivity import parse_factor, points_needed
+    from simlab.balance.sensitivity import check_sensitivity, parse_factor
     from simlab.balance.sensitivity import sensitivity as rank
     from simlab.inputs.limits import Limits
     from simlab.output.balance_sentences import sensitivity_sentences
@@ -260,12 +261,12 @@ def sensitivity(
         options["trials"] = SENSITIVITY_TRIALS
     setup = balance_setup(system, kind, battle_file, sets, **options)
     knobs = [parse_factor(setup, text) for text in factors]
-    needed = points_needed(len(knobs), trajectories, base)
+    limits = Limits(max_trials=options["max_trials"])
+    needed = check_sensitivity(setup, metric, knobs, trajectories=trajectories, base=base, limits=limits)
     each = "exact" if setup.exact else f"{setup.trials_each:,} trials each"
-    click.echo(f"sensitivity: up to {needed:,} points ({each})", err=True)
+    click.echo(f"sensitivity: up to {needed:,} points ({each})", err=True)  # said once it can run
     with progress_bar(needed, "points") as advance:
-        ranked = rank(setup, metric, knobs, trajectories=trajectories, base=base,
-                      limits=Limits(max_trials=options["max_trials"]), progress=advance)  # fmt: skip
+        ranked = rank(setup, metric, knobs, trajectories=trajectories, base=base, limits=limits, progress=advance)
     if chart_file is not None:
         from simlab.output.atomic import staged_file
         from simlab.output.balance_report import shares_chart

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from simlab.commands.options import (
+    COUNT,
     WHOLE,
     jobs_option,
     limit_options,
@@ -241,7 +242,7 @@ def baseline(
     "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
-@click.option("--limit", type=WHOLE, default=40, show_default=True, help="Changed rows shown per experiment.")
+@click.option("--limit", type=COUNT, default=40, show_default=True, help="Changed rows shown per experiment.")
 @click.option("--all", "show_all", is_flag=True, help="Show every changed row.")
 @jobs_option
 @limit_options

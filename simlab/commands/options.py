@@ -18,6 +18,7 @@ from simlab.text import whole_number
 
 __all__ = [
     "WHOLE",
+    "COUNT",
     "rules_options",
     "sampling_options",
     "max_trials_option",
@@ -37,16 +38,21 @@ class WholeNumber(click.ParamType):
 
     name = "integer"
 
+    def __init__(self, minimum: int | None = None) -> None:
+        self.minimum = minimum
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        number = whole_number(str(value))
+        number = value if isinstance(value, int) and not isinstance(value, bool) else whole_number(str(value))
         if number is None:
             self.fail(f"{str(value)[:40]!r} is not a whole number", param, ctx)
+        if self.minimum is not None and number < self.minimum:
+            self.fail(f"{number} is below {self.minimum}: expected a whole number from {self.minimum}", param, ctx)
         return number
 
 
 WHOLE = WholeNumber()
+#: A count: a whole number from 0.
+COUNT = WholeNumber(minimum=0)
 
 
 def max_trials_option(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -96,6 +96,27 @@ class Limits:
         if trials is not None:
             self.check_trials(cells * rule_sets * trials, what)
 
+    def check_work(self, questions: int, trials_each: int, what: str, job: str, fewer: str = "ask for fewer") -> None:
+        """Refuse a job of more questions than ``max_cells``, or more trials in all than ``max_trials``.
+
+        The one cap of every analysis (a tournament's seatings, a matchup's cells, a sensitivity's
+        points): exact questions count too, and however few trials each samples.
+
+        Args:
+            questions: Questions the job asks (each value, cell or seating asked once).
+            trials_each: Trials each samples (0 when exact).
+            what: What the questions are, plural (``points``).
+            job: The job, for the message (``the sensitivity``).
+            fewer: How to ask for less, for the message.
+
+        Raises:
+            TooMuchWorkError: Above a cap.
+        """
+        if questions > self.max_cells:
+            raise TooMuchWorkError(f"{job}: {questions:,} {what} is above the cap of {self.max_cells:,}; {fewer}")
+        if trials_each:
+            self.check_trials(questions * trials_each, f"{job} ({questions:,} {what})")
+
     def check_trials(self, trials: int, what: str) -> None:
         """Refuse more than ``max_trials`` trials.
 

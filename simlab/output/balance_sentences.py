@@ -240,15 +240,15 @@ def _alone_or_mix(names: Sequence[str], mix: np.ndarray) -> str:
 
 def _dominance(
     names: Sequence[str], pairs: Sequence[tuple[int, int]], order: Sequence[int], others: str
-) -> list[tuple[str, str, bool]]:
-    """Who dominates whom, in as few words as say it all: ``("the cruiser and the frigate", "the scout ...", True)``.
+) -> list[tuple[str, str, bool, bool]]:
+    """Who dominates whom, in as few words as say it all: ``("the cruiser and the frigate", "the scout", True, False)``.
 
     Options that dominate the same set are named together; the groups are taken strongest first,
     each naming only the options no stronger group has named, so a dominated option is said once.
     One option that dominates all the others dominates ``others`` ("every other ship").
 
     Returns:
-        For each group: who dominates, whom, and whether the first is several (for the verb).
+        For each group: who dominates, whom, and whether each is several (for the verbs).
     """
     rank = {i: r for r, i in enumerate(order)}
     beats: dict[int, set[int]] = {}
@@ -257,7 +257,7 @@ def _dominance(
     groups: dict[frozenset[int], list[int]] = {}
     for i in sorted(beats, key=rank.__getitem__):
         groups.setdefault(frozenset(beats[i]), []).append(i)
-    said: list[tuple[str, str, bool]] = []
+    said: list[tuple[str, str, bool, bool]] = []
     named: set[int] = set()
     for losers, winners in groups.items():
         new = sorted(losers - named, key=rank.__getitem__)
@@ -267,7 +267,8 @@ def _dominance(
         everyone = len(winners) == 1 and len(losers) == len(names) - 1
         whom = others if everyone else listed([f"the {names[k]}" for k in new])
         several = len(winners) > 1 or is_plural(names[winners[0]])
-        said.append((listed([f"the {names[i]}" for i in winners]), whom, several))
+        beaten_several = everyone or len(new) > 1 or is_plural(names[new[0]])
+        said.append((listed([f"the {names[i]}" for i in winners]), whom, several, beaten_several))
     return said
 
 
@@ -371,7 +372,7 @@ def tournament_sentences(result: Tournament) -> list[str]:
     grouped = _dominance(names, pairs, order, f"every other {noun}")
     if grouped:
         said_by = "; ".join(
-            f"{winners} {'dominate' if several else 'dominates'} {losers}" for winners, losers, several in grouped
+            f"{winners} {'dominate' if several else 'dominates'} {losers}" for winners, losers, several, _ in grouped
         )
         lines.append(sentence_case(said_by) + " (beaten head to head and outscored against all the rest, 95 % "
                      "intervals apart).")  # fmt: skip
@@ -428,11 +429,17 @@ def matchup_sentences(result: Matchup, words: Vocabulary | None = None) -> list[
     pairs = dominated_rows(result)
     grouped = _dominance(result.attackers, pairs, order, "every other attack")
     if grouped:
-        said_by = "; ".join(
-            f"{winners} {'do' if several else 'does'} better than {losers}" for winners, losers, several in grouped
-        )
         apart = "" if result.method == "exact" else ", intervals apart"
-        lines.append(sentence_case(said_by) + f" against every defender{apart}: never the better choice.")
+        for winners, losers, several, beaten_several in grouped:
+            never = (
+                "no other attack is ever the better choice"
+                if losers == "every other attack"
+                else f"{losers} {'are' if beaten_several else 'is'} never the better choice"
+            )
+            lines.append(
+                sentence_case(f"{winners} {'do' if several else 'does'} better than {losers}")
+                + f" against every defender{apart}: {never}."
+            )
     else:
         lines.append("No attack is dominated: against some defender, each does at least as well as any other.")
     lines.append("")

@@ -378,11 +378,12 @@ class Question:
         if not form.exact and not self.sampled_only:
             raise ValueError(f"question {self.kind}: only scenario questions have an exact engine")
         if form.sided or "weapon" in self.row_inputs:  # what an answer is worth per credit
-            from simlab.systems.costs import COST_METRICS, Costed
+            from simlab.systems.costs import Costed, cost_metrics
 
             if not isinstance(self.answer, Costed):
                 object.__setattr__(self, "answer", Costed(self.answer, self.form, self.row_inputs))
-            object.__setattr__(self, "extra_metrics", {**self.extra_metrics, **COST_METRICS[self.form]})
+            priced = cost_metrics(self.form, {**self.metrics, **self.extra_metrics})
+            object.__setattr__(self, "extra_metrics", {**self.extra_metrics, **priced})
 
     @property
     def input_form(self) -> InputForm:

@@ -23,7 +23,7 @@ from simlab.engine.results import Answer
 from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.systems.forms import get_form
 
-__all__ = ["COST_METRICS", "Costed", "unit_of"]
+__all__ = ["COST_METRICS", "Costed", "unit_of", "cost_metrics"]
 
 #: The tables whose prices are in megacredits (the rest: credits).
 IN_MCR = ("ships",)
@@ -43,6 +43,15 @@ COST_METRICS: dict[str, dict[str, str]] = {
     },
 }
 COST_METRICS["battle"] = COST_METRICS["sides"]
+
+
+def cost_metrics(form: str, metrics: Mapping[str, str]) -> dict[str, str]:
+    """The metrics prices add to a question of ``form`` reporting ``metrics``: those of a metric it reports."""
+    return {
+        name: doc
+        for name, doc in COST_METRICS[form].items()
+        if name.startswith("cost_") or name.rsplit("_per_", 1)[0] in metrics
+    }
 
 
 def unit_of(table: str) -> tuple[str, float]:
@@ -119,13 +128,11 @@ class Costed:
     def __call__(self, request: Any) -> Answer:
         """The answer, with ``*_per_kcr`` (or ``_per_mcr``) and the sides' costs where prices are given."""
         result = self.inner(request)
-        from simlab.systems import get_system
-
-        tables = {**get_system(result.system).tables(), **request.tables}
+        tables = self._tables(result.system, request)
         added: dict[str, float] = {}
         scaled: dict[str, tuple[str, float]] = {}  # a metric per price: the metric it divides, and by what
         if not get_form(self.form).sided:
-            found = _figure_cost(self.row_inputs, tables, request.scenario, request.row_overrides, ("weapon",))
+            found = self._weapon(request, tables)
             if found is not None and found[0] > 0:
                 unit, per = unit_of("weapons")
                 for metric in ("mean_damage", "p_incapacitated"):
@@ -151,6 +158,30 @@ class Costed:
                 low, high = result.ci95.get(base, (value * divisor, value * divisor))
                 intervals[name] = (low / divisor, high / divisor)
         return dataclasses.replace(result, metrics={**result.metrics, **added}, ci95=intervals)
+
+    def unpriced(self, system: str, request: Any) -> str | None:
+        """Why ``request``'s answer has no metric per price, in a few words (None: it has them).
+
+        Asked before any answer, so that a search over a metric per price is refused before it starts.
+        """
+        tables = self._tables(system, request)
+        if not get_form(self.form).sided:
+            found = self._weapon(request, tables)
+            if found is None or found[0] <= 0:
+                weapon = request.scenario.get("weapon")
+                return f"weapon {weapon!r} has no price" if weapon else "an ad-hoc weapon has no price"
+            return None
+        return "a side's gear has no price" if self._sides(request, tables) is None else None
+
+    @staticmethod
+    def _tables(system: str, request: Any) -> Tables:
+        from simlab.systems import get_system
+
+        return {**get_system(system).tables(), **request.tables}
+
+    def _weapon(self, request: Any, tables: Tables) -> tuple[float, str] | None:
+        """The price of a scenario's weapon (None: none)."""
+        return _figure_cost(self.row_inputs, tables, request.scenario, request.row_overrides, ("weapon",))
 
     def _sides(self, request: Any, tables: Tables) -> list[tuple[float, str]] | None:
         """Each side's gear: every figure's priced rows times its count (None: a side without a price)."""

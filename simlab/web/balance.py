@@ -152,7 +152,7 @@ def _work(balance: BalanceQuery, site: Site, progress: Callable[[int], None] | N
     analysis = balance.analysis
     missing = analysis.missing()
     if missing is not None:
-        raise SimlabError(f"a {analysis.name} needs {missing}: pip install 'simlab[balance]' on the server")
+        raise SimlabError(f"a {analysis.name} needs {missing}: pip install {missing} on the server")
     setup = balance.setup(site, progress)
     ask = analysis.read(GivenReader(analysis.name, balance.values(), setup))
     words = Vocabulary(battle=setup.battle)

@@ -54,6 +54,9 @@ class _ExperimentReader:
     def fail(self, key: str, message: str, table: str | None = None) -> Exception:
         return self.check.fail(self.table_name if table is None else table, key, message)
 
+    def named(self, key: str) -> str:
+        return key
+
     def text(self, key: str, example: str) -> str:
         value = self.given.get(key)
         if isinstance(value, bool) or not isinstance(value, str | int | float):
@@ -70,8 +73,7 @@ def read_balance(check: Checker, data: Mapping[str, Any], table: str, experiment
     missing = analysis.missing()
     if missing is not None:
         line = check.lines.get((table, "")) or check.lines.get(("", "kind"))
-        raise MissingExtraError(check.path, line, "kind", f"a {analysis.name} needs {missing}: "
-                                "pip install 'simlab[balance]'")  # fmt: skip
+        raise MissingExtraError(check.path, line, "kind", f"a {analysis.name} needs {missing}: pip install {missing}")
     setup = balance_setup(experiment, dict(next(experiment.cells())))
     reader = _ExperimentReader(check, table, read_table(check, data, table), setup, experiment.grid)
     try:

@@ -109,6 +109,9 @@ def experiment_text(extra: str = "", grid: str = 'weapon = ["assault rifle"]\nmo
             ["--max-trials"],
         ),
         (experiment_text(f"trials = {HUGE}").encode(), ["trials"]),
+        (experiment_text().encode() + b'\n[labels]\np_hit = "' + b"x" * 300_000 + b'"\n',
+         ["[labels] p_hit", "300,000"]),
+        (experiment_text().encode() + b'\n[labels]\np_hit = "to\\nhit"\n', ["[labels] p_hit", "one line"]),
         (experiment_text(f"seed = {HUGE}").encode(), ["seed"]),
         (experiment_text().replace('mode = ["single"]', f'mode = ["single"]\ndx = [{HUGE}]').encode(), ["dx"]),
         (
@@ -143,6 +146,8 @@ def experiment_text(extra: str = "", grid: str = 'weapon = ["assault rifle"]\nmo
         "million-cells",
         "trials-cap",
         "trials-huge",
+        "label-300k",
+        "label-two-lines",
         "seed-huge",
         "grid-huge",
         "rows-eq-cols",

@@ -449,3 +449,25 @@ def test_eng_3_the_battle_view_offers_a_range_policy_only_where_the_range_moves(
     assert 'name="a.formation.range_policy"' in client.get("/battle/space_v4").text
     for system in ("hitech_tft", "striker", "tyconian"):
         assert "range_policy" not in client.get(f"/battle/{system}").text, system
+
+
+@pytest.mark.parametrize("view", ["/sweep/striker", "/api/sweep/striker", "/csv/sweep/striker"])
+def test_a_sweep_shares_the_trials_one_request_may_sample_as_a_comparison_does(client, view):
+    query = {"kind": "battle", "battle": "striker_fireteam", "x": "a.groups.0.count", "values": "2,3,4",
+             "metric": "p_a_wins", "trials": "100000"}  # each within the 200,000 a request may sample  # fmt: skip
+    refused = client.get(view, params=query)
+    assert refused.status_code == 400
+    said = html.unescape(refused.text)
+    assert "the sweep samples 300,000 trials (3 answers of up to 100,000), above the 200,000" in said
+
+
+@pytest.mark.parametrize("size", [4_000_000, 8_000_000])
+def test_an_uploaded_variant_in_an_address_is_unpacked_no_further_than_an_upload_may_be(client, size):
+    import base64
+    import zlib
+
+    bomb = "upload:" + base64.urlsafe_b64encode(zlib.compress(b"\n" * size, 9)).decode("ascii")
+    page = client.get("/attack/hitech_tft", params={"weapon": "assault rifle", "variant": bomb})
+    assert page.status_code == 400
+    said = html.unescape(page.text)
+    assert ("larger than 64 KiB unpacked" if len(bomb) <= 6000 else "damaged") in said

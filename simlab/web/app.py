@@ -47,7 +47,7 @@ from simlab.web.battle import battle_files
 from simlab.web.cache import answer_of, chart_of
 from simlab.web.config import TEMPLATES, Site, own_tables_by_system, variant_systems
 from simlab.web.pages import LABELS, question_page
-from simlab.web.query import carry_upload, variant_files
+from simlab.web.query import MAX_UPLOAD_BYTES, carry_upload, variant_files
 from simlab.web.questions import parse_query
 from simlab.web.varied import view_question
 from simlab.web.views import VIEWS, View
@@ -56,7 +56,6 @@ from simlab.web.work import DEFAULT_SAMPLED_SLOTS, BusyError, WorkRunner, is_sam
 __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 
 #: The largest variant file a page accepts.
-MAX_UPLOAD_BYTES = 64 * 1024
 #: The most trials one request may sample unless ``simlab serve --max-trials`` says otherwise.
 DEFAULT_WEB_MAX_TRIALS = 2_000_000
 _STATIC = Path(__file__).parent / "static"

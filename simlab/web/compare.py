@@ -32,7 +32,7 @@ from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
 from simlab.web.query import joined, variant_label
 from simlab.web.questions import Query
-from simlab.web.varied import varied, view_form, view_items, view_query
+from simlab.web.varied import requests_within, varied, view_form, view_items, view_query
 from simlab.workflow.compare import DEFAULT_BATCHES
 
 __all__ = [
@@ -156,10 +156,8 @@ def compare_loadouts(
         SimlabError: When a loadout's inputs are not valid, or the trials exceed ``max_trials``.
     """
     columns = query.columns()
-    share = replace(site, max_trials=site.max_trials // len(columns))
-    answers = []
-    for column in columns:
-        answers.append(answer_of(site.answers, column.query, column.query.request(share)))
+    asked = requests_within(site, [column.query for column in columns], "comparison")
+    answers = [answer_of(site.answers, column.query, each) for column, each in zip(columns, asked, strict=True)]
     first = answers[0]
     table = pd.DataFrame({"metric": list(first["metrics"])})
     for column, answer in zip(columns, answers, strict=True):
@@ -169,8 +167,7 @@ def compare_loadouts(
             table[f"Δ {column.label}"] = table[column.label] - table[columns[0].label]
         return table, answers
     frames = []
-    for column in columns:
-        question, request = column.query.request(share)
+    for question, request in asked:
         frames.append(batch_metrics(question, request, batches))
     for column, frame in zip(columns[1:], frames[1:], strict=True):
         differences = paired_differences(frames[0], frame)

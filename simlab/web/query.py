@@ -194,6 +194,8 @@ def variant_files(directory: Path) -> dict[str, Path]:
 UPLOADED = "upload:"
 #: The longest uploaded variant an address may carry (characters of its compressed form).
 MAX_CARRIED = 6000
+#: The largest variant file a page takes, in bytes, uploaded or unpacked from an address.
+MAX_UPLOAD_BYTES = 64 * 1024
 
 
 def carry_upload(text: str) -> str:
@@ -217,10 +219,24 @@ def carried_text(value: str) -> str:
     Raises:
         SimlabError: For a value that is not one.
     """
+    damaged = SimlabError("variant: the uploaded variant in this address is damaged; upload the file again")
+    if len(value) > MAX_CARRIED:
+        raise damaged
+    unpacking = zlib.decompressobj()  # inflated only as far as an upload may be: a small address may hold a bomb
     try:
-        return zlib.decompress(base64.urlsafe_b64decode(value.removeprefix(UPLOADED).encode("ascii"))).decode("utf-8")
+        packed = base64.urlsafe_b64decode(value.removeprefix(UPLOADED).encode("ascii"))
+        data = unpacking.decompress(packed, MAX_UPLOAD_BYTES + 1)
     except (ValueError, zlib.error, UnicodeError):
-        raise SimlabError("variant: the uploaded variant in this address is damaged; upload the file again") from None
+        raise damaged from None
+    if len(data) > MAX_UPLOAD_BYTES or unpacking.unconsumed_tail:
+        raise SimlabError(
+            f"variant: the uploaded variant in this address is larger than {MAX_UPLOAD_BYTES // 1024} KiB "
+            "unpacked; a variant is far smaller"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeError:
+        raise damaged from None
 
 
 def variant_label(value: str) -> str:

@@ -28,7 +28,7 @@ from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
 from simlab.web.query import joined
 from simlab.web.questions import Query
-from simlab.web.varied import varied, view_form, view_items, view_query
+from simlab.web.varied import requests_within, varied, view_form, view_items, view_query
 
 __all__ = [
     "SweepQuery",
@@ -39,7 +39,7 @@ __all__ = [
     "sweep_experiment",
     "MAX_POINTS",
     "SWEEP_KEYS",
-    "sweep_point",
+    "sweep_points",
     "sweep_answer",
     "sweep_fields",
 ]
@@ -187,15 +187,20 @@ def sweep_experiment(query: SweepQuery, site: Site) -> str:
     return "\n".join(lines) + "\n"
 
 
-def sweep_point(point: Query, site: Site) -> dict[str, Any]:
-    """One point of a sweep: its method, metrics and intervals."""
-    result = answer_of(site.answers, point, point.request(site))
-    return {"method": result["method"], "metrics": result["metrics"], "ci95": result.get("ci95", {})}
+def sweep_points(query: SweepQuery, site: Site) -> list[dict[str, Any]]:
+    """Each point of a sweep: its inputs, method, metrics and intervals (the trials of all within the cap)."""
+    points = query.points()
+    found = []
+    for point, asked in zip(points, requests_within(site, points, "sweep"), strict=True):
+        result = answer_of(site.answers, point, asked)
+        found.append({"inputs": dict(point.inputs), "method": result["method"], "metrics": result["metrics"],
+                      "ci95": result.get("ci95", {})})  # fmt: skip
+    return found
 
 
 def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
     """The chart and table of a sweep, its links, and the experiment file that runs it."""
-    answers = [sweep_point(point, site) for point in query.points()]
+    answers = sweep_points(query, site)
     table = sweep_table(query, answers)
     figure = sweep_chart(query, table)
     width, height = (float(v) for v in figure.get_size_inches())

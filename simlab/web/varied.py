@@ -14,13 +14,14 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from simlab.inputs.errors import SimlabError
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.battle import shipped_battles
 from simlab.web.config import Site
 from simlab.web.forms import Groups, form_groups, varied_fields
 from simlab.web.questions import PARSERS, Query, asked_kind
 
-__all__ = ["view_question", "view_query", "varied", "view_items", "view_form"]
+__all__ = ["view_question", "view_query", "varied", "view_items", "view_form", "requests_within"]
 
 
 def view_question(system: str, items: Sequence[tuple[str, str]]) -> tuple[System, Question]:
@@ -80,3 +81,23 @@ def view_items(query: Query, leave_out: Collection[str] = ()) -> list[tuple[str,
     """The query string of the question a view varies: its own pairs (but ``leave_out``) and its kind."""
     items = [(k, v) for k, v in query.items() if k not in leave_out and k != "kind"]
     return [*items, ("kind", query.kind)] if query.kind != "attack" else items
+
+
+def requests_within(site: Site, queries: Sequence[Query], view: str) -> list[tuple[Question, Any]]:
+    """Each query's question and request, refused when together they sample more than one request may.
+
+    A Sweep or a Compare is one request however many answers it shows: the site's cap on trials
+    (``max_trials``) holds for the trials of all of them, checked before any is sampled.
+
+    Raises:
+        SimlabError: For a query its page refuses, or trials in all above the cap.
+    """
+    asked = [query.request(site) for query in queries]
+    sampled = [int(request.trials) for _, request in asked if getattr(request, "method", "") != "exact"]
+    if sum(sampled) > site.max_trials:
+        raise SimlabError(
+            f"the {view} samples {sum(sampled):,} trials ({len(sampled)} answers of up to {max(sampled):,}), above "
+            f"the {site.max_trials:,} one request may sample: give fewer values or trials"
+        )
+    return asked
+

@@ -17,7 +17,7 @@ from simlab.web.balance import balance_csv, balance_payload
 from simlab.web.compare import compare_loadouts, parse_compare
 from simlab.web.config import Site
 from simlab.web.pages import balance_page, compare_page, sweep_page
-from simlab.web.sweep import parse_sweep, sweep_point, sweep_table
+from simlab.web.sweep import parse_sweep, sweep_points, sweep_table
 
 __all__ = ["View", "VIEWS"]
 
@@ -41,13 +41,13 @@ class View:
 
 def _sweep_payload(site: Site, system: str, items: Items) -> dict[str, Any]:
     query = parse_sweep(site, system, items)
-    points = [{"inputs": dict(p.inputs), **sweep_point(p, site)} for p in query.points()]
+    points = sweep_points(query, site)
     return {"x": query.x, "metric": query.metric, "series": query.series, "points": points}
 
 
 def _sweep_csv(site: Site, system: str, items: Items) -> str:
     query = parse_sweep(site, system, items)
-    table = sweep_table(query, [sweep_point(point, site) for point in query.points()])
+    table = sweep_table(query, sweep_points(query, site))
     return str(table.to_csv(index=False, lineterminator="\n"))
 
 

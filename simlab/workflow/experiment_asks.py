@@ -76,6 +76,10 @@ def _labelled(system: Any, experiment: Experiment, metrics: Mapping[str, str]) -
     return known
 
 
+#: The longest ``[labels]`` value: a few words, as a chart's axis or a table's column shows them.
+MAX_LABEL = 120
+
+
 def check_labels(check: Checker, labels: Mapping[str, Any], system: Any, experiment: Experiment,
                   metrics: Mapping[str, str]) -> None:  # fmt: skip
     """Refuse a ``[labels]`` key that names nothing the experiment or its system has, and a label without words."""
@@ -86,6 +90,10 @@ def check_labels(check: Checker, labels: Mapping[str, Any], system: Any, experim
             raise check.fail("labels", key, str(UnknownNameError("name to label", key, shown)))
         if not isinstance(label, str) or not label.strip():
             raise check.fail("labels", key, f"expected the words for {key}, got {described(label)}")
+        if len(label) > MAX_LABEL or not label.isprintable():
+            got = f"{len(label):,} characters" if len(label) > MAX_LABEL else f"{described(label)[:60]}"
+            expected = f"expected a few words on one line (at most {MAX_LABEL} characters), got {got}"
+            raise check.fail("labels", key, expected)
 
 
 def read_question(

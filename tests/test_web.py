@@ -471,3 +471,11 @@ def test_an_uploaded_variant_in_an_address_is_unpacked_no_further_than_an_upload
     assert page.status_code == 400
     said = html.unescape(page.text)
     assert ("larger than 64 KiB unpacked" if len(bomb) <= 6000 else "damaged") in said
+
+
+@pytest.mark.parametrize(("view", "query"), [("/chart/attack/hitech_tft", {"weapon": "nope"}),
+                                             ("/chart/battle/striker", {"battle": "nope"})])  # fmt: skip
+def test_a_chart_address_with_a_mistake_answers_its_one_line_not_a_page(client, view, query):
+    refused = client.get(view, params=query)
+    assert refused.status_code == 400 and refused.headers["content-type"].startswith("text/plain")
+    assert refused.text.startswith("error: unknown ") and refused.text.count("\n") == 1

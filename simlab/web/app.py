@@ -32,7 +32,7 @@ from urllib.parse import urlencode
 
 import pandas as pd
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -252,8 +252,11 @@ def create_app(
 
 
 def _error(request: Request, message: str, status: int, systems: Sequence[System]) -> Response:
+    """The message as the address asked: JSON for data, one line of text for a chart (an image), else a page."""
     if request.url.path.startswith(("/api/", "/csv/")):
         return JSONResponse({"error": message}, status_code=status)
+    if request.url.path.startswith("/chart/"):
+        return PlainTextResponse(f"error: {message}\n", status_code=status)
     return HTMLResponse(render("error.html.j2", TEMPLATES, systems=systems, message=message), status_code=status)
 
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from simlab.asking.requests import Request, question_request
 from simlab.asking.variants import Variant, load_variant, parse_variant
 from simlab.inputs.errors import SimlabError, UnknownNameError
-from simlab.systems import Question
+from simlab.systems import Question, question_of
 from simlab.text import whole_number as text_whole_number
 from simlab.web.config import Site
 from simlab.web.work import threads_now
@@ -47,9 +47,11 @@ __all__ = [
 METHODS = ("exact", "monte_carlo")
 #: How messages name the choices of a query (the command line says ``--exact``...).
 WEB_NAMES = {"exact": "method=exact", "trials": "trials", "kind": "kind"}
-#: Trials per block of a sampled answer: small, so that a client that goes away stops its work
-#: within a fraction of a second (the block size never changes a result).
-BLOCK_SIZE = 1 << 14
+#: Trials per block of a sampled answer, by form of question: small, so that a client that goes away
+#: stops its work within a fraction of a second (sampling stops between blocks; the block size never
+#: changes a result). A battle of sixty figures a side samples some 20,000 a second: 1,024 take 50 ms
+#: (against 16,384 battles, the shipped battles' pages take some 5 % longer).
+BLOCK_SIZE = {"scenario": 1 << 14, "sides": 1 << 10, "battle": 1 << 10}
 _CONTROL = ("method", "trials", "seed", "kind", "variant")
 
 
@@ -67,6 +69,7 @@ def web_request(
             ones that replace the query's (``exact``, ``variant``, a ``battle``).
     """
     given: dict[str, Any] = {"inputs": query.inputs, "rules": query.rules, "trials": query.trials, "seed": query.seed}
+    form = question_of(query.system, query.kind).form
     return question_request(
         query.system,
         query.kind,
@@ -75,7 +78,7 @@ def web_request(
         threads=threads_now(),
         names=WEB_NAMES,
         progress=progress,
-        block_size=BLOCK_SIZE,
+        block_size=BLOCK_SIZE[form],
         tables=site.own.get(query.system),
     )
 

@@ -479,3 +479,10 @@ def test_a_chart_address_with_a_mistake_answers_its_one_line_not_a_page(client, 
     refused = client.get(view, params=query)
     assert refused.status_code == 400 and refused.headers["content-type"].startswith("text/plain")
     assert refused.text.startswith("error: unknown ") and refused.text.count("\n") == 1
+
+
+def test_the_balance_form_offers_and_keeps_a_metric_per_price(client):
+    query = {"do": "tournament", "options": "weapon=rifle | weapon=shotgun", "defenders": "armor=mesh | armor=cloth",
+             "metric": "p_incapacitated_per_kcr", "method": "exact"}  # fmt: skip
+    page = client.get("/balance/striker", params=query)
+    assert page.status_code == 200 and '<option value="p_incapacitated_per_kcr" selected>' in page.text

@@ -208,7 +208,7 @@ def _chart(name: str, caption: str, figure: Any) -> Chart:
 
 def _field(key: Key, fields: Mapping[str, dict[str, Any]], question: Question, given: str | None) -> dict[str, Any]:
     """The page's field of one key: its choices (the question's metrics or number inputs) where it has them."""
-    metrics = list(question.metrics)
+    metrics = list(question.metric_docs)  # its own and those it adds (per price, a battle's series)
     spec: dict[str, Any] = {"name": key.name, "default": "", "doc": key.doc.format(metrics=", ".join(metrics[:4]))}
     if key.choices == "metrics":
         spec["choices"] = ["", *metrics]

@@ -458,7 +458,7 @@ def test_a_sweep_shares_the_trials_one_request_may_sample_as_a_comparison_does(c
     refused = client.get(view, params=query)
     assert refused.status_code == 400
     said = html.unescape(refused.text)
-    assert "the sweep samples 300,000 trials (3 answers of up to 100,000), above the 200,000" in said
+    assert "the sweep (3 sampled answers): 300,000 trials is above the cap of 200,000" in said
 
 
 @pytest.mark.parametrize("size", [4_000_000, 8_000_000])

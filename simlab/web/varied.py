@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.limits import Limits
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.battle import shipped_battles
 from simlab.web.config import Site
@@ -94,10 +94,6 @@ def requests_within(site: Site, queries: Sequence[Query], view: str) -> list[tup
     """
     asked = [query.request(site) for query in queries]
     sampled = [int(request.trials) for _, request in asked if getattr(request, "method", "") != "exact"]
-    if sum(sampled) > site.max_trials:
-        raise SimlabError(
-            f"the {view} samples {sum(sampled):,} trials ({len(sampled)} answers of up to {max(sampled):,}), above "
-            f"the {site.max_trials:,} one request may sample: give fewer values or trials"
-        )
+    Limits(max_trials=site.max_trials).check_trials(sum(sampled), f"the {view} ({len(sampled)} sampled answers)")
     return asked
 

@@ -6,8 +6,11 @@ message as one line, ``error: ...``, and exits with status 2. Anything else is a
 
 from __future__ import annotations
 
+import contextvars
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from types import MappingProxyType
 
 __all__ = [
     "SimlabError",
@@ -15,7 +18,35 @@ __all__ = [
     "InvalidValueError",
     "ScenarioError",
     "close_names",
+    "spelled",
+    "speaking",
 ]
+
+#: How the front end answering now names what the command line names (``--set`` → the page's
+#: fields): a message is written in the command line's words, each spelled through this.
+_SPELLING: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
+    "spelling", default=MappingProxyType({})
+)
+
+
+def spelled(words: str) -> str:
+    """How the front end answering now says ``words`` of a message, written as the command line says them.
+
+    The command line says them as written; the web page names its fields (``--set dx`` is the
+    field ``dx``, ``--trials`` is ``trials``); a tournament's option names its inputs without a
+    side (:func:`speaking`).
+    """
+    return _SPELLING.get().get(words, words)
+
+
+@contextmanager
+def speaking(names: Mapping[str, str]) -> Iterator[None]:
+    """Messages raised within say the command line's ``names`` as the mapping says (over the outer spelling)."""
+    token = _SPELLING.set(MappingProxyType({**_SPELLING.get(), **names}))
+    try:
+        yield
+    finally:
+        _SPELLING.reset(token)
 
 
 class SimlabError(Exception):
@@ -33,6 +64,7 @@ class UnknownNameError(SimlabError):
             name: The name the user gave.
             valid: Every valid name.
         """
+        kind = spelled(kind)
         valid_list = sorted(valid)
         close = close_names(name, valid_list)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
@@ -53,7 +85,7 @@ class InvalidValueError(SimlabError):
             value: The value as the user gave it.
             expected: What would be valid.
         """
-        super().__init__(f"invalid value {value!r} for {field}: expected {expected}")
+        super().__init__(f"invalid value {value!r} for {spelled(field)}: expected {expected}")
 
 
 class ScenarioError(SimlabError):

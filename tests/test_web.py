@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import re
 import socket
 import time
 import urllib.error
@@ -101,6 +102,30 @@ def test_the_acceptance_numbers_show_in_the_api_and_on_the_page(client):
 
 
 @pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("/api/attack/hitech_tft?armor=none", "no weapon: give weapon=NAME (a row of the weapons table)"),
+        ("/api/duel/striker?a.skill=abc", "invalid value 'abc' for a.skill"),
+        ("/api/attack/hitech_tft?weapon=lt+pistol&method=monte_carlo&trials=100000000", "ask for fewer"),
+        ("/api/balance/hitech_tft?do=solve&find=dx&in=6..20&target=p_hit%3Dnan&weapon=lt+pistol",
+         "invalid value 'p_hit=nan' for target"),
+        ("/api/balance/tyconian?do=tournament&options=a:skill%3D100|b:skill%3D2",
+         "option 'a': invalid value '100' for skill"),
+        ("/api/balance/tyconian?do=sensitivity&vary=skill%3D0..4&metric=p_hit", "vary: expected two knobs or more"),
+        ("/api/balance/tyconian?do=sensitivity&vary=skill%3D0..4;skill%3D1..3&metric=p_hit", "skill is given twice"),
+        ("/balance/hitech_tft?do=nope", "invalid value 'nope' for do: expected solve"),
+    ],
+    ids=["no row", "side input", "trial cap", "solve target", "tournament option", "one knob", "a knob twice", "do"],
+)  # fmt: skip
+def test_a_pages_message_names_its_fields_never_a_flag(client, path, said):
+    """Every refusal on the page, its JSON and CSV is in the page's words (``dx``, ``a.skill``), not ``--set dx``."""
+    response = client.get(path)
+    message = response.json()["error"] if path.startswith("/api/") else html.unescape(
+        re.search(r'id="error"[^>]*>(.*?)</', response.text, re.S).group(1))
+    assert response.status_code == 400 and said in message and "--" not in message, message
+
+
+@pytest.mark.parametrize(
     ("query", "args"),
     [
         ({"weapon": "gaus", "method": "exact"}, ["--set", "weapon=gaus", "--exact"]),
@@ -115,11 +140,13 @@ def test_the_acceptance_numbers_show_in_the_api_and_on_the_page(client):
     ],
     ids=["unknown weapon", "dx out of range", "unknown rule"],
 )
-def test_bad_input_is_a_400_with_the_command_lines_message(client, capsys, query, args):
+def test_bad_input_is_a_400_with_the_command_lines_message_in_the_pages_words(client, capsys, query, args):
+    """The page says what the command line says, naming its fields where the command line names flags."""
     response = client.get("/api/attack/hitech_tft", params=query)
     code, _, err = run_cli(capsys, "attack", "hitech_tft", *args)
     assert code == 2 and response.status_code == 400
-    assert response.json() == {"error": err.strip().removeprefix("error: ")}
+    said = err.strip().removeprefix("error: ").replace("--set ", "").replace("--rule name", "rule parameter")
+    assert response.json() == {"error": said} and "--" not in said
     page = client.get("/attack/hitech_tft", params=query)
     assert page.status_code == 400 and 'id="error"' in page.text and "Traceback" not in page.text
 

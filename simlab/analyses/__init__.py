@@ -30,9 +30,12 @@ def register(analysis: Analysis) -> Analysis:
 
 
 def _loaded() -> dict[str, Analysis]:
+    """Every analysis, the shipped ones in the order of :data:`_MODULES` whichever was imported first."""
     for module in _MODULES:
         importlib.import_module(module)
-    return ANALYSES
+    shipped = {module: rank for rank, module in enumerate(_MODULES)}
+    ranked = sorted(ANALYSES.values(), key=lambda a: shipped.get(a.read.__module__, len(shipped)))
+    return {analysis.name: analysis for analysis in ranked}
 
 
 def get_analysis(name: str) -> Analysis:

@@ -47,8 +47,10 @@ def _read(reader: Reader) -> BalanceAsk:
     metric = reader.text("metric", 'the metric, such as "p_hit"')
     setup.check_metric(metric)
     vary = given.get("vary")
-    if not isinstance(vary, dict) or len(vary) < 2:
-        raise reader.fail("vary", 'expected two knobs or more: {skill = "0..4", cover = ["none", "full"]}')
+    if not isinstance(vary, dict):
+        raise reader.fail("vary", 'expected a table of knobs, such as {skill = "0..4", cover = ["none", "full"]}')
+    if len(vary) < 2:
+        raise reader.fail("vary", f"expected two knobs or more (NAME=LOW..HIGH or NAME=A,B,C each), got {len(vary)}")
     spread = {
         name: value if isinstance(value, str) else ",".join(map(str, value)) if isinstance(value, list) else ""
         for name, value in vary.items()
@@ -162,6 +164,8 @@ def _knobs(texts: list[str], where: str) -> dict[str, str]:
         name, equals, spread = text.partition("=")
         if not equals or not name.strip():
             raise SimlabError(f"{where}: expected NAME=LOW..HIGH or NAME=A,B,C, got {text[:60]!r}")
+        if name.strip() in knobs:
+            raise SimlabError(f"{where}: {name.strip()[:40]} is given twice: give each knob once")
         knobs[name.strip()] = spread.strip()
     return knobs
 

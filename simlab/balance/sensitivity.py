@@ -32,7 +32,7 @@ import numpy as np
 
 from simlab.balance.setup import Setup
 from simlab.balance.unknowns import check_unknown, find_unknown
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import InvalidValueError, SimlabError, spelled
 from simlab.inputs.limits import Limits
 
 __all__ = [
@@ -269,13 +269,13 @@ def check_sensitivity(
     setup.question.check(setup.request())  # the question itself (a battle asked exactly is refused here)
     names = [f.name for f in factors]
     if len(factors) < 2:
-        raise SimlabError("--vary: give at least two factors to rank")
+        raise SimlabError(f"{spelled('--vary')}: give at least two factors to rank")
     if len(set(names)) != len(names):
-        raise SimlabError("--vary: a factor is given twice")
+        raise SimlabError(f"{spelled('--vary')}: a factor is given twice")
     if trajectories < 2:
-        raise SimlabError(f"invalid value {trajectories} for --trajectories: expected at least 2")
+        raise InvalidValueError("--trajectories", trajectories, "at least 2")
     if base < 16 or base & (base - 1):
-        raise SimlabError(f"invalid value {base} for --base: expected a power of 2 from 16")
+        raise InvalidValueError("--base", base, "a power of 2 from 16")
     needed = points_needed(len(factors), trajectories, base)
     if limits is not None:
         fewer = "give fewer trajectories or a smaller base"

@@ -39,7 +39,7 @@ import numpy as np
 
 from simlab.balance.setup import PAIRED_BATCHES, Setup
 from simlab.balance.unknowns import Unknown
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import InvalidValueError, SimlabError, spelled
 from simlab.inputs.limits import Limits
 
 __all__ = [
@@ -84,7 +84,7 @@ def parse_target(text: str) -> tuple[str, float]:
     except ValueError:
         number = math.nan
     if not equals or not metric.strip() or not math.isfinite(number):
-        raise SimlabError(f"invalid value {str(text)[:40]!r} for --target: expected METRIC=VALUE, such as p_hit=0.75")
+        raise InvalidValueError("--target", str(text)[:40], "METRIC=VALUE, such as p_hit=0.75")
     return metric.strip(), number
 
 
@@ -432,7 +432,7 @@ def solve(
     if goal.other is not None:
         goal.other.check_metric(goal.metric)
     if setup.exact and setup.question.sampled_only:
-        raise SimlabError(f"{setup.kind} is sampled only: leave out --exact")
+        raise SimlabError(f"{setup.kind} is sampled only: leave out {spelled('--exact')}")
     if not setup.exact and limits is not None:
         values = most_values(unknown, setup.exact) * (2 if goal.equal else 1)
         limits.check_trials(values * setup.trials_each, f"the search (up to {values} values tried)")

@@ -35,7 +35,7 @@ from simlab.balance.games import RESAMPLES, Z95, GameMix, equilibrium, game_mix
 from simlab.balance.options import dominated_json
 from simlab.balance.setup import Setup
 from simlab.balance.strengths import strengths
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, speaking
 from simlab.inputs.limits import Limits
 
 __all__ = [
@@ -55,6 +55,8 @@ __all__ = [
 
 #: Duels of each seating of a tournament, and trials of each cell of a sampled matchup, unless told.
 TOURNAMENT_TRIALS = 10_000
+#: How a message names an option's inputs: as they were given, without the side each seating puts them on.
+OPTION_SPELLING = {"--a": "", "--b": "", "--a name": "input", "--b name": "input"}
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,8 @@ def check_options(setup: Setup, options: Sequence[Mapping[str, Any]], names: Seq
     for option, name in zip(options, names, strict=True):
         sides = {f"{side}.{k}": v for side in "ab" for k, v in option.items()}
         try:
-            setup.question.check(setup.request(sides))
+            with speaking(OPTION_SPELLING):  # an option's inputs are a side's, whichever side it sits on
+                setup.question.check(setup.request(sides))
         except SimlabError as exc:
             raise SimlabError(f"option {name!r}: {exc}") from None
 

@@ -1,8 +1,24 @@
 """The errors simlab reports to its users, where the input readers have always found them (:mod:`simlab.errors`)."""
 
-from simlab.errors import InvalidValueError, ScenarioError, SimlabError, UnknownNameError, close_names
+from simlab.errors import (
+    InvalidValueError,
+    ScenarioError,
+    SimlabError,
+    UnknownNameError,
+    close_names,
+    speaking,
+    spelled,
+)
 
-__all__ = ["SimlabError", "UnknownNameError", "InvalidValueError", "ScenarioError", "close_names"]
+__all__ = [
+    "SimlabError",
+    "UnknownNameError",
+    "InvalidValueError",
+    "ScenarioError",
+    "close_names",
+    "spelled",
+    "speaking",
+]
 
 
 def about_armour(message: str) -> bool:

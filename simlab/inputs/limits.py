@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, spelled
 
 __all__ = [
     "DEFAULT_MAX_CELLS",
@@ -28,6 +28,8 @@ __all__ = [
     "DEFAULT_BATTLES",
     "Limits",
     "TooMuchWorkError",
+    "RAISE_CELLS",
+    "RAISE_TRIALS",
 ]
 
 #: Grid cells (times rule sets) one experiment may have unless ``--max-cells`` says more.
@@ -40,6 +42,9 @@ DEFAULT_TRIALS = 1_000_000
 DEFAULT_DUELS = 100_000
 #: Battles sampled when none are given.
 DEFAULT_BATTLES = 100_000
+#: How a refusal above a cap says it may be raised (on the command line; a page's cap is its server's).
+RAISE_CELLS = ", or raise the cap with --max-cells"
+RAISE_TRIALS = ", or raise the cap with --max-trials"
 
 
 class TooMuchWorkError(SimlabError):
@@ -77,7 +82,7 @@ class Limits:
         if cells > self.max_cells:
             raise TooMuchWorkError(
                 f"{what}: {cells:,} cells (grid cells times rule sets) is above the cap of {self.max_cells:,}; "
-                "split the grid, or raise the cap with --max-cells"
+                f"split the grid{spelled(RAISE_CELLS)}"
             )
 
     def check_experiment(self, cells: int, rule_sets: int, trials: int | None, what: str) -> None:
@@ -130,5 +135,5 @@ class Limits:
         if trials > self.max_trials:
             raise TooMuchWorkError(
                 f"{what}: {trials:,} trials is above the cap of {self.max_trials:,}; "
-                "ask for fewer, or raise the cap with --max-trials"
+                f"ask for fewer{spelled(RAISE_TRIALS)}"
             )

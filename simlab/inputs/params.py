@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameError
+from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameError, spelled
 from simlab.text import is_digits
 
 __all__ = [
@@ -325,6 +325,18 @@ def _in_range(spec: FieldSpec, value: float) -> bool:
     return low <= value <= high
 
 
+def field_label(owner: str, name: str) -> str:
+    """A field as a message names it: ``--set dx`` on the command line, ``dx`` on the page, ``a.skill``.
+
+    Args:
+        owner: Where the field was given, as the command line says it (``--set``, ``a.``,
+            ``weapons.csv line 4``), spelled as the front end answering says it (:func:`spelled`).
+        name: The field's name.
+    """
+    owner = spelled(owner)
+    return f"{owner}{name}" if owner.endswith(".") else f"{owner} {name}".strip()
+
+
 def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
     """Convert ``value`` (text, or an already-typed value) to the field's type.
 
@@ -336,7 +348,7 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
     Raises:
         InvalidValueError: When the value does not fit the field.
     """
-    label = f"{owner}{spec.name}" if owner.endswith(".") else f"{owner} {spec.name}".strip()
+    label = field_label(owner, spec.name)
     shown = _shortened(value)
     bad = InvalidValueError(label, shown, spec.expected())
     text = value.strip() if isinstance(value, str) else None
@@ -456,8 +468,8 @@ def _build(cls: type[T], values: Mapping[str, Any], what: str, owner: str) -> T:
     kwargs = {name: coerce(specs[name], value, owner) for name, value in values.items()}
     missing = [s.name for s in specs.values() if s.required and s.name not in kwargs]
     if missing:
-        names = ", ".join(f"{owner}{m}" if owner.endswith(".") else m for m in missing)
-        raise SimlabError(f"missing {names}: every {what} without a default must be given")
+        names = ", ".join(field_label(owner, m) if spelled(owner).endswith(".") else m for m in missing)
+        raise SimlabError(f"missing {names}: every {spelled(what)} without a default must be given")
     check_order(cls, {**{n: s.default for n, s in specs.items() if not s.required}, **kwargs}, owner)
     return cls(**kwargs)
 
@@ -473,7 +485,7 @@ def check_order(cls: type, values: Mapping[str, Any], owner: str = "") -> None:
             continue
         low, high = values.get(spec.name), values.get(spec.not_above)
         if low is not None and high is not None and low > high:
-            label = f"{owner}{spec.name}" if owner.endswith(".") else f"{owner} {spec.name}".strip()
+            label = field_label(owner, spec.name)
             raise InvalidValueError(label, low, f"at most {spec.not_above} ({high})")
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Generic, TypeAlias, TypeVar
 
-from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.errors import SimlabError, UnknownNameError, spelled
 from simlab.inputs.files import decode_text
 from simlab.inputs.params import as_plain, build, check_order, coerce, field_specs
 
@@ -139,9 +139,11 @@ class Table(Generic[R]):
             SimlabError: When both are missing; otherwise as :meth:`resolve`.
         """
         if name is None and not overrides:
+            given = f"{spelled('--set')} ".lstrip()
+            listed = f"see 'simlab tables {system} {self.name}'" if given else f"a row of the {self.name} table"
             raise SimlabError(
-                f"no {self.row_name}: give --set {self.row_name}=NAME (see 'simlab tables {system} {self.name}') "
-                f"or define one with --set {self.row_name}.COLUMN=VALUE{also}"
+                f"no {self.row_name}: give {given}{self.row_name}=NAME ({listed}) "
+                f"or define one with {given}{self.row_name}.COLUMN=VALUE{also}"
             )
         return self.resolve(name, overrides)
 

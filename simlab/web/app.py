@@ -38,7 +38,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from simlab.about import __version__
 from simlab.asking.variants import parse_variant
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, speaking
 from simlab.inputs.files import decode_text
 from simlab.output.rendering import render
 from simlab.systems import System, all_systems
@@ -47,7 +47,7 @@ from simlab.web.battle import battle_files
 from simlab.web.cache import answer_of, chart_of
 from simlab.web.config import TEMPLATES, Site, own_tables_by_system, variant_systems
 from simlab.web.pages import LABELS, question_page
-from simlab.web.query import MAX_UPLOAD_BYTES, carry_upload, variant_files
+from simlab.web.query import MAX_UPLOAD_BYTES, WEB_SPELLING, carry_upload, variant_files
 from simlab.web.questions import parse_query
 from simlab.web.varied import view_question
 from simlab.web.views import VIEWS, View
@@ -59,6 +59,17 @@ __all__ = ["create_app", "DEFAULT_WEB_MAX_TRIALS"]
 #: The most trials one request may sample unless ``simlab serve --max-trials`` says otherwise.
 DEFAULT_WEB_MAX_TRIALS = 2_000_000
 _STATIC = Path(__file__).parent / "static"
+
+
+class _InPageWords:
+    """Every message of a request in the page's words: its fields by name (``dx``, ``a.skill``), never a flag."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        with speaking(WEB_SPELLING):
+            await self.app(scope, receive, send)
 
 
 def create_app(
@@ -92,6 +103,7 @@ def create_app(
     app.state.runner = runner  # the server calls its work off when it stops
     app.state.site = site
     app.mount("/static", StaticFiles(directory=_STATIC), name="static")
+    app.add_middleware(_InPageWords)
 
     @app.exception_handler(SimlabError)
     def _bad_input(request: Request, exc: SimlabError) -> Response:

@@ -21,7 +21,7 @@ import pandas as pd
 from simlab.analyses import Analysis, analysis_for, tables
 from simlab.analyses.base import GivenReader, Key, as_given
 from simlab.balance.setup import Setup
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import InvalidValueError, SimlabError
 from simlab.inputs.limits import Limits
 from simlab.output import plots
 from simlab.output.document import Chart
@@ -35,8 +35,8 @@ from simlab.web.questions import Query
 from simlab.web.varied import view_items, view_query
 from simlab.web.work import threads_now
 
-__all__ = ["BalanceQuery", "balance_keys", "leading_keys", "parse_balance", "balance_answer", "balance_fields",
-           "balance_payload", "balance_csv"]  # fmt: skip
+__all__ = ["BalanceQuery", "balance_keys", "leading_keys", "parse_balance", "check_do", "balance_answer",
+           "balance_fields", "balance_payload", "balance_csv"]  # fmt: skip
 
 
 def _page_keys(table: str) -> list[Key]:
@@ -128,6 +128,17 @@ class BalanceQuery:
         )  # fmt: skip
 
 
+def check_do(items: Iterable[tuple[str, str]]) -> None:
+    """Refuse a ``do`` that is no analysis (the page says so even before its keys are filled in).
+
+    Raises:
+        SimlabError: Naming the analyses.
+    """
+    do = joined(items, ("do",)).get("do", "solve")
+    if do not in tables():
+        raise InvalidValueError("do", do[:40], ", ".join(tables()))
+
+
 def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> BalanceQuery:
     """The analysis a query string's pairs ask.
 
@@ -135,10 +146,9 @@ def parse_balance(site: Site, system: str, items: Iterable[tuple[str, str]]) -> 
         SimlabError: For an unknown ``do``, or a question that does not read.
     """
     pairs = list(items)
+    check_do(pairs)
     own = joined(pairs, balance_keys())
     do = own.get("do", "solve")
-    if do not in tables():
-        raise SimlabError(f"invalid value {do[:40]!r} for do: expected {', '.join(tables())}")
     given = tuple((key.name, own[key.name]) for key in _page_keys(do) if own.get(key.name))
     asks = analysis_for(do, dict(given)).asks
     if asks != "attack" and not any(k == "kind" and v for k, v in pairs):  # as its command asks unless told

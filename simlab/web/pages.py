@@ -22,7 +22,7 @@ from simlab.output.rendering import render
 from simlab.output.words import Vocabulary
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import STANDING, SURVIVAL, answer_context, side_names
-from simlab.web.balance import balance_answer, balance_fields, balance_keys, leading_keys, parse_balance
+from simlab.web.balance import balance_answer, balance_fields, balance_keys, check_do, leading_keys, parse_balance
 from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
 from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, parse_compare
@@ -232,6 +232,7 @@ def grid_page(
     asks: Sequence[str],
     answer: Callable[[Sequence[tuple[str, str]]], dict[str, Any]],
     own_fields: Callable[[dict[str, dict[str, Any]], Question, dict[str, str]], list[dict[str, Any]]],
+    check: Callable[[Sequence[tuple[str, str]]], None] = lambda items: None,
 ) -> Response:
     """A view of several answers (Sweep, Compare) of any question: its own fields above that question's form.
 
@@ -245,6 +246,7 @@ def grid_page(
         asks: The keys that ask for an answer (a sweep's values; a comparison's own keys, or a variant).
         answer: ``items → what the answer region shows``.
         own_fields: ``(the page's fields that may vary, the question, the query's values) → the view's fields``.
+        check: Refuses the view's own values before any answer is asked for (an unknown analysis).
     """
     items = request.query_params.multi_items()
     base, question = view_question(system, items)
@@ -252,6 +254,7 @@ def grid_page(
     title = f"{view.capitalize()}: {question.title if kind != 'attack' else base.title}"
     context = view_context(site, base, kind, view, question.form, title, hint)
     try:
+        check(items)
         if any(k in asks for k, _ in items):
             context.update(answer(items))
     except SimlabError as exc:
@@ -306,4 +309,5 @@ def balance_page(site: Site, system: str, request: Request, progress: Callable[[
         return balance_fields(varied, question, given)
 
     hint = "Solve for the value that reaches a target, rank what moves a metric, or hold a tournament of options."
-    return grid_page(site, system, request, "balance", hint, balance_keys(), leading_keys(), answer, fields)
+    return grid_page(site, system, request, "balance", hint, balance_keys(), leading_keys(), answer, fields,
+                     check_do)  # fmt: skip

@@ -37,8 +37,8 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
-from simlab.inputs.errors import ScenarioError, SimlabError
-from simlab.inputs.params import as_plain, build, spec_field
+from simlab.inputs.errors import ScenarioError, SimlabError, spelled
+from simlab.inputs.params import as_plain, build, field_label, spec_field
 from simlab.inputs.tables import RowOverrides, Tables
 from simlab.systems.space_v4 import layout as k
 from simlab.systems.space_v4.fractions import damage_fractions
@@ -115,7 +115,8 @@ def _start_band(a: DuelSide, b: DuelSide) -> str:
     given = {band for band in (a.start_band, b.start_band) if band}
     if len(given) > 1:
         raise ScenarioError(
-            f"start_band: --a says {a.start_band} and --b says {b.start_band}; a duel starts at one range band"
+            f"start_band: {field_label('--a', 'start_band')} is {a.start_band} and "
+            f"{field_label('--b', 'start_band')} is {b.start_band}; a duel starts at one range band"
         )
     return given.pop() if given else "typical"
 
@@ -215,10 +216,11 @@ def resolve_duel(
     for label, side, own in (("--a", sides[0], rows[0]), ("--b", sides[1], rows[1])):
         unknown = set(own) - {"ship"}
         if unknown:
-            raise SimlabError(f"{label}: {sorted(unknown)[0]}.COLUMN: a duel side takes ship.COLUMN overrides only")
-        ship = ship_row(side.ship, own.get("ship", {}), table, f"{label} ship")
+            column = f"{sorted(unknown)[0]}.COLUMN"
+            raise SimlabError(f"{spelled(label)}: {column}: a duel side takes ship.COLUMN overrides only")
+        ship = ship_row(side.ship, own.get("ship", {}), table, field_label(label, "ship"))
         if ship is None:
-            raise SimlabError(f"{label} ship: name a ship (valid: {', '.join(table.rows)})")
+            raise SimlabError(f"{field_label(label, 'ship')}: name a ship (valid: {', '.join(table.rows)})")
         try:
             turrets_of(ship)
         except SimlabError as exc:
@@ -231,7 +233,7 @@ def resolve_duel(
     if bound >= DRAWS_PER_TRIAL_LIMIT:
         raise SimlabError(
             f"a duel of up to {rules.max_turns} turns may need {bound} draws per trial; "
-            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT - 1}: lower --rule max_turns"
+            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT - 1}: lower {field_label('--rule', 'max_turns')}"
         )
     side_rows = np.array([side_row(side, ship, rules) for side, ship in zip(sides, pair, strict=True)], np.int64)
     rule_ints, band_dm, band_fires, applied = tabulate(side_rows, turrets, rules, chosen, start)

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import SimlabError, about_armour
-from simlab.inputs.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, spec_field
+from simlab.inputs.params import ATTRIBUTE, MODIFIER, SKILL, as_plain, build, field_label, spec_field
 from simlab.inputs.tables import RowOverrides, Tables
 from simlab.systems.base import Deferred, duel_resolver
 from simlab.systems.duels import DUEL_METRICS, DuelEngine
@@ -153,7 +153,7 @@ def resolve_duel(
     if worst_turn * rules.max_turns >= DRAWS_PER_TRIAL_LIMIT:
         raise SimlabError(
             f"a duel of up to {rules.max_turns} turns may need {worst_turn * rules.max_turns} draws per trial; "
-            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT - 1}: lower --rule max_turns"
+            f"simlab samples at most {DRAWS_PER_TRIAL_LIMIT - 1}: lower {field_label('--rule', 'max_turns')}"
         )
     return ResolvedDuel(side_a, side_b, rules, (attacks[0], attacks[1]), sides, levels)
 

@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
 from simlab.inputs.errors import ScenarioError, SimlabError, about_armour
-from simlab.inputs.params import SKILL, as_plain, build, spec_field
+from simlab.inputs.params import SKILL, as_plain, build, field_label, spec_field
 from simlab.inputs.tables import RowOverrides, Tables
 from simlab.systems.base import Deferred, duel_resolver
 from simlab.systems.duels import DUEL_METRICS, DuelEngine
@@ -261,7 +261,8 @@ def resolve_duel(
         auto = side[SIDE_FIELDS.index("auto_rounds")] * (1 + per_hit) if side[SIDE_FIELDS.index("full_auto")] else 0
         per_turn += max(shots_each, int(auto))
     if per_turn * rules.max_turns + 2 * 7 * 3 >= DRAWS_PER_TRIAL_LIMIT:
-        raise SimlabError(f"duels of {rules.max_turns} turns may need too many draws; lower --rule max_turns")
+        lower = field_label("--rule", "max_turns")
+        raise SimlabError(f"duels of {rules.max_turns} turns may need too many draws; lower {lower}")
     return duel
 
 

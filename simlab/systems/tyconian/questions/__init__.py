@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from simlab.engine.results import Answer
-from simlab.inputs.errors import ScenarioError
+from simlab.inputs.errors import ScenarioError, spelled
 from simlab.systems.base import Deferred, ExactAnswer, Question, ScenarioRequest, answer_attack, attack_resolver
 from simlab.systems.tyconian.questions.blast import (
     ARTILLERY,
@@ -346,7 +346,7 @@ def _healing(request: ScenarioRequest) -> Answer:
     scenario, _, healing = checked
 
     def exact() -> ExactAnswer:
-        raise ScenarioError("healing is sampled only: leave out --exact (method monte_carlo)")
+        raise ScenarioError(f"healing is sampled only: leave out {spelled('--exact')}")
 
     pattern = {name: int(v) for name, v in zip(LOCATIONS, healing.wounds, strict=True) if v}
     details = {"subject": f"{scenario.wounds}, care {scenario.care}", "wounds": pattern, "series": HEALING_SERIES}

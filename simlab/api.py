@@ -13,17 +13,48 @@ from typing import Any
 from simlab.asking.requests import question_request
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.results import Answer
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, in_words
+from simlab.inputs.files import described
+from simlab.inputs.limits import RAISE_CELLS, RAISE_TRIALS
 
 __all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity", "tournament", "analyse"]
 
 #: How messages name the choices of these calls (the command line says ``--exact``...).
 _API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
+#: How these calls say what a message says in the command line's words (:func:`simlab.errors.spelled`):
+#: their keywords (``--set dx`` is ``dx``, ``--a skill`` is ``a.skill``, ``--in`` is ``within``).
+PYTHON_SPELLING = {
+    "--set": "", "--set name": "input", "--a": "a.", "--a name": "input of a", "--b": "b.",
+    "--b name": "input of b", "--rule": "rules.", "--rule name": "rule parameter", "--exact": "method='exact'",
+    "--trials": "trials", "--seed": "seed", "--kind": "kind", "--threads": "threads", "--battle": "battle",
+    "--target": "target", "--vary": "vary", "--find": "find", "--in": "within", "--metric": "metric",
+    "--option": "options", "--trajectories": "trajectories", "--base": "base", RAISE_TRIALS: "", RAISE_CELLS: "",
+}  # fmt: skip
+
+#: A call whose messages name its keywords rather than the command line's flags.
+_in_python_words = in_words(PYTHON_SPELLING)
 
 
-def _dotted(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """Inputs with ``ROW__COLUMN`` keyword names written ``ROW.COLUMN``, as on the command line."""
+def _dotted(inputs: Any, keyword: str = "inputs") -> dict[str, Any]:
+    """Inputs with ``ROW__COLUMN`` keyword names written ``ROW.COLUMN``, as on the command line.
+
+    Raises:
+        SimlabError: Unless a mapping of names (``keyword`` names it).
+    """
+    if not isinstance(inputs, Mapping) or not all(isinstance(key, str) for key in inputs):
+        raise SimlabError(f"{keyword}: expected a dict of inputs by name, got {described(inputs)}")
     return {key.replace("__", "."): value for key, value in inputs.items()}
+
+
+def _named_inputs(given: Any, keyword: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """Options or defenders by name, each a dict of inputs: their inputs and names, in order.
+
+    Raises:
+        SimlabError: Unless a dict of dicts (``keyword`` names it).
+    """
+    if not isinstance(given, Mapping):
+        raise SimlabError(f"{keyword}: expected a dict of them by name, each a dict of inputs, got {described(given)}")
+    return [_dotted(inputs, f"{keyword}[{name!r}]") for name, inputs in given.items()], [str(n) for n in given]
 
 
 #: One's own rows as the functions take them: a directory, a mapping, or None.
@@ -35,9 +66,10 @@ def _own(system: str, tables: OwnTables) -> dict[str, Any]:
     from simlab.inputs.own_tables import own_tables
     from simlab.systems import get_system
 
-    return own_tables(get_system(system).tables(), tables, "tables")
+    return own_tables(get_system(system).tables(), tables, "")
 
 
+@_in_python_words
 def attack(
     system: str,
     *,
@@ -75,7 +107,7 @@ def attack(
         system,
         kind,
         inputs=_dotted(inputs),
-        rules=rules or {},
+        rules=_dotted(rules or {}, "rules"),
         exact=exact,
         trials=None if exact else trials,
         seed=seed,
@@ -87,6 +119,7 @@ def attack(
     return question.answer(request)
 
 
+@_in_python_words
 def duel(
     system: str,
     a: Mapping[str, Any],
@@ -113,12 +146,12 @@ def duel(
     Example:
         >>> duel("space_v4", a={"ship": "patrol cruiser"}, b={"ship": "mercenary cruiser", "pd_hold": 3})
     """
-    sides = {f"{side}.{key}": value for side, inputs in (("a", a), ("b", b)) for key, value in _dotted(inputs).items()}
+    sides = {f"{side}.{k}": v for side, inputs in (("a", a), ("b", b)) for k, v in _dotted(inputs, side).items()}
     question, request = question_request(
         system,
         "duel",
         inputs=sides,
-        rules=rules or {},
+        rules=_dotted(rules or {}, "rules"),
         trials=trials,
         seed=seed,
         threads=threads,
@@ -129,6 +162,7 @@ def duel(
     return question.answer(request)
 
 
+@_in_python_words
 def battle(
     system: str,
     battle: str | Path | Mapping[str, Any],
@@ -163,7 +197,7 @@ def battle(
         "battle",
         battle=found,
         inputs=changes or {},
-        rules=rules or {},
+        rules=_dotted(rules or {}, "rules"),
         trials=trials,
         seed=seed,
         threads=threads,
@@ -174,6 +208,7 @@ def battle(
     return question.answer(request)
 
 
+@_in_python_words
 def run(experiment: str | Path, *, threads: int | None = None, trials: int | None = None) -> Any:
     """Load and run one experiment file, returning its :class:`~simlab.workflow.runner.ExperimentRun`.
 
@@ -217,16 +252,18 @@ def _balance_setup(
     if method not in ("exact", "monte_carlo"):
         raise SimlabError(f"invalid value {method!r} for method: expected exact or monte_carlo")
     found = None
+    inputs = _dotted(inputs)
     if battle is not None:
         found = battle_from_data(battle, "<battle>") if isinstance(battle, Mapping) else load_battle(battle)
         kind = "battle"
     return Setup(
-        system=system, kind=kind, inputs=_dotted(inputs), rules=dict(rules or {}), battle=found,
+        system=system, kind=kind, inputs=inputs, rules=_dotted(rules or {}, "rules"), battle=found,
         tables=_own(system, tables), exact=method == "exact", trials=None if method == "exact" else trials,
         seed=seed, threads=threads, max_trials=MAX_TRIALS_PER_CELL, names=_API_NAMES,
     )  # fmt: skip
 
 
+@_in_python_words
 def solve(
     system: str,
     *,
@@ -299,9 +336,9 @@ def solve(
     unknown = find_unknown(setup.owner, setup.question, find, span, tol, keyword)
     if equal is not None:
         words = Vocabulary(battle=setup.battle)
-        mine = setup.with_changes(inputs={**setup.inputs, **_dotted(a or {})})
-        other = setup.with_changes(inputs={**setup.inputs, **_dotted(b or {})})
-        named = (words.held(_dotted(a)) if a else "A", words.held(_dotted(b)) if b else "B")
+        mine = setup.with_changes(inputs={**setup.inputs, **_dotted(a or {}, "a")})
+        other = setup.with_changes(inputs={**setup.inputs, **_dotted(b or {}, "b")})
+        named = (words.held(_dotted(a, "a")) if a else "A", words.held(_dotted(b, "b")) if b else "B")
         goal = Goal(equal, None, other, *named)
     else:
         assert target is not None
@@ -311,6 +348,7 @@ def solve(
     return solve_for(mine, unknown, goal, limits=Limits())
 
 
+@_in_python_words
 def sensitivity(
     system: str,
     *,
@@ -363,12 +401,13 @@ def sensitivity(
                            threads=threads, tables=tables)  # fmt: skip
     factors = [
         parse_factor(setup, f"{name}={spread if isinstance(spread, str) else ','.join(map(str, spread))}")
-        for name, spread in _dotted(vary).items()
+        for name, spread in _dotted(vary, "vary").items()
     ]
     return rank(setup, metric, factors, trajectories=trajectories or DEFAULT_TRAJECTORIES,
                 base=base or DEFAULT_BASE, limits=Limits())  # fmt: skip
 
 
+@_in_python_words
 def tournament(
     system: str,
     *,
@@ -432,19 +471,18 @@ def tournament(
     setup = _balance_setup(system, asked, battle, {}, method=method, trials=trials, seed=seed, rules=rules,
                            threads=threads, tables=tables)  # fmt: skip
     setup = setup.with_changes(inputs={**setup.inputs, **shared})
-    chosen, names = every_row(setup, every) if every is not None else (
-        [_dotted(o) for o in (options or {}).values()], list(options or {})
-    )  # fmt: skip
+    chosen, names = every_row(setup, every) if every is not None else _named_inputs(options, "options")
     if not defended:
         return fight(setup, chosen, names, limits=Limits(), noun=every or "option")
     if against is not None:
         rows, row_names = every_row(setup, against, "against")
     else:
-        rows, row_names = [_dotted(d) for d in (defenders or {}).values()], list(defenders or {})
+        rows, row_names = _named_inputs(defenders, "defenders")
     assert metric is not None
     return matchup(setup, chosen, rows, metric, names, row_names, limits=Limits())
 
 
+@_in_python_words
 def analyse(
     name: str,
     system: str,

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextvars
 import difflib
-from collections.abc import Iterable, Iterator, Mapping
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 __all__ = [
     "SimlabError",
@@ -20,7 +22,10 @@ __all__ = [
     "close_names",
     "spelled",
     "speaking",
+    "in_words",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: How the front end answering now names what the command line names (``--set`` → the page's
 #: fields): a message is written in the command line's words, each spelled through this.
@@ -47,6 +52,20 @@ def speaking(names: Mapping[str, str]) -> Iterator[None]:
         yield
     finally:
         _SPELLING.reset(token)
+
+
+def in_words(names: Mapping[str, str]) -> Callable[[F], F]:
+    """A function whose messages say the command line's ``names`` as the mapping says (:func:`speaking`)."""
+
+    def decorate(call: F) -> F:
+        @functools.wraps(call)
+        def spoken(*args: Any, **kwargs: Any) -> Any:
+            with speaking(names):
+                return call(*args, **kwargs)
+
+        return spoken  # type: ignore[return-value]
+
+    return decorate
 
 
 class SimlabError(Exception):

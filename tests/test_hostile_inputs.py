@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import simlab
 from tests.conftest import run_cli, small_experiment
 
 HUGE = "1" + "0" * 30  # far past int64
@@ -382,3 +383,31 @@ def test_a_solve_experiment_names_the_line_of_an_unknown_it_does_not_take(tmp_pa
     code, out, err = run_cli(capsys, "run", str(path), "--out", str(tmp_path / "out"))
     assert_one_error(code, out, err, "solve.toml:8:", "[solve] find", "skillx")
     assert not (tmp_path / "out").exists()
+
+
+PYTHON_CALLS = {
+    "no row": (lambda: simlab.attack("hitech_tft"), "no weapon: give weapon=NAME"),
+    "a value": (lambda: simlab.attack("hitech_tft", weapon="lt pistol", dx="abc"), "for dx:"),
+    "a rule": (lambda: simlab.attack("hitech_tft", weapon="lt pistol", rules={"nope": 1}), "rule parameter 'nope'"),
+    "trials": (lambda: simlab.attack("hitech_tft", weapon="lt pistol", method="monte_carlo", trials=0), "for trials:"),
+    "own tables": (lambda: simlab.attack("hitech_tft", weapon="lt pistol", tables={"nope": {}}), "tables: unknown"),
+    "a side": (lambda: simlab.duel("striker", a=5, b={}), "a: expected a dict"),
+    "rules": (lambda: simlab.attack("hitech_tft", weapon="lt pistol", rules=[1]), "rules: expected a dict"),
+    "a side's value": (lambda: simlab.duel("striker", a={"skill": "abc"}, b={}), "for a.skill:"),
+    "target": (lambda: simlab.solve("hitech_tft", find="dx", within="6..20", target="p_hit=nan", weapon="lt pistol"),
+               "for target:"),
+    "vary": (lambda: simlab.sensitivity("striker", metric="p_hit", vary="skill=0..4", weapon="rifle"), "vary:"),
+    "options": (lambda: simlab.tournament("striker", options=[{"weapon": "rifle"}]), "options: expected a dict"),
+    "an option": (lambda: simlab.tournament("tyconian", options={"x": {"skill": 100}, "y": {"skill": 2}}),
+                  "option 'x': invalid value 100 for skill"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(PYTHON_CALLS))
+def test_the_python_calls_refuse_in_one_line_naming_their_keywords(case):
+    """A call's mistake is a SimlabError of one line naming the keyword as the call has it, never a flag."""
+    call, words = PYTHON_CALLS[case]
+    with pytest.raises(simlab.SimlabError) as raised:
+        call()
+    message = str(raised.value)
+    assert words in message and "\n" not in message and "--" not in message, message

@@ -6,6 +6,7 @@ from simlab.errors import (
     SimlabError,
     UnknownNameError,
     close_names,
+    in_words,
     speaking,
     spelled,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "close_names",
     "spelled",
     "speaking",
+    "in_words",
 ]
 
 

@@ -43,27 +43,28 @@ def changed_tables(
     Args:
         available: The tables to start from, by name (the system's, or one's own rows).
         changes: The ``[tables]`` table as read from TOML.
-        where: What errors name first (the file).
+        where: What errors name first (the file; empty: nothing before the key).
         owner: The key the changes sit under.
 
     Raises:
         SimlabError: ``WHERE: [tables.TABLE."ROW"]: ...`` for an unknown table or column, a bad
             value, or a new row without a required column.
     """
+    at = f"{where}: " if where else ""
     if not isinstance(changes, dict):
-        raise SimlabError(f'{where}: {owner}: expected tables [{owner}.TABLE."ROW"] of column = value')
+        raise SimlabError(f'{at}{owner}: expected tables [{owner}.TABLE."ROW"] of column = value')
     tables: dict[str, Table[Any]] = {}
     for table_name, rows in changes.items():
         if table_name not in available:
-            raise SimlabError(f"{where}: {owner}: {UnknownNameError('table', table_name, available)}")
+            raise SimlabError(f"{at}{owner}: {UnknownNameError('table', table_name, available)}")
         if not isinstance(rows, dict) or not all(isinstance(c, dict) for c in rows.values()):
-            raise SimlabError(f'{where}: {owner}.{table_name}: expected [{owner}.TABLE."ROW"] tables of column = value')
+            raise SimlabError(f'{at}{owner}.{table_name}: expected [{owner}.TABLE."ROW"] tables of column = value')
         table = available[table_name]
         for row, columns in rows.items():
             try:
                 table = table.with_rows({row: columns}, owner=table.row_name)
             except SimlabError as exc:
-                raise SimlabError(f'{where}: [{owner}.{table_name}."{row}"]: {exc}') from None
+                raise SimlabError(f'{at}[{owner}.{table_name}."{row}"]: {exc}') from None
         tables[table_name] = table
     return tables
 

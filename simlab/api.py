@@ -13,7 +13,7 @@ from typing import Any
 from simlab.asking.requests import question_request
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.results import Answer
-from simlab.inputs.errors import SimlabError, in_words
+from simlab.inputs.errors import InvalidValueError, SimlabError, in_words
 from simlab.inputs.files import described
 from simlab.inputs.limits import RAISE_CELLS, RAISE_TRIALS
 
@@ -101,7 +101,7 @@ def attack(
         >>> attack("tyconian", kind="explosion", explosive="hand grenade", distance_m=2)
     """
     if method not in ("exact", "monte_carlo"):
-        raise SimlabError(f"invalid value {method!r} for method: expected exact or monte_carlo")
+        raise InvalidValueError("method", method, "exact or monte_carlo")
     exact = method == "exact"
     question, request = question_request(
         system,
@@ -250,7 +250,7 @@ def _balance_setup(
     from simlab.inputs.battles import battle_from_data, load_battle
 
     if method not in ("exact", "monte_carlo"):
-        raise SimlabError(f"invalid value {method!r} for method: expected exact or monte_carlo")
+        raise InvalidValueError("method", method, "exact or monte_carlo")
     found = None
     inputs = _dotted(inputs)
     if battle is not None:

@@ -23,6 +23,7 @@ __all__ = [
     "spelled",
     "speaking",
     "in_words",
+    "shortened",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -68,6 +69,11 @@ def in_words(names: Mapping[str, str]) -> Callable[[F], F]:
     return decorate
 
 
+def shortened(value: Any) -> Any:
+    """A user's value as messages show it: text longer than 60 characters is cut (a message stays readable)."""
+    return value[:57] + "..." if isinstance(value, str) and len(value) > 60 else value
+
+
 class SimlabError(Exception):
     """A problem with the user's input; the message says what is wrong and what is valid."""
 
@@ -87,7 +93,7 @@ class UnknownNameError(SimlabError):
         valid_list = sorted(valid)
         close = close_names(name, valid_list)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        super().__init__(f"unknown {kind} {name!r}{hint} (valid: {', '.join(valid_list)})")
+        super().__init__(f"unknown {kind} {shortened(name)!r}{hint} (valid: {', '.join(valid_list)})")
         self.kind = kind
         self.name = name
         self.valid = valid_list
@@ -104,7 +110,7 @@ class InvalidValueError(SimlabError):
             value: The value as the user gave it.
             expected: What would be valid.
         """
-        super().__init__(f"invalid value {value!r} for {spelled(field)}: expected {expected}")
+        super().__init__(f"invalid value {shortened(value)!r} for {spelled(field)}: expected {expected}")
 
 
 class ScenarioError(SimlabError):

@@ -411,3 +411,17 @@ def test_the_python_calls_refuse_in_one_line_naming_their_keywords(case):
         call()
     message = str(raised.value)
     assert words in message and "\n" not in message and "--" not in message, message
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "striker", "--set", "weapon=rifle", "--find", "x" * 3000, "--in", "0..4", "--target", "p_hit=0.5"],
+     ["tournament", "striker", "--option", "x" * 3000, "--option", "weapon=rifle"],
+     ["attack", "hitech_tft", "--set", "weapon=" + "x" * 3000]],
+    ids=["unknown name", "not KEY=VALUE", "unknown row"],
+)  # fmt: skip
+def test_a_long_value_is_cut_in_its_message(capsys, args):
+    """A message quotes at most 60 characters of what was given: one readable line, however long the value."""
+    code, out, err = run_cli(capsys, *args)
+    assert_one_error(code, out, err, "x" * 57 + "...")
+    assert "x" * 58 not in err

@@ -283,7 +283,8 @@ def test_duels_and_battles_offer_their_compare_and_sweep_whose_experiment_runs(c
     wins = next(row for row in compared["table"] if row["metric"] == "p_a_wins")
     assert wins["Δ b.doctrine.suppressors = 2"] > 3 * wins["± b.doctrine.suppressors = 2"] > 0  # suppression helps A
     unknown = client.get("/api/compare/striker", params={**query, "vary": "b.doctrine.suppresors"})
-    assert unknown.status_code == 400 and "unknown input 'b.doctrine.suppresors'" in unknown.json()["error"]
+    said = "unknown input to vary 'b.doctrine.suppresors'; did you mean 'b.doctrine.suppressors'"
+    assert unknown.status_code == 400 and said in unknown.json()["error"]
     # a battle's sweep gives the experiment file that runs it, with its battle file, as shown
     sweep = {"kind": "battle", "battle": "striker_fireteam", "trials": "500", "a.name": "fireteam",
              "x": "a.groups.0.count", "values": "3,4", "metric": "p_a_wins", "series": "b.doctrine.suppressors",

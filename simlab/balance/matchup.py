@@ -15,7 +15,7 @@ import numpy as np
 from simlab.balance.games import RESAMPLES, Z95, GameMix, game_mix, game_mixes
 from simlab.balance.options import dominated_json
 from simlab.balance.setup import Setup
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, shortened
 from simlab.inputs.limits import Limits
 
 __all__ = [
@@ -58,11 +58,11 @@ def check_matchup(
         # alone (an attack stands on its own), else with the first defender: a fault in both is the attack's
         found = fault(attack) and fault({**defenders[0], **attack})
         if found is not None:
-            raise SimlabError(f"attack {name!r}: {found}")
+            raise SimlabError(f"attack {shortened(name)!r}: {found}")
     for defender, name in zip(defenders, defender_names, strict=True):  # each with the first attack, known good
         found = fault({**attackers[0], **defender})
         if found is not None:
-            raise SimlabError(f"defender {name!r}: {found}")
+            raise SimlabError(f"defender {shortened(name)!r}: {found}")
     for defender, defender_name in zip(defenders, defender_names, strict=True):
         for attack, attack_name in zip(attackers, attacker_names, strict=True):
             both = [key for key in defender if key in attack]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simlab.balance.setup import Setup
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, shortened
 
 __all__ = [
     "dominated_json",
@@ -28,7 +28,7 @@ def every_row(setup: Setup, every: str, where: str = "every") -> tuple[list[dict
     question = setup.question
     if every not in question.row_inputs:
         named = ", ".join(question.row_inputs) or "none"
-        raise SimlabError(f"{where} {every!r}: expected an input naming a table row ({named})")
+        raise SimlabError(f"{where} {shortened(every)!r}: expected an input naming a table row ({named})")
     names = [row.name for row in setup.owner.tables()[question.row_inputs[every]]]
     return [{every: name} for name in names], names
 

@@ -35,7 +35,7 @@ from simlab.balance.games import RESAMPLES, Z95, GameMix, equilibrium, game_mix
 from simlab.balance.options import dominated_json
 from simlab.balance.setup import Setup
 from simlab.balance.strengths import strengths
-from simlab.inputs.errors import SimlabError, speaking
+from simlab.inputs.errors import SimlabError, shortened, speaking
 from simlab.inputs.limits import Limits
 
 __all__ = [
@@ -135,7 +135,7 @@ def check_options(setup: Setup, options: Sequence[Mapping[str, Any]], names: Seq
             with speaking(OPTION_SPELLING):  # an option's inputs are a side's, whichever side it sits on
                 setup.question.check(setup.request(sides))
         except SimlabError as exc:
-            raise SimlabError(f"option {name!r}: {exc}") from None
+            raise SimlabError(f"option {shortened(name)!r}: {exc}") from None
 
 
 def tournament(

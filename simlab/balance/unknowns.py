@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import InvalidValueError, SimlabError
 from simlab.inputs.params import FieldSpec, field_specs
 from simlab.systems import Question, System
 
@@ -106,7 +106,7 @@ def parse_range(text: str, option: str = "--in") -> tuple[float, float, bool]:
         raise SimlabError(f"invalid value {str(text)[:40]!r} for {option}: expected LOW..HIGH, such as 6..20 or 0.5..3")
     low, high = float(match.group(1)), float(match.group(2))
     if not (math.isfinite(low) and math.isfinite(high)) or not low < high:
-        raise SimlabError(f"invalid value {text!r} for {option}: expected LOW..HIGH with LOW below HIGH")
+        raise InvalidValueError(option, text, "LOW..HIGH with LOW below HIGH")
     written_real = any(c in match.group(1) + match.group(2) for c in ".eE")
     return low, high, written_real
 

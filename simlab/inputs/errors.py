@@ -7,6 +7,7 @@ from simlab.errors import (
     UnknownNameError,
     close_names,
     in_words,
+    shortened,
     speaking,
     spelled,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "spelled",
     "speaking",
     "in_words",
+    "shortened",
 ]
 
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, shortened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -227,7 +227,8 @@ def read_csv(
 def described(value: Any) -> str:
     """A value read from a file as a message names it: "a list [1, 2]", "a table", "'x'"."""
     if isinstance(value, list):
-        return f"a list {value!r}"
+        shown = repr(value)
+        return f"a list {shown[:57] + '...' if len(shown) > 60 else shown}"
     if isinstance(value, dict):
         return "a table"
-    return repr(value)
+    return repr(shortened(value))

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameError, spelled
+from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameError, shortened, spelled
 from simlab.text import is_digits
 
 __all__ = [
@@ -349,7 +349,7 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
         InvalidValueError: When the value does not fit the field.
     """
     label = field_label(owner, spec.name)
-    shown = _shortened(value)
+    shown = shortened(value)
     bad = InvalidValueError(label, shown, spec.expected())
     text = value.strip() if isinstance(value, str) else None
     result: Any
@@ -391,7 +391,7 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
                 raise bad
             result = text
             if spec.choices and result not in spec.choices:
-                raise UnknownNameError(label, _shortened(result), spec.choices)
+                raise UnknownNameError(label, shortened(result), spec.choices)
             if len(result) > MAX_TEXT or not result.isprintable():
                 raise bad
             if spec.pattern and re.fullmatch(spec.pattern, result) is None:
@@ -417,10 +417,6 @@ def coerce(spec: FieldSpec, value: Any, owner: str) -> Any:
         raise bad
     return result
 
-
-def _shortened(value: Any) -> Any:
-    """A user's value as messages show it: text longer than 60 characters is cut."""
-    return value[:57] + "..." if isinstance(value, str) and len(value) > 60 else value
 
 
 def _whole(value: Any) -> int:
@@ -506,7 +502,7 @@ def parse_assignments(items: Iterable[str], option: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise SimlabError(f"{option} expects KEY=VALUE, got {item!r}")
+            raise SimlabError(f"{option} expects KEY=VALUE, got {shortened(item)!r}")
         if key in result:
             raise SimlabError(f"{option} {key} is given twice")
         result[key] = value

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from simlab.inputs.battles import SIDE_DEFAULTS, Battle, Doctrine, Formation
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, shortened
 from simlab.inputs.params import as_plain
 from simlab.systems.base import System
 
@@ -85,4 +85,4 @@ def refuse_unread(battle: Battle, system: str) -> None:
             value = getattr(holder, key)
             if value != defaults[table][key]:
                 where = f"{'ab'[s]}.{key}" if table == "side" else f"{'ab'[s]}.{table}.{key}"
-                raise battle.error(where, f"{value!r}: {refused}")
+                raise battle.error(where, f"{shortened(value)!r}: {refused}")

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import pandas as pd
 from fastapi.responses import Response
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, shortened
 from simlab.inputs.limits import DEFAULT_TRIALS
 from simlab.output import plots
 from simlab.output.document import Chart
@@ -192,7 +192,7 @@ def answer_chart(
         return standing_chart(result, at_least).png
     pmf = result["distributions"].get(name)
     if not pmf:
-        raise SimlabError(f"unknown distribution {name!r} (valid: {', '.join(result['distributions'])})")
+        raise SimlabError(f"unknown distribution {shortened(name)!r} (valid: {', '.join(result['distributions'])})")
     named = next((names for prefix, names in (labels or {}).items() if name.startswith(prefix)), None)
     chart = distribution_chart(
         name, pmf, result["method"], chart_caption(name, result), at_least, dict(enumerate(named)) if named else None

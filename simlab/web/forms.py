@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, UnknownNameError
 from simlab.inputs.params import describe
 from simlab.systems import Question, System
 from simlab.web.battle import BattleQuery, battle_form
@@ -237,7 +237,7 @@ def listed(fields: Mapping[str, dict[str, Any]], name: str, text: str | None, ke
             without a list of values.
     """
     if name not in fields:
-        raise SimlabError(f"unknown input {name!r} to vary (valid: {', '.join(fields)})")
+        raise UnknownNameError("input to vary", name, fields)
     values = [v.strip() for v in (text or "").split(",") if v.strip()]
     if not values:
         raise SimlabError(f"{key} is empty: give its values separated by commas (or {ALL})")

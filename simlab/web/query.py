@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from simlab.asking.requests import Request, question_request
 from simlab.asking.variants import Variant, load_variant, parse_variant
-from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameError
 from simlab.inputs.limits import RAISE_CELLS, RAISE_TRIALS
 from simlab.systems import Question, question_of
 from simlab.text import whole_number as text_whole_number
@@ -308,7 +308,7 @@ def whole_number(text: str, key: str) -> int:
     """
     number = text_whole_number(text)
     if number is None:
-        raise SimlabError(f"invalid value {text[:40]!r} for {key}: expected a whole number")
+        raise InvalidValueError(key, text, "a whole number")
     return number
 
 
@@ -320,7 +320,7 @@ def _whole(values: Mapping[str, str], key: str, default: int | None) -> int | No
 def _control(values: Mapping[str, str]) -> tuple[str, int | None, int]:
     method = values.get("method", "exact")
     if method not in METHODS:
-        raise SimlabError(f"invalid value {method!r} for method: expected one of {', '.join(METHODS)}")
+        raise InvalidValueError("method", method, f"one of {', '.join(METHODS)}")
     seed = _whole(values, "seed", 0)
     return method, _whole(values, "trials", None), 0 if seed is None else seed
 

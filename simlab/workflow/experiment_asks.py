@@ -145,7 +145,7 @@ def read_question(
     for flag, default in (("at_least", True), ("smallest", True), ("lowest", False)):
         value = given.get(flag, default)
         if not isinstance(value, bool):
-            raise check.fail("question", flag, f"expected true or false, got {value!r}")
+            raise check.fail("question", flag, f"expected true or false, got {described(value)}")
         flags[flag] = value
     return ExperimentQuestion(
         kind, metric, chosen, tuple(per), None if target is None else float(target), where=where, **flags

@@ -79,7 +79,7 @@ class Checker:
         """The value of ``key``, refused unless of ``kind`` (true and false are not numbers)."""
         value = data[key]
         if isinstance(value, bool) and kind in (int, float, (int, float)):
-            raise self.fail("", key, f"expected {what}, got {value!r}")
+            raise self.fail("", key, f"expected {what}, got {described(value)}")
         if not isinstance(value, kind):
             raise self.fail("", key, f"expected {what}, got {described(value)}")
         return value

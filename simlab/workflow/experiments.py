@@ -296,7 +296,7 @@ def _own_tables(check: Checker, data: Mapping[str, Any], path: Path, system: Sys
         given = str(path.parent / given)
     elif not isinstance(given, dict):
         expected = 'a directory ("mygear/") or [tables.TABLE."ROW"] tables'
-        raise check.fail("", "tables", f"expected {expected}, got {given!r}")
+        raise check.fail("", "tables", f"expected {expected}, got {described(given)}")
     try:
         return own_tables(system.tables(), given, str(path))
     except SimlabError as exc:

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from simlab.engine.bounds import DRAWS_PER_TRIAL_LIMIT
-from simlab.inputs.errors import ScenarioError, SimlabError
+from simlab.inputs.errors import ScenarioError, SimlabError, shortened
 from simlab.inputs.params import is_digits
 from simlab.inputs.tables import RowOverrides, Table, Tables
 from simlab.mechanics.target_number import TWO_D6
@@ -172,7 +172,7 @@ def pd_turrets(text: str) -> list[int]:
     """
     parts = [part.strip() for part in text.split(",") if part.strip()]
     if not all(is_digits(part) and len(part) < 20 for part in parts):
-        raise ScenarioError(f"pd_turrets: {text!r} is not lasers per turret separated by commas, e.g. '3,2'")
+        raise ScenarioError(f"pd_turrets: {shortened(text)!r} is not lasers per turret separated by commas, e.g. '3,2'")
     return [int(part) for part in parts]
 
 

@@ -134,6 +134,12 @@ def experiment_text(extra: str = "", grid: str = 'weapon = ["assault rifle"]\nmo
             + b'\n[[charts]]\nkind = "curve"\nmetric = "p_hit"\nx = "weapon"\nname = "a/b"\n',
             ["name", "not a valid file name"],
         ),
+        (experiment_text().replace('method = "exact"', "method = []").encode(), [":3: method", "expected a method"]),
+        (experiment_text("skip_invalid = true", grid='weapon = ["lt pistol"]\nmode = ["full"]').encode(),
+         ["skip_invalid", "every cell is left out"]),
+        (b'name = "s"\nsystem = "striker"\nmethod = "exact"\nkind = "sensitivity"\n[fixed]\nweapon = "rifle"\n'
+         b'[sensitivity]\nmetric = "p_hit"\ntrajectories = 99999999999999999999\n[sensitivity.vary]\n'
+         b'skill = "0..4"\nrange_band = ["short", "long"]\n', [":7: [sensitivity]", "above the cap"]),
     ],
     ids=[
         "binary",
@@ -155,6 +161,9 @@ def experiment_text(extra: str = "", grid: str = 'weapon = ["assault rifle"]\nmo
         "attacks-many",
         "title-5",
         "chart-name",
+        "method-list",
+        "every-cell-skipped",
+        "exact-sensitivity-cap",
     ],
 )
 def test_experiment_files_are_one_line_and_nothing_is_written(tmp_path, capsys, content, words):

@@ -184,11 +184,11 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     elif "battle" in data:
         raise check.fail("", "battle", 'a battle file belongs to kind = "battle"')
     sampled = asked.sampled_only
-    method = data.get("method", "monte_carlo" if sampled else "exact")
+    method = check.typed(data, "method", str, "a method") if "method" in data else "monte_carlo" if sampled else "exact"
     if balance_kind is not None and method == "both":
         raise check.fail("", "method", f"a {balance_kind} is exact or monte_carlo, not both")
     if method not in RUN_METHODS:
-        raise check.fail("", "method", f"unknown method {method!r} (valid: {', '.join(RUN_METHODS)})")
+        raise check.unknown("", "method", "method", RUN_METHODS, method)
     if sampled and method != "monte_carlo":
         what = {"duel": "duels are", "battle": "battles are"}.get(kind, f"{kind} questions are")  # as users say it
         raise check.fail("", "method", f"{what} sampled: method must be monte_carlo")
@@ -275,12 +275,22 @@ def load_experiment(path: Path | str, limits: Limits | None = None, *, check_cel
     trials_each = experiment.sampled_trials
     if balance_kind is not None:
         experiment = dataclasses.replace(experiment, balance=read_balance(check, data, balance_kind, experiment))
-        trials_each = None if trials_each is None else trials_each * balance_values(experiment)
+        values = balance_values(experiment)
+        try:  # every value of every cell counts, exact ones too (a sensitivity's points)
+            limits.check_work(experiment.n_cells * (1 + len(experiment.variants)) * values, 0,
+                              "values (cells times rule sets times the values each asks)", f"the {balance_kind}")
+        except SimlabError as exc:
+            raise check.fail(balance_kind, "", str(exc)) from None
+        trials_each = None if trials_each is None else trials_each * values
     limits.check_experiment(experiment.n_cells, 1 + len(experiment.variants), trials_each, str(path))
     if check_cells:
         _check_values(check, system, experiment)
     if skip_invalid:  # worked out by every process that loads the file: all leave out the same cells
         experiment = dataclasses.replace(experiment, skipped=_invalid_cells(system, experiment))
+        if next(experiment.kept_cells(), None) is None:
+            _, cell, reason = experiment.skipped[0]
+            shown = ", ".join(f"{k}={v!r}" for k, v in cell.items())
+            raise check.fail("", "skip_invalid", f"every cell is left out, none is left to run; cell {shown}: {reason}")
     own_cells = experiment.balance is not None and analysis_of(experiment.balance).own_cells  # checked as read
     if check_cells and not own_cells:
         _check_cells(check, system, experiment)

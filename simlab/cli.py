@@ -123,8 +123,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if argv is None:
             _exit_now(code)
         sys.exit(code)
-    except click.ClickException as exc:
-        click.echo(f"error: {_one_line(exc.format_message())}", err=True)
+    except click.ClickException as exc:  # click quotes what was given whole: a long word of it is cut
+        click.echo(f"error: {' '.join(_cut(word) for word in exc.format_message().split())}", err=True)
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(0)
@@ -145,6 +145,17 @@ def _exit_now(code: int) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     os._exit(code)
+
+
+#: The quotes a value in a message sits between.
+QUOTES = "'\""
+
+
+def _cut(word: str) -> str:
+    """A word of a message, cut to 60 characters when over 80 (a value given whole), its quotes kept."""
+    if len(word) <= 80:
+        return word
+    return f"{word[: 57 + (word[0] in QUOTES)]}...{word[-1] if word[-1] in QUOTES else ''}"
 
 
 def _one_line(message: str) -> str:

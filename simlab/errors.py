@@ -24,6 +24,7 @@ __all__ = [
     "speaking",
     "in_words",
     "shortened",
+    "shown_path",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -72,6 +73,14 @@ def in_words(names: Mapping[str, str]) -> Callable[[F], F]:
 def shortened(value: Any) -> Any:
     """A user's value as messages show it: text longer than 60 characters is cut (a message stays readable)."""
     return value[:57] + "..." if isinstance(value, str) and len(value) > 60 else value
+
+
+def shown_path(path: object) -> str:
+    """A path as messages show it: control characters escaped, a path over 200 characters cut at its start."""
+    text = str(path)
+    if not text.isprintable():
+        text = text.encode("unicode_escape").decode("ascii")
+    return "..." + text[-197:] if len(text) > 200 else text
 
 
 class SimlabError(Exception):

@@ -426,11 +426,22 @@ def test_the_python_calls_refuse_in_one_line_naming_their_keywords(case):
     "args",
     [["solve", "striker", "--set", "weapon=rifle", "--find", "x" * 3000, "--in", "0..4", "--target", "p_hit=0.5"],
      ["tournament", "striker", "--option", "x" * 3000, "--option", "weapon=rifle"],
-     ["attack", "hitech_tft", "--set", "weapon=" + "x" * 3000]],
-    ids=["unknown name", "not KEY=VALUE", "unknown row"],
+     ["attack", "hitech_tft", "--set", "weapon=" + "x" * 3000],
+     ["regress", "--margin", "x" * 3000]],
+    ids=["unknown name", "not KEY=VALUE", "unknown row", "an option's type"],
 )  # fmt: skip
 def test_a_long_value_is_cut_in_its_message(capsys, args):
     """A message quotes at most 60 characters of what was given: one readable line, however long the value."""
     code, out, err = run_cli(capsys, *args)
     assert_one_error(code, out, err, "x" * 57 + "...")
     assert "x" * 58 not in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["notebooks", "--check", "a\0.ipynb"], ["run", "a\0.toml"],
+     ["compare", "experiments/striker_duels.toml", "--variant", "v\0.toml"]],
+    ids=["notebook", "experiment", "variant"],
+)  # fmt: skip
+def test_a_path_with_a_nul_byte_is_refused_in_one_line(capsys, args):
+    assert_one_error(*run_cli(capsys, *args), "NUL byte")

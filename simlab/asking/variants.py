@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.errors import SimlabError, UnknownNameError, shown_path
 from simlab.inputs.files import FileError, parse_toml, read_text
 from simlab.inputs.own_tables import changed_tables
 from simlab.inputs.params import NAME_RULE, as_plain, build, valid_name
@@ -49,7 +49,7 @@ class VariantError(SimlabError):
     """A mistake in a variant file, naming the file and the key."""
 
     def __init__(self, path: Path, key: str, message: str) -> None:
-        super().__init__(f"{path}: {key}: {message}" if key else f"{path}: {message}")
+        super().__init__(f"{shown_path(path)}: {key}: {message}" if key else f"{shown_path(path)}: {message}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,7 +161,7 @@ def parse_variant(
     try:
         changed = changed_tables({**chosen.tables(), **(tables or {})}, changes, str(path))
     except SimlabError as exc:
-        raise VariantError(path, "", str(exc).removeprefix(f"{path}: ")) from None
+        raise VariantError(path, "", str(exc).removeprefix(f"{shown_path(path)}: ")) from None
     return Variant(
         path=path,
         system=chosen.name,

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from simlab.commands.balance import balance_setup
-from simlab.commands.options import print_json, progress_bar, rules_options, sampling_options, scheduler_option
+from simlab.commands.options import PATH, print_json, progress_bar, rules_options, sampling_options, scheduler_option
 from simlab.inputs.limits import DEFAULT_TRIALS
 
 __all__ = ["analysis_command"]
@@ -49,7 +49,7 @@ def analysis_command(table: str) -> click.Command:
     command = click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="An input of the question.")(
         command
     )
-    command = click.option("--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml",
+    command = click.option("--battle", "battle_file", type=PATH, metavar="BATTLE.toml",
                            help="Ask this battle.")(command)  # fmt: skip
     command = click.option("--kind", default=None, help=f"What is asked [default: {first.asks}].")(command)
     command = click.argument("system")(command)

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from simlab.commands.options import (
+    PATH,
     Progress,
     print_json,
     rules_options,
@@ -142,7 +143,7 @@ def duel(system: str, a_items: tuple[str, ...], b_items: tuple[str, ...], **opti
 @click.command(short_help="Battles of several figures or ships a side, fought to the end (N against M).")
 @scheduler_option
 @click.argument("system")
-@click.argument("battle_file", metavar="BATTLE.toml", type=click.Path(path_type=Path))
+@click.argument("battle_file", metavar="BATTLE.toml", type=PATH)
 @click.option(
     "--set",
     "set_items",

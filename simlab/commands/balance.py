@@ -17,6 +17,7 @@ from simlab.balance.matchup import MATCHUP_TRIALS
 from simlab.balance.sensitivity import DEFAULT_BASE, DEFAULT_TRAJECTORIES, SENSITIVITY_TRIALS
 from simlab.balance.tournament import TOURNAMENT_TRIALS
 from simlab.commands.options import (
+    PATH,
     WHOLE,
     print_json,
     progress_bar,
@@ -96,7 +97,7 @@ def _words(setup: Any) -> Any:
 @click.argument("system")
 @click.option("--kind", default="attack", show_default=True, help="What is asked: attack, duel, battle or a question.")
 @click.option(
-    "--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml", help="Ask this battle."
+    "--battle", "battle_file", type=PATH, metavar="BATTLE.toml", help="Ask this battle."
 )
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Input (ROW.COLUMN, a.KEY, a battle's path).")
 @click.option(
@@ -221,7 +222,7 @@ Examples:
 @scheduler_option
 @click.argument("system")
 @click.option("--kind", default="attack", show_default=True, help="What is asked: attack, duel, battle or a question.")
-@click.option("--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml", help="Ask a battle.")
+@click.option("--battle", "battle_file", type=PATH, metavar="BATTLE.toml", help="Ask a battle.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Input held at a value (as for simlab attack).")
 @click.option("--vary", "factors", multiple=True, required=True, metavar="NAME=LOW..HIGH|A,B,C",
               help="A knob and its range or values: an input, rule parameter or ROW.COLUMN (repeat).")  # fmt: skip
@@ -230,7 +231,7 @@ Examples:
               help="Morris trajectories (the screening).")  # fmt: skip
 @click.option("--base", type=WHOLE, default=DEFAULT_BASE, show_default=True,
               help="Sobol base points, a power of 2 (the shares).")  # fmt: skip
-@click.option("--chart", "chart_file", type=click.Path(path_type=Path), metavar="FILE.png", help="Draw the ranking.")
+@click.option("--chart", "chart_file", type=PATH, metavar="FILE.png", help="Draw the ranking.")
 @rules_options
 @click.option("--exact", is_flag=True, help="Exact values instead of sampling (where the engine is exact).")
 @sampling_options("Trials per point", SENSITIVITY_TRIALS)
@@ -303,7 +304,7 @@ Examples:
 @click.option("--option", "option_items", multiple=True, metavar="[NAME:]KEY=VALUE[;KEY=VALUE]",
               help="One option: a side's inputs, or an attack's, named NAME (repeat for each option).")  # fmt: skip
 @click.option("--every", "every", metavar="INPUT", help="Every row of the table INPUT names as an option (ship).")
-@click.option("--battle", "battle_file", type=click.Path(path_type=Path), metavar="BATTLE.toml",
+@click.option("--battle", "battle_file", type=PATH, metavar="BATTLE.toml",
               help="Fight this battle: each option's paths in a side (groups.0.weapon=...) on both sides.")  # fmt: skip
 @click.option("--against", "against", metavar="INPUT",
               help="Score the options as attacks against every row of the table INPUT names (armor).")  # fmt: skip

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from simlab.commands.options import print_json
+from simlab.commands.options import PATH, print_json
 from simlab.inputs.errors import UnknownNameError
 from simlab.output.console import cell_text, field_line
 from simlab.systems import get_system
@@ -45,7 +45,7 @@ def systems(as_json: bool) -> None:
 
 @click.command(short_help="Regenerate docs/systems/ from the registry.")
 @click.option("--check", is_flag=True, help="Exit 1 if a page differs from what it would be now; write nothing.")
-@click.option("--root", type=click.Path(path_type=Path), default=Path("."), show_default=True, help="The repository.")
+@click.option("--root", type=PATH, default=Path("."), show_default=True, help="The repository.")
 def docs(check: bool, root: Path) -> None:
     """Regenerate the registry half of each system's reference, docs/systems/SYSTEM.md."""
     from simlab.output.reference import stale_references, write_references

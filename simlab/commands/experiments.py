@@ -14,6 +14,7 @@ import click
 
 from simlab.commands.options import (
     COUNT,
+    PATH,
     WHOLE,
     jobs_option,
     limit_options,
@@ -40,9 +41,9 @@ def _chart_size(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 @click.command(short_help="Run experiments into results/<name>/ (the main job).")
 @scheduler_option
-@click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
+@click.argument("experiment_files", nargs=-1, type=PATH, metavar="[EXPERIMENT.toml ...]")
 @click.option(
-    "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
+    "--out", type=PATH, default=Path("results"), show_default=True, help="Results root."
 )
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @click.option("--svg", is_flag=True, help="Write every chart as SVG too (for print), besides the PNG.")
@@ -131,12 +132,12 @@ def close_job(what: str, processes: int) -> None:
 
 @click.command(short_help="Variants against the base rules, cell by cell.")
 @scheduler_option
-@click.argument("experiment_file", type=click.Path(path_type=Path), metavar="EXPERIMENT.toml")
+@click.argument("experiment_file", type=PATH, metavar="EXPERIMENT.toml")
 @click.option(
-    "--variant", "variant_files", multiple=True, type=click.Path(path_type=Path), help="Variant (TOML); repeatable."
+    "--variant", "variant_files", multiple=True, type=PATH, help="Variant (TOML); repeatable."
 )
 @click.option(
-    "--out", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
+    "--out", type=PATH, default=Path("results"), show_default=True, help="Results root."
 )
 @click.option("--batches", type=WHOLE, default=None, help="Batches for the intervals of sampled differences [40].")
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
@@ -196,9 +197,9 @@ def compare(
 
 @click.command(short_help="Store experiments' results as their baselines.")
 @scheduler_option
-@click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
+@click.argument("experiment_files", nargs=-1, type=PATH, metavar="[EXPERIMENT.toml ...]")
 @click.option(
-    "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
+    "--dir", "directory", type=PATH, default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @jobs_option
@@ -235,11 +236,11 @@ def baseline(
 
 @click.command(short_help="Check experiments against their baselines.")
 @scheduler_option
-@click.argument("experiment_files", nargs=-1, type=click.Path(path_type=Path), metavar="[EXPERIMENT.toml ...]")
-@click.option("--variant", "variant_file", type=click.Path(path_type=Path), help="Check a variant's rules instead.")
+@click.argument("experiment_files", nargs=-1, type=PATH, metavar="[EXPERIMENT.toml ...]")
+@click.option("--variant", "variant_file", type=PATH, help="Check a variant's rules instead.")
 @click.option("--margin", type=float, default=0.0, show_default=True, help="Practical margin of sampled metrics.")
 @click.option(
-    "--dir", "directory", type=click.Path(path_type=Path), default=None, help="Baselines [results/baselines]."
+    "--dir", "directory", type=PATH, default=None, help="Baselines [results/baselines]."
 )
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @click.option("--limit", type=COUNT, default=40, show_default=True, help="Changed rows shown per experiment.")

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import click
 
-from simlab.commands.options import WHOLE
+from simlab.commands.options import PATH, WHOLE
 from simlab.workflow.notebooks import NOTEBOOK_TRIALS
 
 __all__ = ["notebooks"]
 
 
 @click.command(short_help="Run the notebooks and write them back with their outputs (--check: find stale ones).")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[NOTEBOOK.ipynb ...]")
+@click.argument("paths", nargs=-1, type=PATH, metavar="[NOTEBOOK.ipynb ...]")
 @click.option("--check", is_flag=True, help="Write nothing: exit 1 naming each cell whose committed output is stale.")
 @click.option(
     "--trials",

@@ -17,6 +17,7 @@ from simlab.inputs.limits import DEFAULT_MAX_CELLS, DEFAULT_MAX_TRIALS, Limits
 from simlab.text import whole_number
 
 __all__ = [
+    "PATH",
     "WHOLE",
     "COUNT",
     "rules_options",
@@ -53,6 +54,22 @@ class WholeNumber(click.ParamType):
 WHOLE = WholeNumber()
 #: A count: a whole number from 0.
 COUNT = WholeNumber(minimum=0)
+
+
+class FilePath(click.Path):
+    """A path option or argument (a :class:`~pathlib.Path`): one that cannot name a file is refused in one line."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if "\0" in str(value):  # the file system refuses it with a ValueError, not an OSError
+            self.fail("a path cannot hold a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: A path, as every command takes one.
+PATH = FilePath()
 
 
 def max_trials_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -196,12 +213,12 @@ def rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
         [
             click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="Rule parameter."),
             click.option(
-                "--variant", "variant_file", type=click.Path(path_type=Path), help="House-rule variant (TOML)."
+                "--variant", "variant_file", type=PATH, help="House-rule variant (TOML)."
             ),
             click.option(
                 "--tables",
                 "tables_dir",
-                type=click.Path(path_type=Path),
+                type=PATH,
                 metavar="DIR",
                 help="Your own rows: TABLE.csv adds or changes rows, TABLE.only.csv replaces the table.",
             ),

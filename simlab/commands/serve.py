@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from simlab.commands.options import WHOLE
+from simlab.commands.options import PATH, WHOLE
 from simlab.engine.bounds import check_trials
 from simlab.inputs.errors import SimlabError
 
@@ -21,7 +21,7 @@ __all__ = ["serve"]
 @click.option("--port", type=WHOLE, default=8765, show_default=True, help="Port to listen on.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 @click.option(
-    "--results", type=click.Path(path_type=Path), default=Path("results"), show_default=True, help="Results root."
+    "--results", type=PATH, default=Path("results"), show_default=True, help="Results root."
 )
 @click.option(
     "--max-trials",
@@ -32,7 +32,7 @@ __all__ = ["serve"]
 @click.option(
     "--tables",
     "tables_dir",
-    type=click.Path(path_type=Path),
+    type=PATH,
     metavar="DIR",
     help="Your own rows: a folder per system (DIR/hitech_tft/weapons.csv), offered beside the shipped ones.",
 )

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simlab.inputs.errors import SimlabError, UnknownNameError, about_armour
+from simlab.inputs.errors import SimlabError, UnknownNameError, about_armour, shown_path
 from simlab.inputs.files import FileError, described, read_toml
 from simlab.inputs.params import NAME_RULE, build, is_digits, spec_field, valid_name
 
@@ -173,7 +173,7 @@ class BattleError(SimlabError):
     """A mistake in a battle file, located by file, line and key."""
 
     def __init__(self, path: Path | str, line: int | None, key: str, message: str) -> None:
-        where = f"{path}:{line}" if line else str(path)
+        where = f"{shown_path(path)}:{line}" if line else shown_path(path)
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
         self.path, self.line, self.key = Path(path), line, key
 

@@ -8,6 +8,7 @@ from simlab.errors import (
     close_names,
     in_words,
     shortened,
+    shown_path,
     speaking,
     spelled,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "speaking",
     "in_words",
     "shortened",
+    "shown_path",
 ]
 
 

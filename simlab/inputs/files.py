@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simlab.inputs.errors import SimlabError, shortened
+from simlab.inputs.errors import SimlabError, shortened, shown_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -57,7 +57,7 @@ class FileError(SimlabError):
     """A file that cannot be read or is malformed, located by file and line."""
 
     def __init__(self, path: Path | str, message: str, line: int | None = None) -> None:
-        where = f"{path}:{line}" if line else str(path)
+        where = f"{shown_path(path)}:{line}" if line else shown_path(path)
         super().__init__(f"{where}: {message}")
         self.path, self.line, self.reason = Path(path), line, message
 
@@ -102,8 +102,8 @@ def read_text(path: Path | str, what: str = "file") -> str:
             if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):  # replaced since the stat
                 raise FileError(path, f"is a pipe, socket or device: give the {what} as a regular file")
             data = stream.read(MAX_FILE_BYTES + 1)  # never more than the cap, whatever the size says
-    except OSError as exc:
-        raise FileError(path, f"cannot read the {what} ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        raise FileError(path, f"cannot read the {what} ({getattr(exc, 'strerror', None) or exc})") from None
     if len(data) > MAX_FILE_BYTES:
         raise FileError(path, f"is larger than {MAX_FILE_BYTES:,} bytes, too large for a {what}")
     return decode_text(data, path)

@@ -22,7 +22,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.errors import SimlabError, UnknownNameError, shown_path
 from simlab.inputs.files import FileError, read_text
 from simlab.inputs.params import as_plain
 from simlab.inputs.tables import Table, Tables
@@ -91,9 +91,10 @@ def table_directory(available: Tables, directory: Path | str) -> dict[str, Table
     for path in files:
         name = path.stem.removesuffix(ONLY)
         if name not in available:
-            raise SimlabError(f"{path}: {UnknownNameError('table', name, available)} (a file is named TABLE.csv)")
+            unknown = UnknownNameError("table", name, available)
+            raise SimlabError(f"{shown_path(path)}: {unknown} (a file is named TABLE.csv)")
         if name in tables:
-            raise SimlabError(f"{path}: table {name!r} is given twice in {directory}")
+            raise SimlabError(f"{shown_path(path)}: table {name!r} is given twice in {directory}")
         shipped = available[name]
         rows = {} if path.stem.endswith(ONLY) else shipped.rows
         table = dataclasses.replace(shipped, rows=rows, check=None)  # the whole table is checked once, below
@@ -101,15 +102,15 @@ def table_directory(available: Tables, directory: Path | str) -> dict[str, Table
             try:
                 table = table.with_rows({row: columns}, owner=shipped.row_name)
             except SimlabError as exc:
-                raise SimlabError(f"{path} line {line}: {row!r}: {exc}") from None
+                raise SimlabError(f"{shown_path(path)} line {line}: {row!r}: {exc}") from None
         if not len(table):
-            raise SimlabError(f"{path}: no rows (a table needs at least one)")
+            raise SimlabError(f"{shown_path(path)}: no rows (a table needs at least one)")
         table = dataclasses.replace(table, source=str(path), check=shipped.check)
         if shipped.check is not None:
             try:
                 shipped.check(table)
             except SimlabError as exc:
-                raise SimlabError(f"{path}: {exc}") from None
+                raise SimlabError(f"{shown_path(path)}: {exc}") from None
         tables[name] = table
     return tables
 
@@ -123,21 +124,21 @@ def _csv_rows(path: Path) -> list[tuple[int, str, dict[str, str]]]:
     try:
         text = read_text(path, "table file")
     except FileError as exc:
-        raise SimlabError(f"{path}: {exc.reason}") from None
+        raise SimlabError(f"{shown_path(path)}: {exc.reason}") from None
     reader = csv.DictReader(io.StringIO(text))
     header = reader.fieldnames or []
     if "name" not in header:
-        raise SimlabError(f"{path}: the header needs a name column (name, then the columns you give)")
+        raise SimlabError(f"{shown_path(path)}: the header needs a name column (name, then the columns you give)")
     rows: list[tuple[int, str, dict[str, str]]] = []
     seen: set[str] = set()
     for record in reader:
         if len(rows) >= MOST_ROWS:
-            raise SimlabError(f"{path}: more than {MOST_ROWS:,} rows")
+            raise SimlabError(f"{shown_path(path)}: more than {MOST_ROWS:,} rows")
         name = (record.get("name") or "").strip()
         if not name:
-            raise SimlabError(f"{path} line {reader.line_num}: the row has no name")
+            raise SimlabError(f"{shown_path(path)} line {reader.line_num}: the row has no name")
         if name in seen:
-            raise SimlabError(f"{path} line {reader.line_num}: duplicate name {name!r}")
+            raise SimlabError(f"{shown_path(path)} line {reader.line_num}: duplicate name {name!r}")
         seen.add(name)
         columns = {k: v for k, v in record.items() if k not in ("name", None) and v is not None and v.strip() != ""}
         rows.append((reader.line_num, name, columns))

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from simlab.inputs.errors import SimlabError, UnknownNameError
+from simlab.inputs.errors import SimlabError, UnknownNameError, shown_path
 from simlab.inputs.files import described
 
 __all__ = [
@@ -28,7 +28,7 @@ class ExperimentError(SimlabError):
     """A mistake in an experiment file, located by file, line and key."""
 
     def __init__(self, path: Path, line: int | None, key: str, message: str) -> None:
-        where = f"{path}:{line}" if line else str(path)
+        where = f"{shown_path(path)}:{line}" if line else shown_path(path)
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
         self.path, self.line, self.key = path, line, key
 

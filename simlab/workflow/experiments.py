@@ -46,7 +46,7 @@ from simlab.asking.variants import Variant, load_variant
 from simlab.engine.bounds import check_seed, check_trials
 from simlab.engine.results import METHODS
 from simlab.inputs.battles import Battle, BattleError, load_battle
-from simlab.inputs.errors import SimlabError, UnknownNameError, in_words
+from simlab.inputs.errors import SimlabError, UnknownNameError, in_words, shown_path
 from simlab.inputs.files import FileError, described, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.own_tables import own_tables
@@ -310,7 +310,7 @@ def _own_tables(check: Checker, data: Mapping[str, Any], path: Path, system: Sys
     try:
         return own_tables(system.tables(), given, str(path))
     except SimlabError as exc:
-        raise check.fail("", "tables", str(exc).removeprefix(f"{path}: ")) from None
+        raise check.fail("", "tables", str(exc).removeprefix(f"{shown_path(path)}: ")) from None
 
 
 def _battle(check: Checker, data: Mapping[str, Any], path: Path, system: str) -> Battle:

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, shown_path
 
 __all__ = [
     "NOTEBOOK_TRIALS",
@@ -66,7 +66,7 @@ def read_notebook(path: Path) -> Any:
         nbformat.validate(notebook)
     except Exception as exc:  # JSON, encoding, schema: each is "not a notebook" to the reader
         said = str(exc).strip().splitlines()[0][:120] if str(exc).strip() else type(exc).__name__
-        raise SimlabError(f"{path}: not a Jupyter notebook ({said})") from None
+        raise SimlabError(f"{shown_path(path)}: not a Jupyter notebook ({said})") from None
     return notebook
 
 
@@ -86,7 +86,7 @@ def execute(path: Path, trials: int = NOTEBOOK_TRIALS) -> Any:
         )
         client.execute()
     except Exception as exc:
-        raise SimlabError(f"{path}: {str(exc).strip().splitlines()[-1][:300]}") from None
+        raise SimlabError(f"{shown_path(path)}: {str(exc).strip().splitlines()[-1][:300]}") from None
     finally:
         if previous is None:
             os.environ.pop("SIMLAB_NOTEBOOK_TRIALS", None)
@@ -232,6 +232,6 @@ def notebook_paths(given: Iterable[Path]) -> list[Path]:
     if not paths:
         raise SimlabError(f"no notebook in {NOTEBOOKS}/: run from a simlab checkout or name the notebooks")
     for path in paths:
-        if path.suffix != ".ipynb" or not path.is_file():
-            raise SimlabError(f"{path}: not a notebook (.ipynb) file")
+        if path.suffix != ".ipynb" or "\0" in str(path) or not path.is_file():
+            raise SimlabError(f"{shown_path(path)}: not a notebook (.ipynb) file")
     return paths

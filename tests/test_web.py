@@ -126,6 +126,22 @@ def test_a_pages_message_names_its_fields_never_a_flag(client, path, said):
 
 
 @pytest.mark.parametrize(
+    ("path", "said"),
+    [("/compare/hitech_tft?weapon=nope", "unknown weapon 'nope'"), ("/sweep/hitech_tft?dx=abc", "for dx:"),
+     ("/balance/hitech_tft?variant=nope", "unknown variant 'nope'"), ("/balance/hitech_tft?do=nope", "for do:"),
+     ("/compare/hitech_tft", ""), ("/balance/striker?do=tournament", "")],
+    ids=["compare", "sweep", "balance", "do", "compare empty", "balance empty"],
+)  # fmt: skip
+def test_a_views_address_is_read_before_anything_is_asked(client, path, said):
+    """A mistake in a view's address is said at once (HTTP 400); an address that gives nothing opens empty."""
+    response = client.get(path)
+    if said:
+        assert response.status_code == 400 and said in html.unescape(response.text), path
+    else:
+        assert response.status_code == 200 and 'id="error"' not in response.text, path
+
+
+@pytest.mark.parametrize(
     ("query", "args"),
     [
         ({"weapon": "gaus", "method": "exact"}, ["--set", "weapon=gaus", "--exact"]),

@@ -10,6 +10,7 @@ one-line error, beside the form generated from the registry.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -22,7 +23,7 @@ from simlab.output.rendering import render
 from simlab.output.words import Vocabulary
 from simlab.systems import Question, System, get_system, question_of
 from simlab.web.answers import STANDING, SURVIVAL, answer_context, side_names
-from simlab.web.balance import balance_answer, balance_fields, balance_keys, check_do, leading_keys, parse_balance
+from simlab.web.balance import balance_answer, balance_fields, balance_keys, leading_keys, parse_balance
 from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
 from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, parse_compare
@@ -232,7 +233,7 @@ def grid_page(
     asks: Sequence[str],
     answer: Callable[[Sequence[tuple[str, str]]], dict[str, Any]],
     own_fields: Callable[[dict[str, dict[str, Any]], Question, dict[str, str]], list[dict[str, Any]]],
-    check: Callable[[Sequence[tuple[str, str]]], None] = lambda items: None,
+    query_of: Callable[[Sequence[tuple[str, str]]], Any] | None = None,
 ) -> Response:
     """A view of several answers (Sweep, Compare) of any question: its own fields above that question's form.
 
@@ -246,7 +247,10 @@ def grid_page(
         asks: The keys that ask for an answer (a sweep's values; a comparison's own keys, or a variant).
         answer: ``items → what the answer region shows``.
         own_fields: ``(the page's fields that may vary, the question, the query's values) → the view's fields``.
-        check: Refuses the view's own values before any answer is asked for (an unknown analysis).
+        query_of: ``items → the query`` of the question the view asks (default: the view's question
+            as the address gives it; None: a question its analysis completes, checked when asked):
+            before an answer is asked for, what the address gives is read and checked, so that a
+            mistake in it is said at once.
     """
     items = request.query_params.multi_items()
     base, question = view_question(system, items)
@@ -254,9 +258,11 @@ def grid_page(
     title = f"{view.capitalize()}: {question.title if kind != 'attack' else base.title}"
     context = view_context(site, base, kind, view, question.form, title, hint)
     try:
-        check(items)
         if any(k in asks for k, _ in items):
             context.update(answer(items))
+        else:
+            read = query_of or (lambda given: view_query(site, system, given, own_keys)[2])
+            _check_address(site, items, own_keys, read)
     except SimlabError as exc:
         context["error"] = str(exc)
     try:  # the form keeps the inputs the address gives (from "compare this")
@@ -270,6 +276,21 @@ def grid_page(
     if question.input_form.battle:
         context.update(battles=shipped_battles(site.battles, base.name), battle_name=getattr(query, "battle", ""))
     return page_response(request, context)
+
+
+def _check_address(
+    site: Site, items: Sequence[tuple[str, str]], own_keys: Sequence[str], query_of: Callable[[Any], Any]
+) -> None:
+    """Read what a view's address gives before an answer is asked for: its own values, then its question's inputs.
+
+    Raises:
+        SimlabError: For the first mistake (an unknown analysis, variant, input or value); an
+            address that gives nothing of its question is not checked (the page opens empty).
+    """
+    query = query_of(items)
+    if query is not None and any(k not in own_keys and k != "kind" for k, _ in items):
+        question, request = query.request(site)
+        question.check(request)
 
 
 def sweep_page(site: Site, system: str, request: Request, progress: Callable[[int], None]) -> Response:
@@ -310,4 +331,10 @@ def balance_page(site: Site, system: str, request: Request, progress: Callable[[
 
     hint = "Solve for the value that reaches a target, rank what moves a metric, or hold a tournament of options."
     return grid_page(site, system, request, "balance", hint, balance_keys(), leading_keys(), answer, fields,
-                     check_do)  # fmt: skip
+                     functools.partial(_balance_query, site, system))  # fmt: skip
+
+
+def _balance_query(site: Site, system: str, items: Sequence[tuple[str, str]]) -> Any:
+    """The question a Balance view's address asks, or None where its analysis completes it (a tournament's options)."""
+    balance = parse_balance(site, system, items)
+    return None if balance.analysis.own_cells else balance.query

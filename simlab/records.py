@@ -121,6 +121,7 @@ class BalanceAsk:
         noun: What an option is, in words (``ship``).
         tol: The precision of a solve's real unknown (None: the default share of its range).
         analysis: The analysis it states (a ``[tournament]`` with defenders is a ``matchup``).
+        settings: An analysis's own settings, as its reader checked them (a tune's knobs and goal).
     """
 
     kind: str
@@ -140,6 +141,7 @@ class BalanceAsk:
     noun: str = "option"
     tol: float | None = None
     analysis: str = ""
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,16 @@ def test_a_tournament_on_a_cluster_is_the_same_spc_7(dask_cluster, capsys):
     assert code == 0 and there == here, err
 
 
+def test_a_tune_on_a_cluster_is_the_same(dask_cluster, capsys):
+    options = [f"--option={name}: weapon={weapon}" for name, weapon in (("rifle", "rifle"), ("smg", "submachinegun"))]
+    args = ["tune", "striker", *options, "--knob", "smg:skill=0..3", "--goal", "even", "--trials", "200",
+            "--budget", "3", "--json"]  # fmt: skip
+    code, here, err = run_cli(capsys, *args)
+    assert code in (0, 1) and here, err
+    code_there, there, err = run_cli(capsys, *args, "--scheduler", dask_cluster.scheduler_address)
+    assert code_there == code and there == here, err
+
+
 def test_the_json_of_an_attack_is_the_same_with_a_local_cluster(capsys, monkeypatch):
     args = ["attack", "striker", "--set", "weapon=rifle", "--set", "armor=cloth", "--trials", "3000000", "--json"]
     code, threads, _ = run_cli(capsys, *args)

@@ -18,7 +18,7 @@ __all__ = ["ANALYSES", "register", "get_analysis", "analysis_of", "tables", "ana
 
 #: The modules of the shipped analyses, each registering its record when imported.
 _MODULES = ("simlab.analyses.solve", "simlab.analyses.sensitivity", "simlab.analyses.tournament",
-            "simlab.analyses.matchup")  # fmt: skip
+            "simlab.analyses.matchup", "simlab.analyses.tune")  # fmt: skip
 #: Every analysis by name.
 ANALYSES: dict[str, Analysis] = {}
 

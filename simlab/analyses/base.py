@@ -250,6 +250,8 @@ class Analysis:
         listed: What the page lists of a result (default: its tidy rows).
         frame: A result as a table, for CSV (default: its tidy rows).
         to_json: A result's JSON (default: its own ``to_json``, else its tidy rows).
+        succeeded: Whether a result answers the question asked (a tune that cannot reach its goal
+            does not: the command says so and exits with status 1).
     """
 
     name: str
@@ -275,6 +277,7 @@ class Analysis:
     listed: Callable[[Any, Vocabulary], Listed] | None = None
     frame: Callable[[Any], Any] | None = None
     to_json: Callable[[Any], dict[str, Any]] | None = None
+    succeeded: Callable[[Any], bool] = field(default=lambda result: True)
 
     def __post_init__(self) -> None:
         keys = tuple(key if isinstance(key, Key) else Key(str(key)) for key in self.keys)

@@ -50,6 +50,7 @@ __all__ = [
     "equilibrium_stability",
     "RESIDUAL_FLOOR",
     "worth",
+    "price_line",
 ]
 
 
@@ -259,7 +260,7 @@ def equilibrium_stability(result: Tournament, resamples: int = RESAMPLES) -> tup
     return found
 
 
-def _price_line(logs: np.ndarray, strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def price_line(logs: np.ndarray, strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Least squares of strength on log price, for one fit or a stack: (intercepts, slopes)."""
     centred = logs - logs.mean()
     slope = (strength - strength.mean(axis=-1, keepdims=True)) @ centred / (centred @ centred)
@@ -306,9 +307,9 @@ def worth(result: Tournament, resamples: int = RESAMPLES) -> list[dict[str, Any]
     logs = np.log(list(prices.values())) if prices else np.zeros(0)
     if len(prices) >= 3 and np.ptp(logs) > 0:
         priced = list(prices)
-        line = _price_line(logs, base[priced])
+        line = price_line(logs, base[priced])
         fit = (float(line[0]), float(line[1]))
-        intercepts, slopes = _price_line(logs, drawn[:, priced])
+        intercepts, slopes = price_line(logs, drawn[:, priced])
         log_cost = np.log([c if c else 1.0 for c in costs])
         spread = drawn - (intercepts[:, None] + slopes[:, None] * log_cost[None, :])
         residual_low, residual_high = np.percentile(spread, [2.5, 97.5], axis=0)

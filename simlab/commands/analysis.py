@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from simlab.commands.balance import balance_setup
+from simlab.commands.balance import balance_setup, fight_inputs
 from simlab.commands.options import PATH, print_json, progress_bar, rules_options, sampling_options, scheduler_option
 from simlab.inputs.limits import DEFAULT_TRIALS
 
@@ -85,14 +85,16 @@ def _answer(
     if options["trials"] is None and not options["exact"]:
         options["trials"] = analysis.trials
     setup = balance_setup(system, kind or analysis.asks, battle_file, sets, **options)
+    if analysis.own_cells and setup.question.input_form.sided:  # a --set KEY of options fought is both sides'
+        setup = setup.with_changes(inputs=fight_inputs(dict(setup.inputs), setup.battle is not None))
     reader = GivenReader(analysis.name, given, setup, named=lambda name: keys[name].option if name in keys else name)
     ask = analysis.read(reader)
     words = Vocabulary(battle=setup.battle)
     with progress_bar(analysis.units(ask, setup), "steps") as advance:
 
-        def counted(_: Any) -> None:  # one unit (a value, a point, a seating) done
+        def counted(note: Any) -> None:  # one unit (a value, a point, a seating) done; a text says how it goes
             if advance is not None:
-                advance(1)
+                advance(1, note if isinstance(note, str) else None)
 
         result = analysis.answer(setup, ask, Limits(max_trials=options["max_trials"]), counted, words)
     if isinstance(result, str):  # no answer here, said in a sentence
@@ -100,6 +102,8 @@ def _answer(
         sys.exit(1)
     if as_json:
         print_json(analysis.json_of(result))
-        return
-    for line in analysis.sentences(result, words):
-        click.echo(line)
+    else:
+        for line in analysis.sentences(result, words):
+            click.echo(line)
+    if not analysis.succeeded(result):  # said whole above; the status says the question has no answer here
+        sys.exit(1)

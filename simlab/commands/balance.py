@@ -356,7 +356,7 @@ def tournament(
     if not defended:
         from simlab.inputs.params import parse_assignments
 
-        setup = setup.with_changes(inputs=_fight_inputs(parse_assignments(sets, "--set"), battle_file is not None))
+        setup = setup.with_changes(inputs=fight_inputs(parse_assignments(sets, "--set"), battle_file is not None))
     chosen, names = every_row(setup, every, "--every") if every is not None else parse_options(option_items, "--option")
     if defended:
         _matchup(setup, chosen, names, against, defender_items, metric, as_json)
@@ -368,7 +368,7 @@ def tournament(
 _BATTLE_KEYS = ("range_band", "range_m", "max_turns")
 
 
-def _fight_inputs(shared: dict[str, Any], battle: bool) -> dict[str, Any]:
+def fight_inputs(shared: dict[str, Any], battle: bool) -> dict[str, Any]:
     """A tournament's --set as the fights take it.
 
     ``KEY`` goes to both sides (``a.KEY`` and ``b.KEY``), ``a.KEY`` or ``b.KEY`` to that side alone,

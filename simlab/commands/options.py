@@ -152,15 +152,21 @@ class Progress:
 
 
 @contextlib.contextmanager
-def progress_bar(length: int, label: str) -> Iterator[Callable[[int], None] | None]:
-    """A tqdm progress bar on a terminal's stderr; nothing elsewhere."""
+def progress_bar(length: int, label: str) -> Iterator[Callable[..., None] | None]:
+    """A tqdm progress bar on stderr of a terminal (``advance(n, note)``, a note such as the best so far); else none."""
     if not sys.stderr.isatty():
         yield None
         return
     from tqdm import tqdm
 
     with tqdm(total=length, desc=label, unit="cell", file=sys.stderr, leave=False) as bar:
-        yield bar.update
+
+        def advance(done: int, note: str | None = None) -> None:
+            if note:
+                bar.set_postfix_str(note, refresh=False)
+            bar.update(done)
+
+        yield advance
 
 
 def variant_of(path: Path | None, system: str) -> Any:

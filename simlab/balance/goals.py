@@ -1,0 +1,173 @@
+"""What a tune reaches for: a goal over a tournament, and how far a tournament is from it.
+
+* ``viable``: no option dominated and each at least ``min_share`` of the equilibrium mix;
+* ``even``: each option's mean score against the field within ``tol`` of 0.5;
+* ``target``: the scores between named pairs within ``tol`` of the wanted ones (the target graph of
+  Hernandez et al., "Metagame Autobalancing for Competitive Multiplayer Games", IEEE CoG 2020);
+* ``fair-price``: prices at which strength per price is level (one variable per option, as Liu and
+  Marschner, "Balancing Zero-Sum Games with One Variable per Strategy", AIIDE 2017). A price never
+  changes a fight, so one tournament gives every option's Bradley-Terry strength, and the level
+  prices nearest to those now follow in closed form (:func:`fair_prices`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from simlab.balance.strengths import strengths
+from simlab.balance.tournament import Tournament, dominated, equilibrium_stability, price_line
+from simlab.inputs.errors import InvalidValueError, SimlabError, shortened
+
+__all__ = ["GOALS", "DEFAULT_MIN_SHARE", "DEFAULT_TOL", "Goal", "parse_goal", "fair_prices", "price_spread"]
+
+#: The goals a tune reaches for.
+GOALS = ("viable", "even", "target=FILE", "fair-price")
+#: The least share of the equilibrium mix each option takes under ``viable``.
+DEFAULT_MIN_SHARE = 0.1
+#: How near a score (``even``, ``target``) or a strength per price (``fair-price``, relative) must come.
+DEFAULT_TOL = 0.05
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What a tune reaches for.
+
+    Attributes:
+        kind: ``viable``, ``even``, ``target`` or ``fair-price``.
+        min_share: ``viable``: the least share of the mix each option takes.
+        tol: ``even`` and ``target``: how near each score must come; ``fair-price``: how level
+            strength per price must be (relative).
+        wanted: ``target``: ``(option, against)`` → the score wanted.
+        source: ``target``: the file it came from.
+    """
+
+    kind: str
+    min_share: float = DEFAULT_MIN_SHARE
+    tol: float = DEFAULT_TOL
+    wanted: Mapping[tuple[str, str], float] = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def words(self) -> str:
+        """The goal in words."""
+        if self.kind == "viable":
+            return f"no option is dominated and each takes at least {self.min_share:g} of the equilibrium mix"
+        if self.kind == "even":
+            return f"each option's mean score against the field is within {self.tol:g} of 0.5"
+        if self.kind == "target":
+            pairs = f"{len(self.wanted)} pairs are" if len(self.wanted) != 1 else "1 pair is"
+            return f"the scores of {pairs} within {self.tol:g} of those in {self.source}"
+        return f"strength per price is level within {self.tol:.0%}"
+
+    def distance(self, fought: Tournament, prices: Sequence[float] | None = None) -> float:
+        """How far a tournament is from the goal (0 where it is met, on its point estimates)."""
+        if self.kind == "viable":
+            mix, _ = equilibrium_stability(fought)
+            short = max(0.0, self.min_share - float(np.min(mix)))
+            return short + (0.0 if short > 0 or not dominated(fought) else self.min_share / 2)
+        if self.kind == "even":
+            n = len(fought.names)
+            mean = (fought.score.sum(axis=1) - 0.5) / (n - 1)
+            return max(0.0, float(np.max(np.abs(mean - 0.5))) - self.tol)
+        if self.kind == "target":
+            index = {name: i for i, name in enumerate(fought.names)}
+            gaps = [abs(float(fought.score[index[a], index[b]]) - want) for (a, b), want in self.wanted.items()]
+            return max(0.0, max(gaps) - self.tol)
+        assert prices is not None
+        return max(0.0, price_spread(fought, prices) - math.log1p(self.tol))
+
+    def holds(self, fought: Tournament, prices: Sequence[float] | None = None) -> bool:
+        """Whether the goal holds: within its tolerance and, for ``viable``, no option dominated beyond the error."""
+        if self.distance(fought, prices) > 0:
+            return False
+        return self.kind != "viable" or not dominated(fought)
+
+
+def _line(fought: Tournament, prices: Sequence[float]) -> tuple[np.ndarray, float, float] | None:
+    """The strengths, and the line of strength on log price through the options priced (None: it does not rise)."""
+    strength = np.asarray(strengths(fought.score), dtype=float)
+    logs = np.log(np.asarray(prices, dtype=float))
+    priced = np.isfinite(logs)
+    if priced.sum() < 2 or np.ptp(logs[priced]) <= 0:
+        return None
+    intercept, slope = price_line(logs[priced], strength[priced])
+    return (strength, float(intercept), float(slope)) if float(slope) > 0 else None
+
+
+def price_spread(fought: Tournament, prices: Sequence[float]) -> float:
+    """How far the prices are from level: the largest gap of a log price from the line's (``inf``: no level prices).
+
+    The line is strength fitted on log price, as a tournament's worth (:func:`~simlab.balance.tournament.worth`);
+    on it, every option's strength is what its price buys.
+    """
+    fitted = _line(fought, prices)
+    logs = np.log(np.asarray(prices, dtype=float))
+    if fitted is None or not np.isfinite(logs).all():
+        return math.inf
+    strength, intercept, slope = fitted
+    return float(np.max(np.abs(logs - (strength - intercept) / slope)))
+
+
+def fair_prices(fought: Tournament, prices: Sequence[float]) -> np.ndarray:
+    """The closed form of ``fair-price``: of all the level prices, the nearest to the prices now.
+
+    Prices are level where every option lies on the line of strength against log price (as a
+    tournament's worth fits it): ``log p_i = c + d s_i`` for some ``c`` and ``d > 0``. The nearest
+    such prices on the log scale (least squares over the options priced now) take ``c`` and ``d``
+    from the line of log price fitted on strength; an option without a price gets the price its
+    strength earns on that line. NaN where log price does not rise with strength.
+    """
+    strength = np.asarray(strengths(fought.score), dtype=float)
+    logs = np.log(np.asarray(prices, dtype=float))
+    priced = np.isfinite(logs)
+    if priced.sum() < 2 or np.ptp(strength[priced]) <= 0:
+        return np.full(len(prices), math.nan)
+    intercept, slope = price_line(strength[priced], logs[priced])
+    if float(slope) <= 0:
+        return np.full(len(prices), math.nan)
+    return np.exp(float(intercept) + float(slope) * strength)
+
+
+def parse_goal(text: str, names: Sequence[str], min_share: float, tol: float, option: str = "--goal") -> Goal:
+    """``viable``, ``even``, ``fair-price`` or ``target=FILE`` (a TOML of wanted scores between named options).
+
+    The target file holds a table per option of the scores it should have against others:
+    ``["heavy slug"] laser = 0.6``. A pair given both ways must add up to 1.
+
+    Raises:
+        SimlabError: For another goal, a file that does not read, an unknown option or a score outside 0..1.
+    """
+    kind, equals, path = str(text).partition("=")
+    kind = kind.strip()
+    if not 0 < min_share < 1 / max(1, len(names)) + 1e-12:
+        raise InvalidValueError("--min-share", min_share, f"a share above 0 and at most 1/{len(names)}")
+    if not 0 < tol < 0.5:
+        raise InvalidValueError("--tol", tol, "a number above 0 and below 0.5, such as 0.05")
+    if kind in ("viable", "even", "fair-price") and not equals:
+        return Goal(kind, min_share, tol)
+    if kind != "target" or not path.strip():
+        raise InvalidValueError(option, shortened(str(text)), "viable, even, fair-price or target=FILE")
+    from simlab.inputs.files import read_toml
+
+    data, _ = read_toml(Path(path.strip()), "target file")
+    wanted: dict[tuple[str, str], float] = {}
+    for a, row in data.items():
+        if not isinstance(row, dict):
+            raise SimlabError(f"{path}: {a}: expected a table of scores against other options ({a} = {{B = 0.6}})")
+        for b, score in row.items():
+            for name in (a, b):
+                if name not in names:
+                    raise SimlabError(f"{path}: unknown option {shortened(name)!r} (valid: {', '.join(names)})")
+            if a == b or isinstance(score, bool) or not isinstance(score, int | float) or not 0 <= score <= 1:
+                raise SimlabError(f"{path}: {a} against {b}: expected a score from 0 to 1 between two options")
+            if (b, a) in wanted and abs(wanted[(b, a)] + score - 1) > 1e-9:
+                raise SimlabError(f"{path}: {a} against {b} and {b} against {a} must add up to 1")
+            wanted[(a, b)] = float(score)
+    if not wanted:
+        raise SimlabError(f"{path}: no score wanted: give a table per option, such as [\"{names[0]}\"] ...")
+    return Goal("target", min_share, tol, wanted, path.strip())

@@ -1,0 +1,415 @@
+"""``simlab tune``: the change set that balances a game of options, searched on one set of dice, proved on fresh ones.
+
+A tournament (:mod:`simlab.balance.tournament`) says which options are never worth taking; a tune
+says what to change so that every option is a real choice. The designer names the knobs (an
+input, a rule parameter or a table column, of one option or of all, over a range) and the goal:
+
+* ``viable``: no option dominated and each at least ``min_share`` of the equilibrium mix;
+* ``even``: each option's mean score against the field within ``tol`` of 0.5;
+* ``target``: the scores between named pairs within ``tol`` of the wanted ones (the target graph of
+  Hernandez et al., "Metagame Autobalancing for Competitive Multiplayer Games", IEEE CoG 2020);
+* ``fair-price``: the price column only: prices at which strength per price is level (the one
+  variable per option of Liu and Marschner, AIIDE 2017). A price never changes a fight, so one
+  tournament gives every option's Bradley-Terry strength and the level prices follow in closed
+  form; the search is checked against it.
+
+Every candidate is fought on the same random streams (common random numbers): the distance to the
+goal is then a deterministic function of the knobs, a search over it repeatable, and two candidates
+differ by their changes alone. The search is SciPy's differential evolution, seeded, bounded by a
+budget of tournaments, with whole knobs kept whole: each knob alone first, then all together; among
+the candidates that meet the goal it keeps the fewest knobs changed and the smallest moves. The
+proposal is then fought again as a full tournament on fresh streams (another seed, more trials),
+and the answer says whether the goal holds there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simlab.balance.goals import Goal, fair_prices
+from simlab.balance.knobs import Knob
+from simlab.balance.setup import Setup
+from simlab.balance.tournament import Tournament, tournament
+from simlab.inputs.errors import InvalidValueError, SimlabError
+from simlab.inputs.limits import Limits
+
+__all__ = ["DEFAULT_BUDGET", "VERIFY_TRIALS_FACTOR", "Tuning", "check_tune", "tune", "tuned_toml"]
+
+#: Tournaments a search may fight unless told (each knob alone, then all together).
+DEFAULT_BUDGET = 60
+#: The proof fights this many times the search's trials a seating.
+VERIFY_TRIALS_FACTOR = 4
+#: Candidates of differential evolution in each generation, per knob.
+_POPULATION = 6
+
+
+def _price_column(setup: Setup, knobs: Sequence[Knob], names: Sequence[str]) -> None:
+    """Refuse a ``fair-price`` tune whose knobs are not one price column, one knob per option."""
+    from simlab.systems.costs import Costed
+
+    answer = setup.question.answer
+    columns = {knob.key for knob in knobs}
+    priced = isinstance(answer, Costed) and all(k.key.rsplit(".", 1)[-1] == "cost" for k in knobs)
+    if not priced or len(columns) != 1 or sorted(k.option or "" for k in knobs) != sorted(names):
+        raise SimlabError("fair-price tunes the price column only: give --knob-each ROW.cost=LOW..HIGH (ship.cost)")
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A tune's answer.
+
+    Attributes:
+        goal: The goal.
+        knobs: The knobs, with their values now.
+        proposal: The value proposed for each knob.
+        distance: The proposal's distance to the goal on the search's streams (0: met).
+        evaluations: Tournaments the search fought.
+        pareto: The best distance for each count of knobs changed: ``(changed, distance, values)``.
+        before: The tournament of the options now (the search's streams).
+        after: The proposal's tournament on the search's streams.
+        verified: The proposal's tournament on fresh streams.
+        met: Whether the goal holds on the fresh streams.
+        prices: ``fair-price``: the prices now, proposed, and in closed form (empty otherwise).
+        options: The options proposed, each its inputs; and the rule changes under ``rules``.
+    """
+
+    goal: Goal
+    knobs: tuple[Knob, ...]
+    proposal: tuple[float, ...]
+    distance: float
+    evaluations: int
+    pareto: tuple[tuple[int, float, tuple[float, ...]], ...]
+    before: Tournament
+    after: Tournament
+    verified: Tournament
+    met: bool
+    options: tuple[Mapping[str, Any], ...]
+    rules: Mapping[str, Any]
+    prices: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+
+    @property
+    def reached(self) -> bool:
+        """Whether the search met the goal on its own streams."""
+        return self.distance <= 0
+
+    @property
+    def changes(self) -> list[tuple[Knob, float]]:
+        """The knobs the proposal moves, with their new values."""
+        return [(k, v) for k, v in zip(self.knobs, self.proposal, strict=True)
+                if not math.isnan(v) and (not k.given or k.value(v) != k.value(k.start))]  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``simlab tune --json`` prints."""
+        return {
+            "goal": {"kind": self.goal.kind, "words": self.goal.words, "min_share": self.goal.min_share,
+                     "tol": self.goal.tol},
+            "changes": [{"knob": k.name, "from": k.value(k.start), "to": k.value(v)} for k, v in self.changes],
+            "distance": self.distance,
+            "reached": self.reached,
+            "evaluations": self.evaluations,
+            "pareto": [{"changed": c, "distance": d, "values": {k.name: k.value(x) for k, x in zip(self.knobs, xs,
+                                                                                                  strict=True)}}
+                       for c, d, xs in self.pareto],
+            "verified": {"seed": self.verified.seed, "trials": self.verified.trials, "goal_met": self.met,
+                         "tournament": self.verified.to_json()},
+            "before": self.before.to_json(),
+            "after": self.after.to_json(),
+            "options": {name: dict(o) for name, o in zip(self.before.names, self.options, strict=True)},
+            "rules": dict(self.rules),
+            **({"prices": {k: list(v) for k, v in self.prices.items()}} if self.prices else {}),
+        }  # fmt: skip
+
+
+class _SpentError(Exception):
+    """The search's budget is used up."""
+
+
+@dataclass
+class _Search:
+    """The candidates fought so far, each once (a whole knob's values rounded), and the best."""
+
+    setup: Setup
+    options: Sequence[Mapping[str, Any]]
+    names: Sequence[str]
+    knobs: Sequence[Knob]
+    goal: Goal
+    budget: int
+    progress: Callable[[Any], None]
+    noun: str
+    fought: dict[tuple[float, ...], tuple[float, Tournament]] = field(default_factory=dict)
+    price_fight: Tournament | None = None
+    tournaments: int = 0
+
+    def key(self, x: Sequence[float]) -> tuple[float, ...]:
+        """A candidate as it is fought (a whole knob's value rounded)."""
+        return tuple(float(k.value(v)) for k, v in zip(self.knobs, x, strict=True))
+
+    def changed(self, x: Sequence[float]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The options and rule changes at ``x``."""
+        options = [dict(o) for o in self.options]
+        rules: dict[str, Any] = {}
+        for knob, v in zip(self.knobs, x, strict=True):
+            if math.isnan(v):  # not set now (a price a row does not have): left as it is
+                continue
+            if knob.rule:
+                rules[knob.key] = knob.value(v)
+            else:
+                for i, name in enumerate(self.names):
+                    if knob.option in (None, name):
+                        options[i][knob.key] = knob.value(v)
+        return options, rules
+
+    def prices(self, x: Sequence[float]) -> list[float]:
+        """``fair-price``: each option's price at ``x``."""
+        by_option = {k.option: k.value(v) for k, v in zip(self.knobs, x, strict=True)}
+        return [float(by_option[name]) for name in self.names]
+
+    def fight(self, x: Sequence[float], setup: Setup | None = None) -> Tournament:
+        """The tournament at ``x`` (on the search's streams unless ``setup`` says others)."""
+        options, rules = self.changed(x)
+        asked = (setup or self.setup).with_changes(rules={**(setup or self.setup).rules, **rules})
+        return tournament(asked, options, self.names, noun=self.noun)
+
+    def distance(self, x: Sequence[float]) -> float:
+        """The distance at ``x``: each candidate fought once; a price changes no fight (one tournament)."""
+        key = self.key(x)
+        if key not in self.fought:
+            if self.goal.kind == "fair-price" and self.price_fight is not None:
+                fought = self.price_fight
+            else:
+                if len(self.fought) >= self.budget:
+                    raise _SpentError
+                fought = self.fight(key)
+                self.tournaments += 1
+                if self.goal.kind == "fair-price":
+                    self.price_fight = fought
+            prices = self.prices(key) if self.goal.kind == "fair-price" else None
+            self.fought[key] = (self.goal.distance(fought, prices), fought)
+            self.progress(f"best distance {min(d for d, _ in self.fought.values()):.3f}")
+        return self.fought[key][0]
+
+    def move(self, x: Sequence[float]) -> float:
+        """How far ``x`` moves the knobs: a share of each range (``fair-price``: squares of log prices)."""
+        if self.goal.kind == "fair-price":
+            return float(sum(math.log(max(v, 1e-12) / max(k.start, 1e-12)) ** 2
+                             for k, v in zip(self.knobs, x, strict=True) if k.given))  # fmt: skip
+        return float(sum(abs(k.value(v) - k.start) / (k.high - k.low) for k, v in zip(self.knobs, x, strict=True)
+                         if k.given))  # fmt: skip
+
+    def objective(self, x: Sequence[float]) -> float:
+        """Unmet candidates by distance, every one above the met ones, those by the size of their moves."""
+        distance = self.distance(x)
+        return 1.0 + distance if distance > 0 else self.move(x) / (1.0 + self.move(x))
+
+    def evolve(self, free: Sequence[int], start: Sequence[float], budget: int, seed: int) -> None:
+        """Differential evolution over the knobs ``free`` (the others held at ``start``), within ``budget`` more."""
+        from scipy.optimize import differential_evolution
+
+        stop_at = len(self.fought) + budget
+        bounds = [(self.knobs[i].low, self.knobs[i].high) for i in free]
+        integrality = [self.knobs[i].whole for i in free]
+        x0 = [min(max(start[i], lo), hi) if not math.isnan(start[i]) else (lo + hi) / 2
+              for i, (lo, hi) in zip(free, bounds, strict=True)]  # fmt: skip
+
+        def at(y: Sequence[float]) -> list[float]:
+            x = list(start)
+            for i, v in zip(free, y, strict=True):
+                x[i] = float(v)
+            return x
+
+        def f(y: np.ndarray) -> float:
+            if len(self.fought) >= stop_at and self.key(at(list(y))) not in self.fought:
+                raise _SpentError
+            return self.objective(at(list(y)))
+
+        population = max(_POPULATION, 2) * len(free)
+        generations = max(1, budget // population)
+        with contextlib.suppress(_SpentError):
+            differential_evolution(f, bounds, seed=seed, popsize=_POPULATION, maxiter=generations, polish=False,
+                                   tol=0, atol=0, init="sobol", x0=x0, integrality=integrality,
+                                   updating="deferred")  # fmt: skip
+
+    def scan(self, i: int, start: Sequence[float], budget: int) -> None:
+        """Knob ``i`` alone, whole, step by step away from where it stands, until a step meets the goal.
+
+        The first value that meets it is the smallest move of this knob that does (each side tried
+        at every step); a range wider than the budget is left to :meth:`evolve`.
+        """
+        knob = self.knobs[i]
+        stop_at = len(self.fought) + budget
+        for step in range(1, int(knob.high - knob.low) + 1):
+            tried = [v for v in (knob.start + step, knob.start - step) if knob.low <= v <= knob.high]
+            if not tried:
+                return
+            for value in tried:
+                if len(self.fought) >= stop_at:
+                    return
+                x = list(start)
+                x[i] = value
+                if self.distance(x) <= 0:
+                    return
+
+    def explore(self, i: int, start: Sequence[float], budget: int, seed: int) -> None:
+        """Knob ``i`` alone: scanned outward where it is whole and its range fits the budget, else evolved."""
+        knob = self.knobs[i]
+        if knob.whole and knob.high - knob.low + 1 <= budget:
+            self.scan(i, start, budget)
+        else:
+            self.evolve([i], start, budget, seed)
+
+    def run(self, start: Sequence[float]) -> list[tuple[int, float, tuple[float, ...]]]:
+        """Each knob alone, then all together if none alone meets the goal: the Pareto rows found on the way."""
+        seed, n = self.setup.seed, len(self.knobs)
+        if n == 1:
+            self.explore(0, start, self.budget, seed)
+            return []
+        for i in range(n):  # each knob alone first: the fewest changes that meet the goal
+            self.explore(i, start, max(4, self.budget // (2 * n)), seed + i)
+        distance, x = self.best(changed_at_most=1)
+        if distance > 0:
+            self.evolve(list(range(n)), start, self.budget, seed + n)
+        return [(1, distance, x)]
+
+    def priced(self, start: Sequence[float], closed_form: bool) -> None:
+        """``fair-price``: the level prices nearest to those now (clipped to the ranges), or searched for."""
+        if not closed_form:
+            self.evolve(list(range(len(self.knobs))), start, self.budget, self.setup.seed)
+            return
+        before = self.fought[self.key(start)][1]
+        ideal = dict(zip(self.names, fair_prices(before, self.prices(start)), strict=True))
+        self.distance([min(max(float(ideal[str(k.option)]), k.low), k.high) for k in self.knobs])
+
+    def best(self, changed_at_most: int | None = None) -> tuple[float, tuple[float, ...]]:
+        """The best candidate fought (by :meth:`objective`), among those changing at most so many knobs."""
+        chosen = [
+            (self.objective(x), x) for x in self.fought
+            if changed_at_most is None or self.count(x) <= changed_at_most
+        ]  # fmt: skip
+        _, x = min(chosen, key=lambda pair: (pair[0], pair[1]))
+        return self.fought[x][0], x
+
+    def count(self, x: Sequence[float]) -> int:
+        """Knobs ``x`` moves from where they stand."""
+        return sum(not k.given or k.value(v) != k.value(k.start) for k, v in zip(self.knobs, x, strict=True))
+
+
+def check_tune(setup: Setup, n_options: int, budget: int, verify_trials: int, limits: Limits | None) -> None:
+    """Refuse a tune that does not fight duels or battles, or whose tournaments are above the caps.
+
+    Raises:
+        SimlabError: Before any tournament is fought.
+    """
+    if not setup.question.input_form.sided:
+        raise SimlabError(f"a tune fights tournaments of duels or battles, not {setup.kind}: ask duels or a battle")
+    if n_options < 2:
+        raise SimlabError("a tune needs at least two options")
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 100_000:
+        raise InvalidValueError("--budget", budget, "a whole number of tournaments from 1 to 100,000")
+    if isinstance(verify_trials, bool) or not isinstance(verify_trials, int) or verify_trials < 1:
+        raise InvalidValueError("--verify-trials", verify_trials, "a whole number from 1")
+    if limits is not None:
+        seatings = n_options * (n_options - 1)
+        limits.check_work(seatings * budget, setup.trials_each, "seatings", "the search", "give a smaller budget")
+        limits.check_work(seatings, verify_trials, "seatings", "the proof", "give fewer trials to the proof")
+
+
+def tune(
+    setup: Setup,
+    options: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    knobs: Sequence[Knob],
+    goal: Goal,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    verify_seed: int | None = None,
+    verify_trials: int | None = None,
+    limits: Limits | None = None,
+    progress: Callable[[Any], None] = lambda note: None,
+    noun: str = "option",
+    closed_form: bool = True,
+) -> Tuning:
+    """Search the knobs for the goal on ``setup``'s streams, then prove the proposal on fresh ones.
+
+    Args:
+        setup: A duel or battle question: its seed and trials are the search's streams.
+        options: Each option's side inputs.
+        names: Their names.
+        knobs: What may change (:func:`parse_knobs`).
+        goal: What to reach (:func:`parse_goal`).
+        budget: Tournaments the search may fight.
+        verify_seed: The proof's seed (default: the search's plus one).
+        verify_trials: The proof's duels a seating (default: :data:`VERIFY_TRIALS_FACTOR` times the search's).
+        limits: The job's caps, checked before the first tournament.
+        progress: Called with the best distance so far after each tournament.
+        noun: What an option is, in words (``ship``).
+        closed_form: ``fair-price``: the level prices in closed form (else searched, as a check of it).
+
+    Raises:
+        SimlabError: For a tune that does not read, or above the caps.
+    """
+    trials = verify_trials if verify_trials is not None else VERIFY_TRIALS_FACTOR * max(1, setup.trials_each)
+    check_tune(setup, len(options), budget, trials, limits)
+    if goal.kind == "fair-price":
+        _price_column(setup, knobs, names)
+    else:
+        unset = next((k for k in knobs if not k.given), None)
+        if unset is not None:
+            raise SimlabError(f"knob {unset.name}: it has no value now to start from: give it in the option")
+    search = _Search(setup, options, names, knobs, goal, budget, progress, noun)
+    start = [k.start for k in knobs]
+    pareto: list[tuple[int, float, tuple[float, ...]]] = []
+    try:
+        search.distance(start)
+        pareto.append((0, search.fought[search.key(start)][0], search.key(start)))
+        if search.fought[search.key(start)][0] > 0:
+            if goal.kind == "fair-price":
+                search.priced(start, closed_form)
+            else:
+                pareto += search.run(start)
+    except _SpentError:
+        pass
+    distance, proposal = search.best()
+    if not pareto or search.count(proposal) > pareto[-1][0]:
+        pareto.append((search.count(proposal), distance, proposal))
+    before, after = search.fought[search.key(start)][1], search.fought[proposal][1]
+    fresh = setup.with_changes(seed=verify_seed if verify_seed is not None else setup.seed + 1, trials=trials)
+    verified = search.fight(proposal, fresh)
+    prices_now = search.prices(start) if goal.kind == "fair-price" else None
+    met = goal.holds(verified, search.prices(proposal) if prices_now is not None else None)
+    options_now, rules = search.changed(proposal)
+    prices: dict[str, tuple[float, ...]] = {}
+    if prices_now is not None:
+        prices = {"now": tuple(prices_now), "proposed": tuple(search.prices(proposal)),
+                  "closed_form": tuple(float(p) for p in fair_prices(before, prices_now))}  # fmt: skip
+    return Tuning(goal, tuple(knobs), tuple(proposal), distance, search.tournaments, tuple(pareto), before, after,
+                  verified, met, tuple(options_now), rules, prices)  # fmt: skip
+
+
+def tuned_toml(tuning: Tuning, setup: Setup) -> str:
+    """The proposal as an experiment of its tournament, fought on the proof's streams: ``simlab run`` reads it back."""
+    import json
+
+    def value(v: Any) -> str:
+        return json.dumps(v if isinstance(v, str | bool | int | float) else str(v))
+
+    lines = ['name = "tuned"', f'system = "{setup.system}"', 'method = "monte_carlo"',
+             f"trials = {tuning.verified.trials}", f"seed = {tuning.verified.seed}", 'kind = "tournament"']  # fmt: skip
+    if setup.battle is not None:
+        lines.append(f"battle = {json.dumps(str(setup.battle.path.resolve()))}")
+    shared = {k.removeprefix("a."): v for k, v in setup.inputs.items() if k.startswith("a.")}
+    if shared:
+        lines += ["", "[fixed]"] + [f"{json.dumps(f'{side}.{k}')} = {value(v)}" for k, v in shared.items()
+                                    for side in "ab"]  # fmt: skip
+    rules = {**setup.rules, **tuning.rules}
+    if rules:
+        lines += ["", "[rules]"] + [f"{k} = {value(v)}" for k, v in rules.items()]
+    for name, option in zip(tuning.before.names, tuning.options, strict=True):
+        lines += ["", f"[tournament.options.{json.dumps(name)}]"]
+        lines += [f"{json.dumps(k)} = {value(v)}" for k, v in option.items()]
+    return "\n".join(lines) + "\n"

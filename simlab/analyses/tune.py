@@ -24,7 +24,15 @@ from simlab.balance.goals import DEFAULT_MIN_SHARE, DEFAULT_TOL, GOALS, Goal, pa
 from simlab.balance.knobs import parse_knobs
 from simlab.balance.setup import Setup
 from simlab.balance.tournament import TOURNAMENT_TRIALS, check_options, equilibrium_stability
-from simlab.balance.tune import DEFAULT_BUDGET, VERIFY_TRIALS_FACTOR, Tuning, check_tune, tune, tuned_toml
+from simlab.balance.tune import (
+    DEFAULT_BUDGET,
+    VERIFY_TRIALS_FACTOR,
+    Tuning,
+    check_tune,
+    tune,
+    tuned_toml,
+    tuned_variant,
+)
 from simlab.balance.unknowns import UnknownKeyError
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import described
@@ -104,11 +112,11 @@ def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[An
     tuned = tune(setup, ask.options, ask.names, knobs, goal_of(ask), budget=settings["budget"],
                  verify_seed=settings["verify_seed"], verify_trials=settings["verify_trials"], limits=limits,
                  progress=counted, noun=ask.noun)  # fmt: skip
-    if settings.get("write"):
+    if settings.get("write"):  # a variant where the changes are one, else the experiment of the tournament proposed
         from simlab.output.atomic import staged_file
 
         with staged_file(Path(settings["write"])) as staged:
-            staged.write_text(tuned_toml(tuned, setup), encoding="utf-8")
+            staged.write_text(tuned_variant(tuned, setup) or tuned_toml(tuned, setup), encoding="utf-8")
     return tuned
 
 
@@ -206,7 +214,8 @@ KEYS = (
         web=False),
     Key("verify_trials", f"the proof's duels a seating (default {VERIFY_TRIALS_FACTOR} times the search's)", "N",
         flag="verify-trials", convert=_number, web=False),
-    Key("write", "write the proposal as an experiment that simlab run fights again", "FILE.toml", web=False),
+    Key("write", "write the proposal: a variant (--variant reads it) where its changes are table rows or rules, "
+        "else an experiment that simlab run fights again", "FILE.toml", web=False),
 )  # fmt: skip
 
 

@@ -31,6 +31,8 @@ GOALS = ("viable", "even", "target=FILE", "fair-price")
 DEFAULT_MIN_SHARE = 0.1
 #: How near a score (``even``, ``target``) or a strength per price (``fair-price``, relative) must come.
 DEFAULT_TOL = 0.05
+#: An equilibrium's scores are found by a linear program: this much below the game's value is its rounding.
+_ROUNDING = 1e-6
 
 
 @dataclass(frozen=True)
@@ -60,16 +62,19 @@ class Goal:
         if self.kind == "even":
             return f"each option's mean score against the field is within {self.tol:g} of 0.5"
         if self.kind == "target":
-            pairs = f"{len(self.wanted)} pairs are" if len(self.wanted) != 1 else "1 pair is"
-            return f"the scores of {pairs} within {self.tol:g} of those in {self.source}"
+            if len(self.wanted) == 1:
+                return f"the score of 1 pair is within {self.tol:g} of the one in {self.source}"
+            return f"the scores of {len(self.wanted)} pairs are within {self.tol:g} of those in {self.source}"
         return f"strength per price is level within {self.tol:.0%}"
 
     def distance(self, fought: Tournament, prices: Sequence[float] | None = None) -> float:
         """How far a tournament is from the goal (0 where it is met, on its point estimates)."""
-        if self.kind == "viable":
+        if self.kind == "viable":  # each option's share short of min_share, and how far it is from entering the mix
             mix, _ = equilibrium_stability(fought)
-            short = max(0.0, self.min_share - float(np.min(mix)))
-            return short + (0.0 if short > 0 or not dominated(fought) else self.min_share / 2)
+            short = float(np.maximum(0.0, self.min_share - mix).sum())
+            against_mix = fought.score @ mix  # 0.5 for an option in the mix (the game's value), less for one out
+            outside = float(np.maximum(0.0, 0.5 - against_mix - _ROUNDING).sum())
+            return short + outside + (0.0 if short > 0 or not dominated(fought) else self.min_share / 2)
         if self.kind == "even":
             n = len(fought.names)
             mean = (fought.score.sum(axis=1) - 0.5) / (n - 1)

@@ -50,8 +50,10 @@ class Knob:
         return f"{self.option}:{self.key}" if self.option is not None else self.key
 
     def value(self, x: float) -> int | float:
-        """A value as the question takes it (a whole knob's rounded)."""
-        return round(x) if self.whole and not math.isnan(x) else float(x)
+        """A value as the question takes it (a whole knob's rounded, a real one's to four significant figures)."""
+        if math.isnan(x):
+            return x
+        return round(x) if self.whole else float(f"{x:.4g}")  # a real knob to four figures: a value one can write
 
     def shown(self, x: float) -> str:
         """A value as text."""

@@ -39,7 +39,7 @@ from simlab.balance.tournament import Tournament, tournament
 from simlab.inputs.errors import InvalidValueError, SimlabError
 from simlab.inputs.limits import Limits
 
-__all__ = ["DEFAULT_BUDGET", "VERIFY_TRIALS_FACTOR", "Tuning", "check_tune", "tune", "tuned_toml"]
+__all__ = ["DEFAULT_BUDGET", "VERIFY_TRIALS_FACTOR", "Tuning", "check_tune", "tune", "tuned_toml", "tuned_variant"]
 
 #: Tournaments a search may fight unless told (each knob alone, then all together).
 DEFAULT_BUDGET = 60
@@ -155,7 +155,7 @@ class _Search:
         options = [dict(o) for o in self.options]
         rules: dict[str, Any] = {}
         for knob, v in zip(self.knobs, x, strict=True):
-            if math.isnan(v):  # not set now (a price a row does not have): left as it is
+            if math.isnan(v) or (knob.given and knob.value(v) == knob.value(knob.start)):  # left as it is
                 continue
             if knob.rule:
                 rules[knob.key] = knob.value(v)
@@ -413,3 +413,49 @@ def tuned_toml(tuning: Tuning, setup: Setup) -> str:
         lines += ["", f"[tournament.options.{json.dumps(name)}]"]
         lines += [f"{json.dumps(k)} = {value(v)}" for k, v in option.items()]
     return "\n".join(lines) + "\n"
+
+
+def tuned_variant(tuning: Tuning, setup: Setup) -> str | None:
+    """The proposal as a house-rule variant (``--variant`` reads it back), where it is one; else None.
+
+    It is one where every change is a rule parameter, or a column of the table row an option names
+    (``ship.cost`` of ``ship = scout``) that the option does not set itself, and no two options
+    want different values of one row.
+    """
+    import json
+
+    question = setup.question
+    rows: dict[str, dict[str, dict[str, Any]]] = {}
+    rules: dict[str, Any] = {}
+    for knob, value in tuning.changes:
+        if knob.rule:
+            rules[knob.key] = knob.value(value)
+            continue
+        row_input, dot, column = knob.key.partition(".")
+        if not dot or row_input not in question.row_inputs:
+            return None
+        table = rows.setdefault(question.row_inputs[row_input], {})
+        for name, option in zip(tuning.before.names, tuning.options, strict=True):
+            if knob.option not in (None, name):
+                continue
+            if knob.key in _given(setup, tuning, name):
+                return None  # the option sets the column itself: a row change would not reach it
+            row = option.get(row_input, setup.inputs.get(f"a.{row_input}"))
+            if row is None or table.get(str(row), {}).get(column, knob.value(value)) != knob.value(value):
+                return None
+            table.setdefault(str(row), {})[column] = knob.value(value)
+    words = "; ".join(knob.said(value) for knob, value in tuning.changes)
+    lines = [f'system = "{setup.system}"', 'name = "tuned"', f"description = {json.dumps(words)}"]
+    if rules:
+        lines += ["", "[rules]"] + [f"{k} = {json.dumps(v)}" for k, v in rules.items()]
+    for table_name, named in rows.items():
+        for row, columns in named.items():
+            lines += ["", f"[tables.{table_name}.{json.dumps(row)}]"]
+            lines += [f"{c} = {json.dumps(v)}" for c, v in columns.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _given(setup: Setup, tuning: Tuning, name: str) -> Mapping[str, Any]:
+    """The inputs an option was given before the tune (its own, not those the tune set)."""
+    index = tuning.before.names.index(name)
+    return tuning.before.options[index] if tuning.before.options else {}

@@ -11,9 +11,15 @@ __all__ = ["tune_sentences", "option_lines"]
 
 
 def _mix(tuned: Tuning) -> str:
-    """The proof's equilibrium mix, each option's share."""
+    """Each option's share of the equilibrium mix, now and on the proof's fresh dice."""
+    now, _ = equilibrium_stability(tuned.before)
     mix, _ = equilibrium_stability(tuned.verified)
-    return ", ".join(f"{name} {share:.2f}" for name, share in zip(tuned.verified.names, mix, strict=True))
+    return ", ".join(f"{name} {a:.2f} → {b:.2f}" for name, a, b in zip(tuned.verified.names, now, mix, strict=True))
+
+
+def _price(value: float) -> str:
+    """A price as text (``none`` where there is none)."""
+    return "none" if value != value else f"{value:.4g}"
 
 
 def _where(tuned: Tuning) -> str:
@@ -35,11 +41,11 @@ def tune_sentences(tuned: Tuning) -> list[str]:
     """The answer first (``""`` parts it from the rest): what to change, and whether the goal holds on fresh dice."""
     goal = tuned.goal
     changes = [knob.said(value) for knob, value in tuned.changes]
-    what = "; ".join(changes)
-    what = what[:1].upper() + what[1:]
+    said = "; ".join(changes)
+    what = said[:1].upper() + said[1:]
     if not tuned.reached:
-        closest = f"the closest proposal ({what})" if changes else "the closest is to change nothing"
-        lines = [f"Not reachable within these ranges: {closest} is {tuned.distance:.3f} from the goal "
+        closest = f"the closest proposal ({said})" if changes else "the closest is to change nothing"
+        lines = [f"Not reachable within these ranges: {closest}, {tuned.distance:.3f} from the goal "
                  f"({goal.words})."]  # fmt: skip
     elif not changes:
         held = "it holds" if tuned.met else "it does not hold"
@@ -49,19 +55,21 @@ def tune_sentences(tuned: Tuning) -> list[str]:
     else:
         lines = [f"{what} meets the goal on the search's dice but not {_where(tuned)}: ask for a larger margin "
                  f"(a larger --min-share or smaller --tol) or more trials."]  # fmt: skip
-    lines.append(f"The equilibrium mix {_where(tuned)}: {_mix(tuned)}.")
-    beaten = dominated(tuned.verified)
-    if beaten:
-        names = tuned.verified.names
-        lines.append("Still dominated there: " + ", ".join(f"{names[k]} (by {names[i]})" for k, i in beaten) + ".")
-    lines.append("")
-    if tuned.prices:
+    if tuned.prices:  # a price changes no fight: what the prices become is the answer
         now, proposed, closed = (tuned.prices[k] for k in ("now", "proposed", "closed_form"))
         rows = zip(tuned.before.names, now, proposed, closed, strict=True)
         lines.append("Prices now → proposed (closed form): " + "; ".join(
-            f"{name} {a:.4g} → {b:.4g} ({c:.4g})" for name, a, b, c in rows) + ".")  # fmt: skip
+            f"{name} {_price(a)} → {_price(b)} ({_price(c)})" for name, a, b, c in rows) + ".")  # fmt: skip
+    else:
+        lines.append(f"The equilibrium mix now → proposed {_where(tuned)}: {_mix(tuned)}.")
+    beaten = dominated(tuned.verified)
+    if beaten and goal.kind == "viable":
+        names = tuned.verified.names
+        lines.append("Still dominated there: " + ", ".join(f"{names[k]} (by {names[i]})" for k, i in beaten) + ".")
+    lines.append("")
     steps = "; ".join(f"{c} knob{'s' if c != 1 else ''} changed: {d:.3f}" for c, d, _ in tuned.pareto)
-    lines.append(f"Searched {tuned.evaluations} tournaments on the same dice (seed {tuned.before.seed}, "
+    fought = f"{tuned.evaluations} tournament{'s' if tuned.evaluations != 1 else ''}"
+    lines.append(f"Searched {fought} on the same dice (seed {tuned.before.seed}, "
                  f"{tuned.before.trials:,} {tuned.before.fights} a seating); the distance to the goal by the knobs "
                  f"changed: {steps}.")  # fmt: skip
     mean_before = (tuned.before.score.sum(axis=1) - 0.5) / (len(tuned.before.names) - 1)

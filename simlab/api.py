@@ -530,12 +530,14 @@ def analyse(
         ...         inputs={"weapon": "assault rifle", "armor": "flak jacket", "range_m": 20}).answer.value
         15.0
     """
-    from simlab.analyses import get_analysis
+    from simlab.analyses import analysis_for, get_analysis
     from simlab.analyses.base import GivenReader
     from simlab.inputs.limits import Limits
     from simlab.output.words import Vocabulary
 
     analysis = get_analysis(name)
+    named = {key.python: key.name for key in analysis.keys}
+    analysis = analysis_for(analysis.table, {named[k]: v for k, v in keys.items() if k in named})  # its table's choice
     missing = analysis.missing()
     if missing is not None:
         raise SimlabError(f"a {name} needs {missing}: pip install {missing}")

@@ -158,3 +158,18 @@ def test_a_tune_refuses_in_one_line_before_fighting(capsys, extra, words):
     assert code == 2 and out == "" and len(lines) == 1, err
     for word in words:
         assert word in lines[0], lines[0]
+
+
+def test_attacks_are_tuned_against_defenders_exactly_in_python():
+    import simlab
+
+    tuned = simlab.analyse(
+        "tune", "striker", method="exact", inputs={"range_band": "medium"}, metric="p_incapacitated",
+        options={"rifle": {"weapon": "rifle"}, "laser": {"weapon": "laser carbine"}, "shotgun": {"weapon": "shotgun"}},
+        defenders={"mesh": {"armor": "mesh"}, "reflec": {"armor": "cloth + reflec"}}, knob=["shotgun:weapon.pen=1..40"],
+    )  # fmt: skip
+    said = tuned.to_json()
+    assert said["verified"]["tournament"]["method"] == "exact" and said["before"]["attacker_mix"]["shotgun"] == 0
+    (change,) = said["changes"]
+    assert change["knob"] == "shotgun:weapon.pen" and change["to"] > change["from"] == 3
+    assert said["after"]["attacker_mix"]["shotgun"] > 0  # the shotgun enters the attacker's mix

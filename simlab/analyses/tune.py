@@ -3,7 +3,8 @@
 Its table is ``[tune]``: the options as a tournament's (``every`` or ``[tune.options]``), the knobs
 (``knob``, ``knob_each``), the ``goal`` and the search's sizes. Its tidy rows, one cell per option
 (the input column ``option``): each knob's value now and proposed (``from``, ``to``), each option's
-share of the equilibrium and its mean score on the proof's streams, and against ``all`` the
+share of the equilibrium and what it scores against the other side's mix (``against_mix``) on the
+proof's streams, and against ``all`` the
 proposal's ``distance`` to the goal, ``goal_met`` (1 or 0) and the search's ``evaluations``.
 """
 
@@ -19,14 +20,16 @@ import pandas as pd
 from simlab.analyses import register
 from simlab.analyses.base import Analysis, Key, Listed, Reader, Said, tidy_row
 from simlab.analyses.tournament import KEYS as TOURNAMENT_KEYS
-from simlab.analyses.tournament import read_side
-from simlab.balance.goals import DEFAULT_MIN_SHARE, DEFAULT_TOL, GOALS, Goal, parse_goal
+from simlab.analyses.tournament import fights, read_side
+from simlab.balance.goals import DEFAULT_MIN_SHARE, DEFAULT_TOL, GOALS, Goal, mix_of, parse_goal
 from simlab.balance.knobs import parse_knobs
+from simlab.balance.matchup import check_matchup
 from simlab.balance.setup import Setup
-from simlab.balance.tournament import TOURNAMENT_TRIALS, check_options, equilibrium_stability
+from simlab.balance.tournament import TOURNAMENT_TRIALS, check_options
 from simlab.balance.tune import (
     DEFAULT_BUDGET,
     VERIFY_TRIALS_FACTOR,
+    Defence,
     Tuning,
     check_tune,
     tune,
@@ -37,13 +40,13 @@ from simlab.balance.unknowns import UnknownKeyError
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import described
 from simlab.inputs.limits import Limits
-from simlab.output.balance_report import matrix_chart
+from simlab.output.balance_report import matchup_chart, matrix_chart
 from simlab.output.document import Table
 from simlab.output.tune_sentences import tune_sentences
 from simlab.output.words import Vocabulary
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
 
-__all__ = ["TUNE", "KEYS"]
+__all__ = ["TUNE", "TUNE_MATCHUP", "KEYS"]
 
 #: Settings of a tune, each with its default and what it must be.
 _NUMBERS: dict[str, tuple[Any, type | tuple[type, ...], str]] = {
@@ -68,9 +71,18 @@ def _read(reader: Reader) -> BalanceAsk:
     """``[tune]``: the options, each checked on both sides; the knobs, the goal and the sizes."""
     setup = reader.setup
     options, names = read_side(reader, "every", "options")
-    if not setup.question.input_form.sided:
-        raise reader.fail("asks", f"a tune fights tournaments of duels or battles, not {setup.kind!r}")
-    check_options(setup, options, names)
+    defenders: tuple[Mapping[str, Any], ...] = ()
+    defender_names: tuple[str, ...] = ()
+    metric = "score"
+    if fights(reader.given):
+        if not setup.question.input_form.sided:
+            raise reader.fail("asks", f"a tune fights tournaments of duels or battles, not {setup.kind!r}")
+        check_options(setup, options, names)
+    else:  # attacks tuned against defenders, scored by the metric the attacker wants high
+        defenders, defender_names = read_side(reader, "against", "defenders")
+        metric = reader.text("metric", "the metric the attacker wants high, such as p_incapacitated")
+        check_matchup(setup, options, defenders, names, defender_names)
+        setup.check_metric(metric, [{**option, **defenders[0]} for option in options])
     settings: dict[str, Any] = {}
     for key, (default, kind, example) in _NUMBERS.items():
         value = reader.given.get(key, default)
@@ -85,15 +97,16 @@ def _read(reader: Reader) -> BalanceAsk:
     settings["goal"] = reader.text("goal", " or ".join(GOALS)) if "goal" in reader.given else "viable"
     try:
         goal = parse_goal(settings["goal"], names, float(settings["min_share"]), float(settings["tol"]),
-                          reader.named("goal"))  # fmt: skip
+                          reader.named("goal"), defender_names or None)  # fmt: skip
         trials = settings["verify_trials"] or VERIFY_TRIALS_FACTOR * max(1, setup.trials_each)
-        check_tune(setup, len(options), settings["budget"], trials, None)
+        check_tune(setup, len(options), settings["budget"], trials, None, len(defenders))
     except SimlabError as exc:
         raise reader.fail("goal", str(exc)) from None
     settings["write"] = str(reader.given["write"]) if "write" in reader.given else None
     noun = str(reader.given.get("every", "option"))
     del goal
-    return BalanceAsk("tune", "score", options=options, names=names, noun=noun, analysis="tune", settings=settings)
+    return BalanceAsk("tune", metric, options=options, names=names, defenders=defenders, defender_names=defender_names,
+                      noun=noun, analysis="tune" if not defenders else "tune_matchup", settings=settings)  # fmt: skip
 
 
 def _units(ask: BalanceAsk, setup: Setup) -> int:
@@ -103,15 +116,17 @@ def _units(ask: BalanceAsk, setup: Setup) -> int:
 def goal_of(ask: BalanceAsk) -> Goal:
     """The ask's goal, as its reader checked it."""
     settings = ask.settings
-    return parse_goal(settings["goal"], ask.names, float(settings["min_share"]), float(settings["tol"]))
+    return parse_goal(settings["goal"], ask.names, float(settings["min_share"]), float(settings["tol"]),
+                      against=ask.defender_names or None)  # fmt: skip
 
 
 def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[Any], None], words: Vocabulary) -> Any:
     settings = ask.settings
     knobs = parse_knobs(setup, ask.options, ask.names, settings["knob"], settings["knob_each"])
+    against = Defence(ask.defenders, ask.defender_names, ask.metric) if ask.defenders else None
     tuned = tune(setup, ask.options, ask.names, knobs, goal_of(ask), budget=settings["budget"],
                  verify_seed=settings["verify_seed"], verify_trials=settings["verify_trials"], limits=limits,
-                 progress=counted, noun=ask.noun)  # fmt: skip
+                 progress=counted, noun=ask.noun, against=against)  # fmt: skip
     if settings.get("write"):  # a variant where the changes are one, else the experiment of the tournament proposed
         from simlab.output.atomic import staged_file
 
@@ -127,12 +142,10 @@ def _rows(tuned: Tuning, trials: int | None) -> list[dict[str, Any]]:
     for knob, value in zip(tuned.knobs, tuned.proposal, strict=True):
         for metric, shown in (("from", knob.start), ("to", knob.value(value))):
             rows.append({"cell": 0, "option": knob.name, **tidy_row(metric, float(shown), np.nan, np.nan, None)})
-    mix, _ = equilibrium_stability(verified)
-    n = len(verified.names)
-    for i, name in enumerate(verified.names):
-        mean = float((verified.score[i].sum() - 0.5) / (n - 1))
+    mix, scored, _ = mix_of(verified)
+    for i, name in enumerate(tuned.names):
         rows.append({"cell": 0, "option": name, **tidy_row("equilibrium", float(mix[i]), np.nan, np.nan, trials)})
-        rows.append({"cell": 0, "option": name, **tidy_row("mean_score", mean, np.nan, np.nan, trials)})
+        rows.append({"cell": 0, "option": name, **tidy_row("against_mix", float(scored[i]), np.nan, np.nan, trials)})
     for metric, value in (("distance", tuned.distance), ("goal_met", float(tuned.met)),
                           ("evaluations", float(tuned.evaluations))):  # fmt: skip
         rows.append({"cell": 0, "option": "all", **tidy_row(metric, value, np.nan, np.nan, None)})
@@ -161,8 +174,8 @@ def _said(run: ExperimentRun, words: Vocabulary) -> Said:
 def _matrices(tuned: Tuning) -> list[tuple[str, str, Any]]:
     before = "The matrix now (rows beat columns)"
     after = f"The matrix proposed, on fresh dice (seed {tuned.verified.seed})"
-    return [("before", before, matrix_chart(tuned.before, before)),
-            ("after", after, matrix_chart(tuned.verified, after))]
+    chart = matchup_chart if tuned.against is not None else matrix_chart
+    return [("before", before, chart(tuned.before, before)), ("after", after, chart(tuned.verified, after))]
 
 
 def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]]:
@@ -199,7 +212,7 @@ def _number(texts: list[str], where: str) -> Any:
 
 #: The keys of ``[tune]``, ``simlab tune``'s options, the page's fields.
 KEYS = (
-    *(key for key in TOURNAMENT_KEYS if key.name in ("every", "options")),
+    *TOURNAMENT_KEYS,
     Key("knob", "what may change: [OPTION:]KEY=LOW..HIGH (an input, rule parameter or ROW.COLUMN)",
         "[OPTION:]KEY=LOW..HIGH", many="|", convert=_knob_texts, leads=True),
     Key("knob_each", "every option its own copy of KEY=LOW..HIGH (ship.cost=10..200)", "KEY=LOW..HIGH",
@@ -219,15 +232,12 @@ KEYS = (
 )  # fmt: skip
 
 
-def _claims(given: Mapping[str, Any]) -> bool:
-    return True
-
-
-TUNE = register(
-    Analysis(
-        name="tune",
+def _analysis(name: str, asks: str, claims: Callable[[Mapping[str, Any]], bool], summary: str) -> Analysis:
+    """A tune of a tournament of options, or of attacks against defenders: the same keys, reader and answer."""
+    return Analysis(
+        name=name,
         table="tune",
-        summary="the changes that balance a game of options, proved on fresh dice",
+        summary=summary,
         keys=KEYS,
         read=_read,
         units=_units,
@@ -236,15 +246,19 @@ TUNE = register(
         rows=_rows,
         said=_said,
         charts=_charts,
-        asks="duel",
+        asks=asks,
         trials=TOURNAMENT_TRIALS // 5,
-        exact=False,
+        exact=asks == "attack",
         own_cells=True,
         sentences=lambda tuned, words: tune_sentences(tuned),
         figures=lambda tuned, words: _matrices(tuned),
         listed=_listed,
         frame=lambda tuned: pd.DataFrame(_rows(tuned, tuned.verified.trials)),
         succeeded=lambda tuned: bool(tuned.met),
-        claims=_claims,
+        claims=claims,
     )
-)
+
+
+TUNE = register(_analysis("tune", "duel", fights, "the changes that balance a game of options, proved on fresh dice"))
+TUNE_MATCHUP = register(_analysis("tune_matchup", "attack", lambda given: not fights(given),
+                                  "or of attacks against defenders"))  # fmt: skip

@@ -19,11 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
+from simlab.balance.matchup import Matchup, dominated_rows, matchup_mixes
 from simlab.balance.strengths import strengths
 from simlab.balance.tournament import Tournament, dominated, equilibrium_stability, price_line
 from simlab.inputs.errors import InvalidValueError, SimlabError, shortened
 
-__all__ = ["GOALS", "DEFAULT_MIN_SHARE", "DEFAULT_TOL", "Goal", "parse_goal", "fair_prices", "price_spread"]
+__all__ = ["GOALS", "DEFAULT_MIN_SHARE", "DEFAULT_TOL", "Goal", "Game", "parse_goal", "fair_prices", "price_spread",
+           "names_of", "mix_of", "beaten"]
 
 #: The goals a tune reaches for.
 GOALS = ("viable", "even", "target=FILE", "fair-price")
@@ -67,14 +69,18 @@ class Goal:
             return f"the scores of {len(self.wanted)} pairs are within {self.tol:g} of those in {self.source}"
         return f"strength per price is level within {self.tol:.0%}"
 
-    def distance(self, fought: Tournament, prices: Sequence[float] | None = None) -> float:
-        """How far a tournament is from the goal (0 where it is met, on its point estimates)."""
+    def distance(self, fought: Game, prices: Sequence[float] | None = None) -> float:
+        """How far a tournament (or a matchup) is from the goal (0 where it is met, on its point estimates)."""
         if self.kind == "viable":  # each option's share short of min_share, and how far it is from entering the mix
-            mix, _ = equilibrium_stability(fought)
+            mix, against_mix, value = mix_of(fought)
             short = float(np.maximum(0.0, self.min_share - mix).sum())
-            against_mix = fought.score @ mix  # 0.5 for an option in the mix (the game's value), less for one out
-            outside = float(np.maximum(0.0, 0.5 - against_mix - _ROUNDING).sum())
-            return short + outside + (0.0 if short > 0 or not dominated(fought) else self.min_share / 2)
+            outside = float(np.maximum(0.0, value - against_mix - _ROUNDING).sum())
+            return short + outside + (0.0 if short > 0 or not beaten(fought) else self.min_share / 2)
+        if isinstance(fought, Matchup):
+            index = {name: i for i, name in enumerate(fought.attackers)}
+            column = {name: j for j, name in enumerate(fought.defenders)}
+            gaps = [abs(float(fought.value[index[a], column[b]]) - want) for (a, b), want in self.wanted.items()]
+            return max(0.0, max(gaps) - self.tol)
         if self.kind == "even":
             n = len(fought.names)
             mean = (fought.score.sum(axis=1) - 0.5) / (n - 1)
@@ -86,11 +92,37 @@ class Goal:
         assert prices is not None
         return max(0.0, price_spread(fought, prices) - math.log1p(self.tol))
 
-    def holds(self, fought: Tournament, prices: Sequence[float] | None = None) -> bool:
+    def holds(self, fought: Game, prices: Sequence[float] | None = None) -> bool:
         """Whether the goal holds: within its tolerance and, for ``viable``, no option dominated beyond the error."""
         if self.distance(fought, prices) > 0:
             return False
-        return self.kind != "viable" or not dominated(fought)
+        return self.kind != "viable" or not beaten(fought)
+
+
+#: What a tune fights: a tournament of its options, or a matchup of its attacks against defenders.
+Game = Tournament | Matchup
+
+
+def names_of(fought: Game) -> tuple[str, ...]:
+    """The options tuned: a tournament's, or a matchup's attacks."""
+    return fought.attackers if isinstance(fought, Matchup) else fought.names
+
+
+def mix_of(fought: Game) -> tuple[np.ndarray, np.ndarray, float]:
+    """The options' equilibrium mix, what each scores against the other side's mix, and the game's value.
+
+    An option in the mix scores the value; one out of it less, by how far it is from entering.
+    """
+    if isinstance(fought, Matchup):
+        attack, defence, value = matchup_mixes(fought)
+        return attack, fought.value @ defence, value
+    mix, _ = equilibrium_stability(fought)
+    return mix, fought.score @ mix, 0.5
+
+
+def beaten(fought: Game) -> list[tuple[int, int]]:
+    """``(k, i)`` for each option k dominated by an option i, beyond the sampling error."""
+    return dominated_rows(fought) if isinstance(fought, Matchup) else dominated(fought)
 
 
 def _line(fought: Tournament, prices: Sequence[float]) -> tuple[np.ndarray, float, float] | None:
@@ -138,11 +170,16 @@ def fair_prices(fought: Tournament, prices: Sequence[float]) -> np.ndarray:
     return np.exp(float(intercept) + float(slope) * strength)
 
 
-def parse_goal(text: str, names: Sequence[str], min_share: float, tol: float, option: str = "--goal") -> Goal:
+def parse_goal(
+    text: str, names: Sequence[str], min_share: float, tol: float, option: str = "--goal",
+    against: Sequence[str] | None = None,
+) -> Goal:  # fmt: skip
     """``viable``, ``even``, ``fair-price`` or ``target=FILE`` (a TOML of wanted scores between named options).
 
     The target file holds a table per option of the scores it should have against others:
-    ``["heavy slug"] laser = 0.6``. A pair given both ways must add up to 1.
+    ``["heavy slug"] laser = 0.6``. A pair given both ways must add up to 1. Attacks tuned against
+    defenders (``against``: their names) take ``viable`` or ``target``, whose file gives each
+    attack's metric wanted against defenders.
 
     Raises:
         SimlabError: For another goal, a file that does not read, an unknown option or a score outside 0..1.
@@ -153,6 +190,8 @@ def parse_goal(text: str, names: Sequence[str], min_share: float, tol: float, op
         raise InvalidValueError("--min-share", min_share, f"a share above 0 and at most 1/{len(names)}")
     if not 0 < tol < 0.5:
         raise InvalidValueError("--tol", tol, "a number above 0 and below 0.5, such as 0.05")
+    if against is not None and kind in ("even", "fair-price"):
+        raise SimlabError(f"{option} {kind}: attacks against defenders are tuned to viable or target=FILE")
     if kind in ("viable", "even", "fair-price") and not equals:
         return Goal(kind, min_share, tol)
     if kind != "target" or not path.strip():
@@ -160,17 +199,18 @@ def parse_goal(text: str, names: Sequence[str], min_share: float, tol: float, op
     from simlab.inputs.files import read_toml
 
     data, _ = read_toml(Path(path.strip()), "target file")
+    columns = names if against is None else against
     wanted: dict[tuple[str, str], float] = {}
     for a, row in data.items():
         if not isinstance(row, dict):
             raise SimlabError(f"{path}: {a}: expected a table of scores against other options ({a} = {{B = 0.6}})")
         for b, score in row.items():
-            for name in (a, b):
-                if name not in names:
-                    raise SimlabError(f"{path}: unknown option {shortened(name)!r} (valid: {', '.join(names)})")
+            for name, valid in ((a, names), (b, columns)):
+                if name not in valid:
+                    raise SimlabError(f"{path}: unknown option {shortened(name)!r} (valid: {', '.join(valid)})")
             if a == b or isinstance(score, bool) or not isinstance(score, int | float) or not 0 <= score <= 1:
                 raise SimlabError(f"{path}: {a} against {b}: expected a score from 0 to 1 between two options")
-            if (b, a) in wanted and abs(wanted[(b, a)] + score - 1) > 1e-9:
+            if against is None and (b, a) in wanted and abs(wanted[(b, a)] + score - 1) > 1e-9:
                 raise SimlabError(f"{path}: {a} against {b} and {b} against {a} must add up to 1")
             wanted[(a, b)] = float(score)
     if not wanted:

@@ -32,14 +32,16 @@ from typing import Any
 
 import numpy as np
 
-from simlab.balance.goals import Goal, fair_prices
+from simlab.balance.goals import Game, Goal, fair_prices, names_of
 from simlab.balance.knobs import Knob
+from simlab.balance.matchup import matchup
 from simlab.balance.setup import Setup
 from simlab.balance.tournament import Tournament, tournament
 from simlab.inputs.errors import InvalidValueError, SimlabError
 from simlab.inputs.limits import Limits
 
-__all__ = ["DEFAULT_BUDGET", "VERIFY_TRIALS_FACTOR", "Tuning", "check_tune", "tune", "tuned_toml", "tuned_variant"]
+__all__ = ["DEFAULT_BUDGET", "VERIFY_TRIALS_FACTOR", "Defence", "Tuning", "check_tune", "tune", "tuned_toml",
+           "tuned_variant"]
 
 #: Tournaments a search may fight unless told (each knob alone, then all together).
 DEFAULT_BUDGET = 60
@@ -61,6 +63,21 @@ def _price_column(setup: Setup, knobs: Sequence[Knob], names: Sequence[str]) -> 
 
 
 @dataclass(frozen=True)
+class Defence:
+    """The defenders a tune's attacks are scored against (a matchup), and the metric the attacker wants high.
+
+    Attributes:
+        defenders: Each defender's inputs.
+        names: Their names.
+        metric: What the attacker wants high.
+    """
+
+    defenders: tuple[Mapping[str, Any], ...]
+    names: tuple[str, ...]
+    metric: str
+
+
+@dataclass(frozen=True)
 class Tuning:
     """A tune's answer.
 
@@ -75,8 +92,10 @@ class Tuning:
         after: The proposal's tournament on the search's streams.
         verified: The proposal's tournament on fresh streams.
         met: Whether the goal holds on the fresh streams.
-        prices: ``fair-price``: the prices now, proposed, and in closed form (empty otherwise).
         options: The options proposed, each its inputs; and the rule changes under ``rules``.
+        given: The options as given, before the tune.
+        prices: ``fair-price``: the prices now, proposed, and in closed form (empty otherwise).
+        against: The defenders of attacks tuned against them (None: a tournament of the options).
     """
 
     goal: Goal
@@ -85,13 +104,20 @@ class Tuning:
     distance: float
     evaluations: int
     pareto: tuple[tuple[int, float, tuple[float, ...]], ...]
-    before: Tournament
-    after: Tournament
-    verified: Tournament
+    before: Game
+    after: Game
+    verified: Game
     met: bool
     options: tuple[Mapping[str, Any], ...]
     rules: Mapping[str, Any]
+    given: tuple[Mapping[str, Any], ...] = ()
     prices: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    against: Defence | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The options' names."""
+        return names_of(self.before)
 
     @property
     def reached(self) -> bool:
@@ -120,7 +146,7 @@ class Tuning:
                          "tournament": self.verified.to_json()},
             "before": self.before.to_json(),
             "after": self.after.to_json(),
-            "options": {name: dict(o) for name, o in zip(self.before.names, self.options, strict=True)},
+            "options": {name: dict(o) for name, o in zip(self.names, self.options, strict=True)},
             "rules": dict(self.rules),
             **({"prices": {k: list(v) for k, v in self.prices.items()}} if self.prices else {}),
         }  # fmt: skip
@@ -142,8 +168,9 @@ class _Search:
     budget: int
     progress: Callable[[Any], None]
     noun: str
-    fought: dict[tuple[float, ...], tuple[float, Tournament]] = field(default_factory=dict)
-    price_fight: Tournament | None = None
+    against: Defence | None = None
+    fought: dict[tuple[float, ...], tuple[float, Game]] = field(default_factory=dict)
+    price_fight: Game | None = None
     tournaments: int = 0
 
     def key(self, x: Sequence[float]) -> tuple[float, ...]:
@@ -170,10 +197,13 @@ class _Search:
         by_option = {k.option: k.value(v) for k, v in zip(self.knobs, x, strict=True)}
         return [float(by_option[name]) for name in self.names]
 
-    def fight(self, x: Sequence[float], setup: Setup | None = None) -> Tournament:
-        """The tournament at ``x`` (on the search's streams unless ``setup`` says others)."""
+    def fight(self, x: Sequence[float], setup: Setup | None = None) -> Game:
+        """The tournament (or matchup) at ``x``, on the search's streams unless ``setup`` says others."""
         options, rules = self.changed(x)
         asked = (setup or self.setup).with_changes(rules={**(setup or self.setup).rules, **rules})
+        if self.against is not None:
+            against = self.against
+            return matchup(asked, options, against.defenders, against.metric, self.names, against.names)
         return tournament(asked, options, self.names, noun=self.noun)
 
     def distance(self, x: Sequence[float]) -> float:
@@ -282,6 +312,7 @@ class _Search:
             self.evolve(list(range(len(self.knobs))), start, self.budget, self.setup.seed)
             return
         before = self.fought[self.key(start)][1]
+        assert isinstance(before, Tournament)  # fair prices are a tournament's
         ideal = dict(zip(self.names, fair_prices(before, self.prices(start)), strict=True))
         self.distance([min(max(float(ideal[str(k.option)]), k.low), k.high) for k in self.knobs])
 
@@ -299,14 +330,17 @@ class _Search:
         return sum(not k.given or k.value(v) != k.value(k.start) for k, v in zip(self.knobs, x, strict=True))
 
 
-def check_tune(setup: Setup, n_options: int, budget: int, verify_trials: int, limits: Limits | None) -> None:
-    """Refuse a tune that does not fight duels or battles, or whose tournaments are above the caps.
+def check_tune(
+    setup: Setup, n_options: int, budget: int, verify_trials: int, limits: Limits | None, defenders: int = 0
+) -> None:
+    """Refuse a tune that fights no duels or battles (nor attacks against defenders), or above the caps.
 
     Raises:
         SimlabError: Before any tournament is fought.
     """
-    if not setup.question.input_form.sided:
-        raise SimlabError(f"a tune fights tournaments of duels or battles, not {setup.kind}: ask duels or a battle")
+    if not defenders and not setup.question.input_form.sided:
+        raise SimlabError(f"a tune fights tournaments of duels or battles, not {setup.kind}: ask duels or a battle, "
+                          "or give defenders to score attacks against")  # fmt: skip
     if n_options < 2:
         raise SimlabError("a tune needs at least two options")
     if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 100_000:
@@ -314,9 +348,10 @@ def check_tune(setup: Setup, n_options: int, budget: int, verify_trials: int, li
     if isinstance(verify_trials, bool) or not isinstance(verify_trials, int) or verify_trials < 1:
         raise InvalidValueError("--verify-trials", verify_trials, "a whole number from 1")
     if limits is not None:
-        seatings = n_options * (n_options - 1)
-        limits.check_work(seatings * budget, setup.trials_each, "seatings", "the search", "give a smaller budget")
-        limits.check_work(seatings, verify_trials, "seatings", "the proof", "give fewer trials to the proof")
+        cells, noun = (n_options * defenders, "cells") if defenders else (n_options * (n_options - 1), "seatings")
+        limits.check_work(cells * budget, setup.trials_each, noun, "the search", "give a smaller budget")
+        limits.check_work(cells, 0 if setup.exact else verify_trials, noun, "the proof",
+                          "give fewer trials to the proof")  # fmt: skip
 
 
 def tune(
@@ -333,6 +368,7 @@ def tune(
     progress: Callable[[Any], None] = lambda note: None,
     noun: str = "option",
     closed_form: bool = True,
+    against: Defence | None = None,
 ) -> Tuning:
     """Search the knobs for the goal on ``setup``'s streams, then prove the proposal on fresh ones.
 
@@ -349,19 +385,20 @@ def tune(
         progress: Called with the best distance so far after each tournament.
         noun: What an option is, in words (``ship``).
         closed_form: ``fair-price``: the level prices in closed form (else searched, as a check of it).
+        against: Score the options as attacks against these defenders (a matchup) instead of a tournament.
 
     Raises:
         SimlabError: For a tune that does not read, or above the caps.
     """
     trials = verify_trials if verify_trials is not None else VERIFY_TRIALS_FACTOR * max(1, setup.trials_each)
-    check_tune(setup, len(options), budget, trials, limits)
+    check_tune(setup, len(options), budget, trials, limits, len(against.defenders) if against is not None else 0)
     if goal.kind == "fair-price":
         _price_column(setup, knobs, names)
     else:
         unset = next((k for k in knobs if not k.given), None)
         if unset is not None:
             raise SimlabError(f"knob {unset.name}: it has no value now to start from: give it in the option")
-    search = _Search(setup, options, names, knobs, goal, budget, progress, noun)
+    search = _Search(setup, options, names, knobs, goal, budget, progress, noun, against)
     start = [k.start for k in knobs]
     pareto: list[tuple[int, float, tuple[float, ...]]] = []
     try:
@@ -378,17 +415,20 @@ def tune(
     if not pareto or search.count(proposal) > pareto[-1][0]:
         pareto.append((search.count(proposal), distance, proposal))
     before, after = search.fought[search.key(start)][1], search.fought[proposal][1]
-    fresh = setup.with_changes(seed=verify_seed if verify_seed is not None else setup.seed + 1, trials=trials)
+    fresh = setup.with_changes(seed=verify_seed if verify_seed is not None else setup.seed + 1,
+                               trials=None if setup.exact else trials)  # exact: the same numbers, fought again
     verified = search.fight(proposal, fresh)
     prices_now = search.prices(start) if goal.kind == "fair-price" else None
     met = goal.holds(verified, search.prices(proposal) if prices_now is not None else None)
     options_now, rules = search.changed(proposal)
     prices: dict[str, tuple[float, ...]] = {}
     if prices_now is not None:
+        assert isinstance(before, Tournament)
         prices = {"now": tuple(prices_now), "proposed": tuple(search.prices(proposal)),
                   "closed_form": tuple(float(p) for p in fair_prices(before, prices_now))}  # fmt: skip
+    given = tuple(dict(o) for o in options)
     return Tuning(goal, tuple(knobs), tuple(proposal), distance, search.tournaments, tuple(pareto), before, after,
-                  verified, met, tuple(options_now), rules, prices)  # fmt: skip
+                  verified, met, tuple(options_now), rules, given, prices, against)  # fmt: skip
 
 
 def tuned_toml(tuning: Tuning, setup: Setup) -> str:
@@ -409,7 +449,12 @@ def tuned_toml(tuning: Tuning, setup: Setup) -> str:
     rules = {**setup.rules, **tuning.rules}
     if rules:
         lines += ["", "[rules]"] + [f"{k} = {value(v)}" for k, v in rules.items()]
-    for name, option in zip(tuning.before.names, tuning.options, strict=True):
+    if tuning.against is not None:
+        lines += ["", "[tournament]", f"metric = {json.dumps(tuning.against.metric)}"]
+        for name, defender in zip(tuning.against.names, tuning.against.defenders, strict=True):
+            lines += ["", f"[tournament.defenders.{json.dumps(name)}]"]
+            lines += [f"{json.dumps(k)} = {value(v)}" for k, v in defender.items()]
+    for name, option in zip(tuning.names, tuning.options, strict=True):
         lines += ["", f"[tournament.options.{json.dumps(name)}]"]
         lines += [f"{json.dumps(k)} = {value(v)}" for k, v in option.items()]
     return "\n".join(lines) + "\n"
@@ -435,10 +480,10 @@ def tuned_variant(tuning: Tuning, setup: Setup) -> str | None:
         if not dot or row_input not in question.row_inputs:
             return None
         table = rows.setdefault(question.row_inputs[row_input], {})
-        for name, option in zip(tuning.before.names, tuning.options, strict=True):
+        for name, option, given in zip(tuning.names, tuning.options, tuning.given, strict=True):
             if knob.option not in (None, name):
                 continue
-            if knob.key in _given(setup, tuning, name):
+            if knob.key in given:
                 return None  # the option sets the column itself: a row change would not reach it
             row = option.get(row_input, setup.inputs.get(f"a.{row_input}"))
             if row is None or table.get(str(row), {}).get(column, knob.value(value)) != knob.value(value):
@@ -453,9 +498,3 @@ def tuned_variant(tuning: Tuning, setup: Setup) -> str | None:
             lines += ["", f"[tables.{table_name}.{json.dumps(row)}]"]
             lines += [f"{c} = {json.dumps(v)}" for c, v in columns.items()]
     return "\n".join(lines) + "\n"
-
-
-def _given(setup: Setup, tuning: Tuning, name: str) -> Mapping[str, Any]:
-    """The inputs an option was given before the tune (its own, not those the tune set)."""
-    index = tuning.before.names.index(name)
-    return tuning.before.options[index] if tuning.before.options else {}

@@ -308,12 +308,12 @@ class _Search:
 
     def priced(self, start: Sequence[float], closed_form: bool) -> None:
         """``fair-price``: the level prices nearest to those now (clipped to the ranges), or searched for."""
-        if not closed_form:
-            self.evolve(list(range(len(self.knobs))), start, self.budget, self.setup.seed)
-            return
         before = self.fought[self.key(start)][1]
         assert isinstance(before, Tournament)  # fair prices are a tournament's
-        ideal = dict(zip(self.names, fair_prices(before, self.prices(start)), strict=True))
+        bounds = {str(k.option): (k.low, k.high) for k in self.knobs}
+        found = fair_prices(before, self.prices(start)) if closed_form else _searched_prices(
+            before, self.prices(start), [bounds[name] for name in self.names])  # fmt: skip
+        ideal = dict(zip(self.names, found, strict=True))
         self.distance([min(max(float(ideal[str(k.option)]), k.low), k.high) for k in self.knobs])
 
     def best(self, changed_at_most: int | None = None) -> tuple[float, tuple[float, ...]]:
@@ -328,6 +328,35 @@ class _Search:
     def count(self, x: Sequence[float]) -> int:
         """Knobs ``x`` moves from where they stand."""
         return sum(not k.given or k.value(v) != k.value(k.start) for k, v in zip(self.knobs, x, strict=True))
+
+
+def _searched_prices(fought: Tournament, prices: Sequence[float], bounds: Sequence[tuple[float, float]]) -> np.ndarray:
+    """Level prices found by a search rather than in closed form: a check of :func:`~simlab.balance.goals.fair_prices`.
+
+    The log prices that move least from those now (an option without a price is free to move),
+    held on the line of strength against log price by a penalty on each price's gap from the line
+    fitted again to them; L-BFGS-B within the knobs' ranges.
+    """
+    from scipy.optimize import minimize
+
+    from simlab.balance.strengths import strengths
+    from simlab.balance.tournament import price_line
+
+    strength = np.asarray(strengths(fought.score), dtype=float)
+    now = np.log(np.asarray(prices, dtype=float))
+    given = np.isfinite(now)
+    start = np.where(given, now, float(np.mean(now[given])))
+
+    def cost(logs: np.ndarray) -> float:
+        intercept, slope = price_line(logs, strength)
+        if float(slope) <= 0:
+            return 1e9
+        gaps = logs - (strength - float(intercept)) / float(slope)
+        return float(((logs - now)[given] ** 2).sum() + 1e6 * (gaps**2).sum())
+
+    found = minimize(cost, start, method="L-BFGS-B", bounds=[(math.log(lo), math.log(hi)) for lo, hi in bounds],
+                     options={"maxiter": 10_000, "ftol": 1e-15, "gtol": 1e-10})  # fmt: skip
+    return np.exp(found.x)
 
 
 def check_tune(
@@ -384,7 +413,7 @@ def tune(
         limits: The job's caps, checked before the first tournament.
         progress: Called with the best distance so far after each tournament.
         noun: What an option is, in words (``ship``).
-        closed_form: ``fair-price``: the level prices in closed form (else searched, as a check of it).
+        closed_form: ``fair-price``: the level prices in closed form (else searched for by L-BFGS-B, a check of it).
         against: Score the options as attacks against these defenders (a matchup) instead of a tournament.
 
     Raises:

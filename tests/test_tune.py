@@ -175,3 +175,29 @@ def test_attacks_are_tuned_against_defenders_exactly_in_python():
     (change,) = said["changes"]
     assert change["knob"] == "shotgun:weapon.pen" and change["to"] > change["from"] == 3
     assert said["after"]["attacker_mix"]["shotgun"] > 0  # the shotgun enters the attacker's mix
+
+
+def test_a_battle_tune_changes_a_groups_count_within_a_side_eng_1(capsys):
+    args = ["tune", "striker", "--battle", "experiments/battles/striker_fireteam.toml",
+            "--option", "rifles: groups.0.weapon=rifle;groups.0.mode=single;groups.0.count=3",
+            "--option", "mgs: groups.0.weapon=light machinegun;groups.0.mode=half_clip;groups.0.count=3",
+            "--knob", "mgs:groups.0.count=1..5", "--goal", "even", "--trials", "200", "--budget", "3",
+            "--json"]  # fmt: skip
+    code, out, err = run_cli(capsys, *args)
+    said = json.loads(out)
+    assert code in (0, 1) and said["before"]["trials"] == 200 and said["verified"]["trials"] == 800, err
+    assert {row["values"]["mgs:groups.0.count"] for row in said["pareto"]} <= {1, 2, 3, 4, 5}
+
+
+def test_the_balance_view_tunes_as_the_command_line_does():
+    from fastapi.testclient import TestClient
+
+    from simlab.web.app import create_app
+
+    client = TestClient(create_app(max_trials=200_000))
+    query = {"do": "tune", "options": "rifle: weapon=rifle|smg: weapon=submachinegun", "knob": "smg:skill=0..3",
+             "goal": "even", "trials": "200", "budget": "3"}  # fmt: skip
+    said = client.get("/api/balance/striker", params=query).json()
+    page = client.get("/balance/striker", params=query)
+    assert said["verified"]["trials"] == 800 and said["goal"]["kind"] == "even"
+    assert page.status_code == 200 and "on fresh dice (seed 1, 800 duels a seating)" in page.text

@@ -125,7 +125,8 @@ def parse_knobs(
         targets: list[str | None] = list(names) if per_option else [option if colon else None]
         for target in targets:
             index = names.index(target) if target is not None else 0
-            _check_takes(setup, options[index], key, rule, unknown.low, fail)
+            low = int(unknown.low) if unknown.whole else unknown.low
+            _check_takes(setup, options[index], key, rule, low, fail)
             start = _current(setup, options[index], key, rule)  # None: not set (a ship without a price)
             found.append(Knob(key, target, rule, unknown.low, unknown.high, unknown.whole,
                               math.nan if start is None else float(start)))  # fmt: skip

@@ -84,7 +84,8 @@ def _answer(
         raise SimlabError(f"simlab {table} needs {missing}: pip install {missing}")
     if options["trials"] is None and not options["exact"]:
         options["trials"] = analysis.trials
-    setup = balance_setup(system, kind or analysis.asks, battle_file, sets, **options)
+    asked = kind or ("battle" if battle_file is not None else analysis.asks)  # a battle file asks its battle
+    setup = balance_setup(system, asked, battle_file, sets, **options)
     if analysis.own_cells and setup.question.input_form.sided:  # a --set KEY of options fought is both sides'
         setup = setup.with_changes(inputs=fight_inputs(dict(setup.inputs), setup.battle is not None))
     reader = GivenReader(analysis.name, given, setup, named=lambda name: keys[name].option if name in keys else name)

@@ -21,7 +21,7 @@ import numpy as np
 
 from simlab.balance.matchup import Matchup, dominated_rows, matchup_mixes
 from simlab.balance.strengths import strengths
-from simlab.balance.tournament import Tournament, dominated, equilibrium_stability, price_line
+from simlab.balance.tournament import Tournament, dominated, price_line, tournament_mix
 from simlab.inputs.errors import InvalidValueError, SimlabError, shortened
 
 __all__ = ["GOALS", "DEFAULT_MIN_SHARE", "DEFAULT_TOL", "Goal", "Game", "parse_goal", "fair_prices", "price_spread",
@@ -116,7 +116,7 @@ def mix_of(fought: Game) -> tuple[np.ndarray, np.ndarray, float]:
     if isinstance(fought, Matchup):
         attack, defence, value = matchup_mixes(fought)
         return attack, fought.value @ defence, value
-    mix, _ = equilibrium_stability(fought)
+    mix = tournament_mix(fought).mix  # one linear program (not the stability's 200 resampled ones)
     return mix, fought.score @ mix, 0.5
 
 

@@ -182,6 +182,8 @@ def _expected_answer(experiment, table) -> str:
             return "best mix is"  # "The attacker's best mix is the laser carbine alone: ..."
         if experiment.balance.kind == "tournament":
             return "The metagame"  # "The metagame is the cruiser alone: ..."
+        if experiment.balance.kind == "tune":
+            return "the goal holds"  # "Raise the weapon's pen from 20 to 34 for laser: on fresh dice ... holds"
         if experiment.balance.kind == "sensitivity":
             shares = table[table["metric"] == "st"].sort_values("value", ascending=False)
             return words.name(shares["factor"].iloc[0], "inputs")

@@ -136,19 +136,23 @@ def _answer(setup: Setup, ask: BalanceAsk, limits: Limits, counted: Callable[[An
 
 
 def _rows(tuned: Tuning, trials: int | None) -> list[dict[str, Any]]:
-    """Each knob's value now and proposed; each option's share and mean score on fresh dice; the verdict."""
+    """Each knob's value now and proposed; each option's share and score against the mix on fresh dice; the verdict.
+
+    A sampled tune's rows are functions of its seed's streams, each with the trials of the proof's seatings.
+    """
     rows = []
     verified = tuned.verified
+    trials = verified.trials if trials is not None else None
     for knob, value in zip(tuned.knobs, tuned.proposal, strict=True):
         for metric, shown in (("from", knob.start), ("to", knob.value(value))):
-            rows.append({"cell": 0, "option": knob.name, **tidy_row(metric, float(shown), np.nan, np.nan, None)})
+            rows.append({"cell": 0, "option": knob.name, **tidy_row(metric, float(shown), np.nan, np.nan, trials)})
     mix, scored, _ = mix_of(verified)
     for i, name in enumerate(tuned.names):
         rows.append({"cell": 0, "option": name, **tidy_row("equilibrium", float(mix[i]), np.nan, np.nan, trials)})
         rows.append({"cell": 0, "option": name, **tidy_row("against_mix", float(scored[i]), np.nan, np.nan, trials)})
     for metric, value in (("distance", tuned.distance), ("goal_met", float(tuned.met)),
                           ("evaluations", float(tuned.evaluations))):  # fmt: skip
-        rows.append({"cell": 0, "option": "all", **tidy_row(metric, value, np.nan, np.nan, None)})
+        rows.append({"cell": 0, "option": "all", **tidy_row(metric, value, np.nan, np.nan, trials)})
     return rows
 
 
@@ -158,7 +162,7 @@ def _said(run: ExperimentRun, words: Vocabulary) -> Said:
     headline: list[str] = []
     tables = []
     for variant, _, tuned in run.balance:
-        lines = tune_sentences(tuned)
+        lines = tune_sentences(tuned, words)
         lines = lines[: lines.index("")] if "" in lines else lines
         headline += [f"Under {variant}: {line}" for line in lines] if variants else lines
         changes = pd.DataFrame([{"knob": k.name, "now": k.shown(k.start), "proposed": k.shown(v)}
@@ -175,7 +179,7 @@ def _matrices(tuned: Tuning) -> list[tuple[str, str, Any]]:
     before = "The matrix now (rows beat columns)"
     after = f"The matrix proposed, on fresh dice (seed {tuned.verified.seed})"
     chart = matchup_chart if tuned.against is not None else matrix_chart
-    return [("before", before, chart(tuned.before, before)), ("after", after, chart(tuned.verified, after))]
+    return [("after", after, chart(tuned.verified, after)), ("before", before, chart(tuned.before, before))]
 
 
 def _charts(run: ExperimentRun, words: Vocabulary) -> list[tuple[ChartSpec, Any]]:
@@ -250,7 +254,7 @@ def _analysis(name: str, asks: str, claims: Callable[[Mapping[str, Any]], bool],
         trials=TOURNAMENT_TRIALS // 5,
         exact=asks == "attack",
         own_cells=True,
-        sentences=lambda tuned, words: tune_sentences(tuned),
+        sentences=tune_sentences,
         figures=lambda tuned, words: _matrices(tuned),
         listed=_listed,
         frame=lambda tuned: pd.DataFrame(_rows(tuned, tuned.verified.trials)),

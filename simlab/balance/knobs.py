@@ -66,13 +66,18 @@ class Knob:
         """Whether it has a value now."""
         return not math.isnan(self.start)
 
-    def said(self, to: float) -> str:
-        """The change in words: ``raise laser's weapon.pen from 20 to 42`` (``set`` where it has no value now)."""
-        whose = f"{self.option}'s " if self.option is not None else "the rule " if self.rule else "every option's "
+    def said(self, to: float, named: str | None = None) -> str:
+        """The change in words: ``raise the weapon's pen from 20 to 34 for laser`` (``set`` where it has none now).
+
+        ``named``: the key in the designer's words (``the weapon's pen``), else the key itself.
+        """
+        named = named or self.key
+        whose = f" for {self.option}" if self.option is not None else "" if self.rule else " for every option"
+        named = f"the rule {named}" if self.rule else named
         if not self.given:
-            return f"set {whose}{self.key} to {self.shown(to)}"
+            return f"set {named} to {self.shown(to)}{whose}"
         verb = "raise" if to > self.start else "lower"
-        return f"{verb} {whose}{self.key} from {self.shown(self.start)} to {self.shown(to)}"
+        return f"{verb} {named} from {self.shown(self.start)} to {self.shown(to)}{whose}"
 
 
 def _as(where: str, key: str) -> str:

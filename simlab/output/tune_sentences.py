@@ -8,6 +8,7 @@ from simlab.balance.goals import Game, beaten, mix_of
 from simlab.balance.matchup import Matchup
 from simlab.balance.tournament import Tournament
 from simlab.balance.tune import Tuning
+from simlab.output.words import Vocabulary
 
 __all__ = ["tune_sentences", "option_lines"]
 
@@ -47,10 +48,11 @@ def option_lines(tuned: Tuning) -> list[str]:
     return lines
 
 
-def tune_sentences(tuned: Tuning) -> list[str]:
+def tune_sentences(tuned: Tuning, words: Vocabulary | None = None) -> list[str]:
     """The answer first (``""`` parts it from the rest): what to change, and whether the goal holds on fresh dice."""
     goal = tuned.goal
-    changes = [knob.said(value) for knob, value in tuned.changes]
+    words = words or Vocabulary()
+    changes = [knob.said(value, words.name(knob.key, "inputs")) for knob, value in tuned.changes]
     said = "; ".join(changes)
     what = said[:1].upper() + said[1:]
     if not tuned.reached:

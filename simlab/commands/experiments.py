@@ -245,6 +245,10 @@ def baseline(
 @click.option("--threads", type=WHOLE, default=None, help="Worker threads for sampling [default: all CPUs].")
 @click.option("--limit", type=COUNT, default=40, show_default=True, help="Changed rows shown per experiment.")
 @click.option("--all", "show_all", is_flag=True, help="Show every changed row.")
+@click.option("--format", "said_as", type=click.Choice(["text", "markdown"]), default="text", show_default=True,
+              help="markdown: a pull-request comment (moved rows by weight, before → after with intervals).")
+@click.option("--junit", "junit_file", type=PATH, default=None, metavar="FILE.xml",
+              help="Also write a JUnit file: a test case per experiment, a failure per experiment that moved.")
 @jobs_option
 @limit_options
 def regress(
@@ -255,6 +259,8 @@ def regress(
     threads: int | None,
     limit: int,
     show_all: bool,
+    said_as: str,
+    junit_file: Path | None,
     jobs: int | None,
     max_cells: int,
     max_trials: int,
@@ -293,6 +299,18 @@ def regress(
     result = check(
         experiments, variant=variant, margin=margin, directory=directory or BASELINES, threads=threads, current=current
     )
+    if junit_file is not None:
+        from simlab.output.atomic import staged_file
+        from simlab.output.regress_formats import regress_junit
+
+        with staged_file(junit_file) as staged:
+            staged.write_text(regress_junit(result), encoding="utf-8")
+    if said_as == "markdown":
+        from simlab.output.regress_formats import regress_markdown
+
+        click.echo(regress_markdown(result, limit=len(max(result.rows.values(), key=len)) if show_all else limit),
+                   nl=False)  # fmt: skip
+        sys.exit(1 if result.changed else 0)
     for note in result.notes:
         click.echo(f"note: {note}")
     changed = result.changed
@@ -310,7 +328,8 @@ def regress(
             )
             every = result.rows[name]
             constant = [c for c in every.columns[: every.columns.get_loc("method")] if every[c].nunique() == 1]
-            shown = rows.drop(columns=["cell", *constant])
+            intervals = [c for c in rows.columns if c.endswith(("_ci_low", "_ci_high"))]
+            shown = rows.drop(columns=["cell", *constant, *intervals])
             shown = shown if show_all else shown.head(limit)
             exact = shown["method"] == "exact"
             shown = shown.astype({"p_value": object})

@@ -207,6 +207,9 @@ def compare_rows(
     result = merged[keys].copy()
     result["baseline"] = merged["value_base"]
     result["current"] = merged["value"]
+    for side, suffix in (("baseline", "_base"), ("current", "")):  # the intervals, for the reports of a change
+        result[f"{side}_ci_low"] = merged[f"ci_low{suffix}"]
+        result[f"{side}_ci_high"] = merged[f"ci_high{suffix}"]
     result["delta"] = delta
     result["p_value"] = np.where(exact, np.nan, np.where(np.isnan(delta), 0.0, p))
     with np.errstate(divide="ignore", invalid="ignore"):  # |Δ| over its standard error, or relative when exact

@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ElementTree
 
 from conftest import run_cli
 
-from simlab.output.regress_formats import regress_markdown
 from simlab.workflow.regress import Regression
+from simlab.workflow.regress_formats import regress_markdown
 
 EXPERIMENT = "experiments/tft_autofire_modes.toml"
 VARIANT = "experiments/variants/tft_extra_hit_every_2.toml"

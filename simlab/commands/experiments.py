@@ -301,12 +301,12 @@ def regress(
     )
     if junit_file is not None:
         from simlab.output.atomic import staged_file
-        from simlab.output.regress_formats import regress_junit
+        from simlab.workflow.regress_formats import regress_junit
 
         with staged_file(junit_file) as staged:
             staged.write_text(regress_junit(result), encoding="utf-8")
     if said_as == "markdown":
-        from simlab.output.regress_formats import regress_markdown
+        from simlab.workflow.regress_formats import regress_markdown
 
         click.echo(regress_markdown(result, limit=len(max(result.rows.values(), key=len)) if show_all else limit),
                    nl=False)  # fmt: skip

@@ -50,3 +50,20 @@ def test_a_comment_stays_within_its_size_and_says_how_many_more(capsys):
         })  # fmt: skip
     said = regress_markdown(Regression(rows, []), most=1200)
     assert len(said) <= 1300 and said.rstrip().endswith("more experiment(s) that moved.")
+
+
+def test_a_baseline_says_what_moved_for_the_commit_message(tmp_path, capsys):
+    import shutil
+
+    experiment = tmp_path / "tft_autofire_modes.toml"
+    shutil.copy(EXPERIMENT, experiment)
+    baselines = tmp_path / "baselines"
+    code, out, err = run_cli(capsys, "baseline", str(experiment), "--dir", str(baselines))
+    assert code == 0 and out.splitlines()[-1] == "- tft_autofire_modes: a new baseline", err
+    code, out, _ = run_cli(capsys, "baseline", str(experiment), "--dir", str(baselines))
+    assert code == 0 and out.splitlines()[-1] == "Nothing moved since the last baselines."
+    experiment.write_text(experiment.read_text(encoding="utf-8") + "\n[rules]\nautofire_step = 2\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "baseline", str(experiment), "--dir", str(baselines))
+    said = out.splitlines()
+    assert code == 0 and said[-2] == "What moved since the last baselines:"
+    assert said[-1].startswith("- tft_autofire_modes: ") and "of 256 rows (p_killed of auto rifle, full " in said[-1]

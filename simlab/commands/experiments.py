@@ -220,6 +220,7 @@ def baseline(
 
     limits, experiments = load_experiments(experiment_files, threads, max_cells, max_trials)
     check_writable(directory or BASELINES)
+    before = _baselines_now(experiments, directory or BASELINES)
     done, processes = each_experiment(
         "baseline",
         experiments,
@@ -232,6 +233,40 @@ def baseline(
         previous=directory or BASELINES,
     )
     close_job(f"{len(done)} baseline(s)", processes)
+    for line in _moved(experiments, before, directory or BASELINES):
+        click.echo(line)
+
+
+def _baselines_now(experiments: list[Any], directory: Path) -> dict[str, Any]:
+    """Each experiment's baseline table before it is written again (an experiment without one left out)."""
+    from simlab.inputs.errors import SimlabError
+    from simlab.workflow.regress import load_baseline
+
+    found = {}
+    for experiment in experiments:
+        try:
+            found[experiment.name] = load_baseline(experiment, directory)[0]
+        except SimlabError:
+            continue
+    return found
+
+
+def _moved(experiments: list[Any], before: dict[str, Any], directory: Path) -> list[str]:
+    """What the new baselines moved against those before them, for the commit message."""
+    from simlab.inputs.errors import SimlabError
+    from simlab.workflow.regress import compare_rows, judged, load_baseline
+    from simlab.workflow.regress_formats import moved_summary
+
+    rows, new, remade = {}, [], []
+    for experiment in experiments:
+        if experiment.name not in before:
+            new.append(experiment.name)
+            continue
+        try:
+            rows[experiment.name] = compare_rows(before[experiment.name], load_baseline(experiment, directory)[0])
+        except SimlabError:
+            remade.append(experiment.name)
+    return moved_summary(judged(rows, []), new, remade)
 
 
 @click.command(short_help="Check experiments against their baselines.")

@@ -51,6 +51,7 @@ __all__ = [
     "write_baseline",
     "load_baseline",
     "compare_rows",
+    "judged",
     "holm",
     "Regression",
     "regress",
@@ -332,6 +333,11 @@ def regress(
         rows[experiment.name] = compare_rows(table, now_table, margin=margin, cross_version=cross_version)
     if variant is not None:
         notes.append(f"rules: variant {variant.name} ({variant.path}) against the baselines of the base rules")
+    return judged(rows, notes, alpha)
+
+
+def judged(rows: dict[str, pd.DataFrame], notes: list[str], alpha: float = FAMILY_ALPHA) -> Regression:
+    """Compared rows (:func:`compare_rows`) with every sampled row's change decided by :func:`holm` over them all."""
     sampled = [(name, frame.index[frame["method"] != "exact"]) for name, frame in rows.items()]
     p_values = np.concatenate([rows[name].loc[index, "p_value"].to_numpy() for name, index in sampled] or [[]])
     rejected = holm(p_values, alpha)

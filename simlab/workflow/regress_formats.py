@@ -16,7 +16,7 @@ import pandas as pd
 
 from simlab.workflow.regress import Regression
 
-__all__ = ["regress_markdown", "regress_junit", "COMMENT_CHARACTERS"]
+__all__ = ["regress_markdown", "regress_junit", "moved_summary", "COMMENT_CHARACTERS"]
 
 #: The most characters of a comment (GitHub allows 65,536): the rest is said as "and N more".
 COMMENT_CHARACTERS = 60_000
@@ -113,3 +113,32 @@ def regress_junit(result: Regression) -> str:
     suites.append(suite)
     ElementTree.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suites, encoding="unicode") + "\n"
+
+
+def _row_words(row: pd.Series, inputs: list[str]) -> str:
+    """One moved row in a few words: ``p_killed of auto rifle, full 0.2455 → 0.4082``."""
+    held = ", ".join(str(row[c]) for c in inputs)
+    return f"{row['metric']}{f' of {held}' if held else ''} {_number(row['baseline'])} → {_number(row['current'])}"
+
+
+def moved_summary(result: Regression, new: list[str], remade: list[str], heaviest: int = 3) -> list[str]:
+    """What a new set of baselines moved, in lines for a commit message.
+
+    Args:
+        result: The new baselines against those before them.
+        new: Experiments that had no baseline before.
+        remade: Experiments whose rows changed (an experiment edited): compared as a whole, not row by row.
+        heaviest: The moved rows named per experiment.
+    """
+    changed = result.changed
+    if not changed and not new and not remade:
+        return ["Nothing moved since the last baselines."]
+    lines = ["What moved since the last baselines:"]
+    for name, rows in changed.items():
+        inputs = _inputs(rows, result.rows[name])
+        named = "; ".join(_row_words(row, inputs) for _, row in rows.head(heaviest).iterrows())
+        more = f"; and {len(rows) - heaviest} more" if len(rows) > heaviest else ""
+        lines.append(f"- {name}: {len(rows)} of {len(result.rows[name])} rows ({named}{more})")
+    lines += [f"- {name}: a new baseline" for name in new]
+    lines += [f"- {name}: the experiment changed (its rows are not those of its last baseline)" for name in remade]
+    return lines

@@ -83,7 +83,9 @@ def reached(tree: ast.AST) -> set[str]:
                 found.add(node.module)
             found |= modules
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _NAMED.match(node.value):
-            found.add(node.value.partition(":")[0])
+            named = node.value.partition(":")[0]
+            if _exists(named):  # a module named in a string ("simlab.toml", a file, names none)
+                found.add(named)
     return found
 
 

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("simlab.commands.experiments:compare", "Variants against the base rules, cell by cell."),
     "docs": ("simlab.commands.catalogue:docs", "Regenerate docs/systems/ from the registry."),
     "duel": ("simlab.commands.ask:duel", "Duels of two figures or ships of a system."),
+    "init": ("simlab.commands.init:init", "A new project of house rules: experiments, own tables, baselines and CI."),
     "notebooks": ("simlab.commands.notebooks:notebooks", "Run the notebooks and write back their outputs (--check)."),
     "regress": ("simlab.commands.experiments:regress", "Check experiments against their baselines."),
     "run": ("simlab.commands.experiments:run", "Run experiments into results/<name>/ (the main job)."),

@@ -55,3 +55,17 @@ def test_init_never_writes_over_a_file(tmp_path, capsys):
     assert code == 2 and out == "" and "README.md: exists already" in err and len(err.splitlines()) == 1
     assert (tmp_path / "rules" / "README.md").read_text(encoding="utf-8") == "mine\n"
     assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == ["README.md"]  # nothing else written
+
+
+def test_every_command_inside_the_project_asks_with_its_own_rows(project, capsys):
+    import json
+
+    args = ["attack", "hitech_tft", "--set", "weapon=assault rifle", "--set", "armor=none", "--exact", "--json"]
+    shipped = json.loads(run_cli(capsys, *args)[1])["metrics"]["mean_damage"]
+    own = project / "tables" / "hitech_tft" / "weapons.csv"
+    own.write_text("name,dice,adds,autofire_bonus\nassault rifle,3,0,1\n", encoding="utf-8")
+    house = json.loads(run_cli(capsys, *args)[1])["metrics"]["mean_damage"]
+    assert house > shipped  # three dice of damage, read from tables/hitech_tft/weapons.csv as --tables would
+    (project / "simlab.toml").write_text('tables = "tables"\nbaselines = 3\n', encoding="utf-8")
+    code, _, err = run_cli(capsys, *args)
+    assert code == 2 and err.strip() == "error: simlab.toml: baselines: expected a folder, got 3"

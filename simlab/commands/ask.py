@@ -92,6 +92,7 @@ def ask(
     """
     from simlab.asking.requests import DEFAULT_BY_FORM, question_request
     from simlab.inputs.own_tables import own_tables
+    from simlab.inputs.project import project_tables
     from simlab.workflow.side_by_side import several_values, side_by_side
 
     question = question_of(system, kind)
@@ -103,7 +104,7 @@ def ask(
         "exact": exact,
         "trials": trials,
         "variant": variant_of(variant_file, system),
-        "tables": own_tables(get_system(system).tables(), tables_dir),
+        "tables": own_tables(get_system(system).tables(), tables_dir or project_tables(system)),
         **options,
     }
     if varied is not None:

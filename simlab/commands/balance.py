@@ -62,6 +62,7 @@ def balance_setup(
     from simlab.inputs.battles import load_battle
     from simlab.inputs.own_tables import own_tables
     from simlab.inputs.params import parse_assignments
+    from simlab.inputs.project import project_tables
     from simlab.systems import get_system
 
     chosen = get_system(system)
@@ -75,7 +76,7 @@ def balance_setup(
         rules=parse_assignments(rule_items, "--rule"),
         battle=load_battle(battle_file) if battle_file is not None else None,
         variant=variant_of(variant_file, system),
-        tables=own_tables(chosen.tables(), tables_dir),
+        tables=own_tables(chosen.tables(), tables_dir or project_tables(chosen.name)),
         exact=exact,
         trials=trials,
         seed=seed,

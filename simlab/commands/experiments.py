@@ -215,25 +215,24 @@ def baseline(
     """Store the current results of experiments as their baselines."""
     from simlab.output.atomic import check_writable
     from simlab.workflow.jobs import seconds_text
-    from simlab.workflow.regress import BASELINES
     from simlab.workflow.tasks import Options, run_and_keep
 
     limits, experiments = load_experiments(experiment_files, threads, max_cells, max_trials)
-    check_writable(directory or BASELINES)
-    before = _baselines_now(experiments, directory or BASELINES)
+    check_writable(_baselines(directory))
+    before = _baselines_now(experiments, _baselines(directory))
     done, processes = each_experiment(
         "baseline",
         experiments,
         run_and_keep,
-        Options(limits, threads, directory or BASELINES),
+        Options(limits, threads, _baselines(directory)),
         jobs,
         lambda task, done: (
             f"{task.name}: {done.result.rows} rows, {seconds_text(done.seconds)} -> {done.result.destination}"
         ),
-        previous=directory or BASELINES,
+        previous=_baselines(directory),
     )
     close_job(f"{len(done)} baseline(s)", processes)
-    for line in _moved(experiments, before, directory or BASELINES):
+    for line in _moved(experiments, before, _baselines(directory)):
         click.echo(line)
 
 
@@ -308,7 +307,7 @@ def regress(
     import pandas as pd
 
     from simlab.asking.variants import load_variant
-    from simlab.workflow.regress import BASELINES, load_baseline
+    from simlab.workflow.regress import load_baseline
     from simlab.workflow.regress import regress as check
     from simlab.workflow.tasks import Options, run_for_regress
 
@@ -319,7 +318,7 @@ def regress(
         variant = load_variant(variant_file, systems.pop() if len(systems) == 1 else None)
         experiments = [e for e in experiments if e.system == variant.system]
     for experiment in experiments:  # a missing or broken baseline fails before anything runs
-        load_baseline(experiment, directory or BASELINES)
+        load_baseline(experiment, _baselines(directory))
     done, _ = each_experiment(
         "regress",
         experiments,
@@ -328,11 +327,11 @@ def regress(
         jobs,
         lambda task, done: None,
         quiet_start=not sys.stderr.isatty(),
-        previous=directory or BASELINES,
+        previous=_baselines(directory),
     )
     current = {e.name: d.result for e, d in zip(experiments, done, strict=True)}
     result = check(
-        experiments, variant=variant, margin=margin, directory=directory or BASELINES, threads=threads, current=current
+        experiments, variant=variant, margin=margin, directory=_baselines(directory), threads=threads, current=current
     )
     if junit_file is not None:
         from simlab.output.atomic import staged_file
@@ -373,3 +372,14 @@ def regress(
             if len(rows) > len(shown):
                 click.echo(f"... and {len(rows) - len(shown)} more (--all shows them, --limit N more of them)")
     sys.exit(1)
+
+
+def _baselines(directory: Path | None) -> Path:
+    """Where the baselines are: ``--dir``, else the project's (``simlab.toml``), else ``results/baselines``."""
+    from simlab.inputs.project import project_here
+    from simlab.workflow.regress import BASELINES
+
+    if directory is not None:
+        return directory
+    project = project_here()
+    return project.baselines if project is not None and project.baselines is not None else BASELINES

@@ -42,7 +42,7 @@ def test_the_workflow_is_valid_yaml_and_the_plain_script_runs_simlab_regress(pro
     steps = workflow["jobs"]["regress"]["steps"]
     assert any(step.get("run") == f"bash {CHECK_SCRIPT}" for step in steps) and "pull_request" in workflow[True]
     script = (project / CHECK_SCRIPT).read_text(encoding="utf-8")
-    assert "simlab regress experiments/*.toml --format markdown --junit regress.xml" in script
+    assert "simlab regress experiments/*.toml --format markdown --junit regress.xml --report regress" in script
     done = subprocess.run(["bash", CHECK_SCRIPT], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "## simlab regress: no change" in done.stdout and (project / "regress.xml").is_file()

@@ -13,10 +13,10 @@ EXPERIMENT = "experiments/tft_autofire_modes.toml"
 VARIANT = "experiments/variants/tft_extra_hit_every_2.toml"
 
 
-def test_a_change_is_a_markdown_comment_ranked_by_weight_and_a_junit_failure(tmp_path, capsys):
+def test_a_change_is_a_markdown_comment_ranked_by_weight_a_junit_failure_and_a_page(tmp_path, capsys):
     junit = tmp_path / "regress.xml"
     code, out, err = run_cli(capsys, "regress", EXPERIMENT, "--variant", VARIANT, "--format", "markdown",
-                             "--junit", str(junit), "--limit", "5")  # fmt: skip
+                             "--junit", str(junit), "--limit", "5", "--report", str(tmp_path / "moved"))  # fmt: skip
     assert code == 1, err
     lines = out.splitlines()
     assert lines[0].startswith("## simlab regress: ") and "rows moved in 1 of 1 experiment(s)" in lines[0]
@@ -28,6 +28,10 @@ def test_a_change_is_a_markdown_comment_ranked_by_weight_and_a_junit_failure(tmp
     (case,) = suites.iter("testcase")
     assert suites.get("failures") == "1" and case.get("name") == "tft_autofire_modes"
     assert case.find("failure").get("message").endswith("of 256 rows moved")
+    page = (tmp_path / "moved" / "index.html").read_text(encoding="utf-8")  # every moved row, and their chart
+    link = f"{tmp_path}/moved/index.html"
+    assert lines[-1] == f"Every moved row, charted before and after: [{link}]({link})"
+    assert page.count("<tr><td>") == int(lines[0].split()[3]) and 'src="data:image/png;base64,' in page
 
 
 def test_no_change_is_said_once_and_every_junit_case_passes(tmp_path, capsys):

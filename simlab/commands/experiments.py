@@ -283,6 +283,8 @@ def _moved(experiments: list[Any], before: dict[str, Any], directory: Path) -> l
               help="markdown: a pull-request comment (moved rows by weight, before → after with intervals).")
 @click.option("--junit", "junit_file", type=PATH, default=None, metavar="FILE.xml",
               help="Also write a JUnit file: a test case per experiment, a failure per experiment that moved.")
+@click.option("--report", "report_dir", type=PATH, default=None, metavar="DIR",
+              help="Also write DIR/index.html: every moved row, with each experiment's rows charted before and after.")
 @jobs_option
 @limit_options
 def regress(
@@ -295,6 +297,7 @@ def regress(
     show_all: bool,
     said_as: str,
     junit_file: Path | None,
+    report_dir: Path | None,
     jobs: int | None,
     max_cells: int,
     max_trials: int,
@@ -339,11 +342,19 @@ def regress(
 
         with staged_file(junit_file) as staged:
             staged.write_text(regress_junit(result), encoding="utf-8")
+    if report_dir is not None:
+        from simlab.output.atomic import staged_file
+        from simlab.workflow.regress_formats import regress_report
+
+        with staged_file(report_dir / "index.html") as staged:
+            staged.write_text(regress_report(result), encoding="utf-8")
     if said_as == "markdown":
         from simlab.workflow.regress_formats import regress_markdown
 
-        click.echo(regress_markdown(result, limit=len(max(result.rows.values(), key=len)) if show_all else limit),
-                   nl=False)  # fmt: skip
+        said = regress_markdown(result, limit=len(max(result.rows.values(), key=len)) if show_all else limit)
+        if report_dir is not None and result.changed:
+            said += f"\nEvery moved row, charted before and after: [{report_dir}/index.html]({report_dir}/index.html)\n"
+        click.echo(said, nl=False)
         sys.exit(1 if result.changed else 0)
     for note in result.notes:
         click.echo(f"note: {note}")

@@ -121,6 +121,7 @@ jobs:
           path: |
             regress.md
             regress.xml
+            regress/
 """
 
 
@@ -130,7 +131,7 @@ def _check_script() -> str:
 set -uo pipefail
 cd "$(dirname "$0")/.."
 command -v simlab >/dev/null || python -m pip install -q "${SIMLAB_PACKAGE:-simlab}"
-simlab regress experiments/*.toml --format markdown --junit regress.xml > regress.md
+simlab regress experiments/*.toml --format markdown --junit regress.xml --report regress > regress.md
 status=$?
 cat regress.md
 exit $status
@@ -147,7 +148,7 @@ def project_files(systems: Sequence[str] = ()) -> dict[str, str]:
     files: dict[str, str] = {
         "simlab.toml": _settings(chosen),
         "README.md": _readme(chosen),
-        ".gitignore": "results/*\n!results/baselines/\n__pycache__/\nregress.md\nregress.xml\n",
+        ".gitignore": "results/*\n!results/baselines/\n__pycache__/\nregress.md\nregress.xml\nregress/\n",
         "variants/README.md": "House-rule variants: TOML files that change rule parameters and table rows "
         "(`simlab compare experiments/X.toml --variant variants/Y.toml`).\n",
         WORKFLOW: _workflow(),

@@ -12,11 +12,15 @@ import math
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from simlab.workflow.regress import Regression
 
-__all__ = ["regress_markdown", "regress_junit", "moved_summary", "COMMENT_CHARACTERS"]
+__all__ = ["regress_markdown", "regress_junit", "regress_report", "moved_summary", "COMMENT_CHARACTERS", "CHARTED"]
+
+#: The moved rows of an experiment drawn in its chart of the report, the heaviest first (all are in its table).
+CHARTED = 25
 
 #: The most characters of a comment (GitHub allows 65,536): the rest is said as "and N more".
 COMMENT_CHARACTERS = 60_000
@@ -142,3 +146,59 @@ def moved_summary(result: Regression, new: list[str], remade: list[str], heavies
     lines += [f"- {name}: a new baseline" for name in new]
     lines += [f"- {name}: the experiment changed (its rows are not those of its last baseline)" for name in remade]
     return lines
+
+
+def _chart(rows: pd.DataFrame, inputs: list[str], name: str) -> bytes:
+    """The moved rows before and after, each with its 95 % interval: the heaviest on top."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from simlab.output.saving import png_bytes
+
+    shown = rows.head(CHARTED).iloc[::-1]
+    both = shown["method"].nunique() > 1  # the same row sampled and exact: said which
+    labels = [f"{row['metric']}" + (f" · {', '.join(str(row[c]) for c in inputs)}" if inputs else "")
+              + (f" ({row['method'].replace('monte_carlo', 'sampled')})" if both else "")
+              for _, row in shown.iterrows()]  # fmt: skip
+    figure, axes = plt.subplots(figsize=(8, 0.9 + 0.32 * len(shown)))
+    y = np.arange(len(shown))
+    for offset, side, colour in ((-0.12, "baseline", "#888888"), (0.12, "current", "#d62728")):
+        value = shown[side].to_numpy(dtype=float)
+        low = shown.get(f"{side}_ci_low", shown[side]).to_numpy(dtype=float)
+        high = shown.get(f"{side}_ci_high", shown[side]).to_numpy(dtype=float)
+        low, high = np.where(np.isnan(low), value, low), np.where(np.isnan(high), value, high)
+        axes.errorbar(value, y + offset, xerr=[value - low, high - value], fmt="o", color=colour, capsize=2,
+                      label="before" if side == "baseline" else "after")  # fmt: skip
+    axes.set_yticks(y, [label[:60] for label in labels])
+    axes.set_title(f"{name}: before and after (95 % intervals)")
+    axes.legend(loc="lower right")
+    axes.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    data = png_bytes(figure)
+    plt.close(figure)
+    return data
+
+
+def regress_report(result: Regression) -> str:
+    """The check as an HTML page: every moved row of each experiment, and a chart of them before and after."""
+    from simlab.output.rendering import render
+
+    changed = result.changed
+    total = sum(len(rows) for rows in result.rows.values())
+    moved = sum(len(rows) for rows in changed.values())
+    sections = []
+    for name, rows in changed.items():
+        table = _table(rows, result.rows[name])
+        header = [cell.strip() for cell in table[0].strip("|").split(" | ")]
+        body = [[cell.strip().replace("\\|", "|") for cell in line.strip("|").split(" | ")] for line in table[2:]]
+        shown = min(len(rows), CHARTED)
+        caption = f"The {shown} heaviest of its {len(rows)} moved rows, before (grey) and after (red)"
+        sections.append({"name": name, "moved": f"{len(rows):,} of {len(result.rows[name]):,} rows moved",
+                         "png": _chart(rows, _inputs(rows, result.rows[name]), name), "caption": caption,
+                         "header": header, "rows": body})  # fmt: skip
+    heading = f"{moved:,} of {total:,} rows moved" if changed else f"No change: {total:,} rows match their baselines"
+    ranking = ("Ranked by weight within each experiment: the chances first, then |Δ| over its standard error "
+               "(exact rows: |Δ| relative to the baseline). Sampled values with their 95 % intervals.")  # fmt: skip
+    return render("regress.html.j2", heading=heading, ranking=ranking, notes=result.notes, sections=sections)

@@ -69,3 +69,11 @@ def test_every_command_inside_the_project_asks_with_its_own_rows(project, capsys
     (project / "simlab.toml").write_text('tables = "tables"\nbaselines = 3\n', encoding="utf-8")
     code, _, err = run_cli(capsys, *args)
     assert code == 2 and err.strip() == "error: simlab.toml: baselines: expected a folder, got 3"
+
+
+def test_a_question_asked_inside_the_project_samples_its_trials(project, capsys):
+    import json
+
+    args = ["attack", "hitech_tft", "--set", "weapon=assault rifle", "--json"]
+    assert json.loads(run_cli(capsys, *args)[1])["trials"] == 100_000  # simlab.toml: trials = 100000
+    assert json.loads(run_cli(capsys, *args, "--trials", "5000")[1])["trials"] == 5000  # --trials still rules

@@ -92,10 +92,11 @@ def ask(
     """
     from simlab.asking.requests import DEFAULT_BY_FORM, question_request
     from simlab.inputs.own_tables import own_tables
-    from simlab.inputs.project import project_tables
+    from simlab.inputs.project import project_tables, project_trials
     from simlab.workflow.side_by_side import several_values, side_by_side
 
     question = question_of(system, kind)
+    trials = trials if exact else project_trials(trials)  # --exact with --trials is refused as ever
     n_trials = DEFAULT_BY_FORM[question.form] if trials is None else trials
     flag = {"sides": "--a/--b"}.get(question.form, "--set")
     inputs, varied, values = several_values(given, flag)

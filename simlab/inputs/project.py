@@ -1,8 +1,9 @@
 """The settings of a designer's project (``simlab.toml`` in the folder simlab runs in): read by every command.
 
 ``simlab init`` writes it. Inside the project, a command without ``--tables`` asks with the
-project's own rows (``tables/SYSTEM/TABLE.csv``), as ``--tables tables/SYSTEM`` would, and
-``baseline`` and ``regress`` keep the baselines where it says.
+project's own rows (``tables/SYSTEM/TABLE.csv``), as ``--tables tables/SYSTEM`` would; a question
+asked without ``--trials`` samples the project's ``trials``; ``baseline`` and ``regress`` keep the
+baselines where it says. An experiment states its own trials.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from pathlib import Path
 from simlab.inputs.errors import SimlabError
 from simlab.inputs.files import described, read_toml
 
-__all__ = ["SETTINGS", "Project", "project_here", "project_tables"]
+__all__ = ["SETTINGS", "Project", "project_here", "project_tables", "project_trials"]
 
 #: The settings file of a project, in the folder simlab runs in.
 SETTINGS = Path("simlab.toml")
-_KEYS = ("systems", "tables", "baselines")
+_KEYS = ("systems", "tables", "baselines", "trials")
 
 
 @dataclass(frozen=True)
@@ -28,11 +29,13 @@ class Project:
         systems: The systems it uses.
         tables: The folder of its own rows (a folder per system), or None.
         baselines: Where its baselines are kept, or None (``results/baselines``).
+        trials: The trials of a question asked without ``--trials``, or None (the question's own).
     """
 
     systems: tuple[str, ...] = ()
     tables: Path | None = None
     baselines: Path | None = None
+    trials: int | None = None
 
 
 def project_here() -> Project | None:
@@ -56,7 +59,10 @@ def project_here() -> Project | None:
     systems = data.get("systems", [])
     if not isinstance(systems, list) or not all(isinstance(s, str) for s in systems):
         raise SimlabError(f"{SETTINGS}: systems: expected a list of system names, got {described(systems)}")
-    return Project(tuple(systems), folders["tables"], folders["baselines"])
+    trials = data.get("trials")
+    if trials is not None and (isinstance(trials, bool) or not isinstance(trials, int) or trials < 1):
+        raise SimlabError(f"{SETTINGS}: trials: expected a whole number from 1, got {described(trials)}")
+    return Project(tuple(systems), folders["tables"], folders["baselines"], trials)
 
 
 def project_tables(system: str) -> Path | None:
@@ -66,3 +72,11 @@ def project_tables(system: str) -> Path | None:
         return None
     folder = project.tables / system
     return folder if folder.is_dir() and any(folder.glob("*.csv")) else None
+
+
+def project_trials(trials: int | None) -> int | None:
+    """The trials given, else the project's (``trials`` of ``simlab.toml``), else None (the question's own)."""
+    if trials is not None:
+        return trials
+    project = project_here()
+    return project.trials if project is not None else None

@@ -168,6 +168,7 @@ def _settings(systems: Sequence[System]) -> str:
         f"systems = [{names}]\n"
         'tables = "tables"            # own rows: tables/SYSTEM/TABLE.csv\n'
         'baselines = "results/baselines"\n'
+        "trials = 100000              # of a question asked without --trials (an experiment states its own)\n"
     )
 
 

@@ -37,7 +37,7 @@ from simlab.balance.tune import (
     tuned_variant,
 )
 from simlab.balance.unknowns import UnknownKeyError
-from simlab.inputs.errors import SimlabError
+from simlab.inputs.errors import SimlabError, speaking
 from simlab.inputs.files import described
 from simlab.inputs.limits import Limits
 from simlab.output.balance_report import matchup_chart, matrix_chart
@@ -96,15 +96,18 @@ def _read(reader: Reader) -> BalanceAsk:
         raise reader.fail(exc.key, exc.detail) from None
     settings["goal"] = reader.text("goal", " or ".join(GOALS)) if "goal" in reader.given else "viable"
     try:
-        goal = parse_goal(settings["goal"], names, float(settings["min_share"]), float(settings["tol"]),
-                          reader.named("goal"), defender_names or None)  # fmt: skip
-        trials = settings["verify_trials"] or VERIFY_TRIALS_FACTOR * max(1, setup.trials_each)
-        check_tune(setup, len(options), settings["budget"], trials, None, len(defenders))
+        parse_goal(settings["goal"], names, float(settings["min_share"]), float(settings["tol"]),
+                   reader.named("goal"), defender_names or None)  # fmt: skip
     except SimlabError as exc:
-        raise reader.fail("goal", str(exc)) from None
+        raise reader.fail("goal", str(exc).replace(f" for {reader.named('goal')}", "")) from None
+    trials = settings["verify_trials"] or VERIFY_TRIALS_FACTOR * max(1, setup.trials_each)
+    try:  # the sizes: a budget or a proof that is no number, or over the caps
+        with speaking({"--budget": reader.named("budget"), "--verify-trials": reader.named("verify_trials")}):
+            check_tune(setup, len(options), settings["budget"], trials, None, len(defenders))
+    except SimlabError as exc:
+        raise reader.fail("budget", str(exc).replace(f" for {reader.named('budget')}", "")) from None
     settings["write"] = str(reader.given["write"]) if "write" in reader.given else None
     noun = str(reader.given.get("every", "option"))
-    del goal
     return BalanceAsk("tune", metric, options=options, names=names, defenders=defenders, defender_names=defender_names,
                       noun=noun, analysis="tune" if not defenders else "tune_matchup", settings=settings)  # fmt: skip
 

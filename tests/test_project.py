@@ -13,10 +13,28 @@ from conftest import run_cli
 from simlab.workflow.project import CHECK_SCRIPT, WORKFLOW
 
 
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory) -> Path:
+    """A project as simlab init writes it, made once for the module: each test works on a copy."""
+    import io
+    from contextlib import redirect_stdout
+
+    from simlab.cli import main
+
+    made = tmp_path_factory.mktemp("init") / "rules"
+    said = io.StringIO()
+    with redirect_stdout(said), pytest.raises(SystemExit) as ended:
+        main(["init", str(made), "--system", "hitech_tft", "--system", "striker"])
+        raise SystemExit(0)
+    assert (ended.value.code or 0) == 0 and "What moved since the last baselines:" in said.getvalue()
+    return made
+
+
 @pytest.fixture()
-def project(tmp_path, capsys, monkeypatch) -> Path:
-    code, out, err = run_cli(capsys, "init", str(tmp_path / "rules"), "--system", "hitech_tft", "--system", "striker")
-    assert code == 0 and "What moved since the last baselines:" in out, err
+def project(pristine, tmp_path, monkeypatch) -> Path:
+    import shutil
+
+    shutil.copytree(pristine, tmp_path / "rules")
     monkeypatch.chdir(tmp_path / "rules")
     return tmp_path / "rules"
 

@@ -40,4 +40,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Every option against every other: dominated options, the metagame, strengths.",
     ),
     "tables": ("simlab.commands.catalogue:tables", "The data tables of a system."),
+    "tune": (
+        "simlab.commands.tune:tune",
+        "Propose the changes that balance a game of options, and prove them on fresh dice.",
+    ),
 }

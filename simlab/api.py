@@ -13,7 +13,7 @@ from typing import Any
 from simlab.asking.requests import question_request
 from simlab.engine.bounds import MAX_TRIALS_PER_CELL
 from simlab.engine.results import Answer
-from simlab.inputs.errors import InvalidValueError, SimlabError, in_words
+from simlab.inputs.errors import KEYS_SPELLING, InvalidValueError, SimlabError, in_words
 from simlab.inputs.files import described
 from simlab.inputs.limits import RAISE_CELLS, RAISE_TRIALS
 
@@ -23,13 +23,8 @@ __all__ = ["attack", "duel", "battle", "run", "solve", "sensitivity", "tournamen
 _API_NAMES = {"exact": "method='exact'", "trials": "trials", "kind": "kind"}
 #: How these calls say what a message says in the command line's words (:func:`simlab.errors.spelled`):
 #: their keywords (``--set dx`` is ``dx``, ``--a skill`` is ``a.skill``, ``--in`` is ``within``).
-PYTHON_SPELLING = {
-    "--set": "", "--set name": "input", "--a": "a.", "--a name": "input of a", "--b": "b.",
-    "--b name": "input of b", "--rule": "rules.", "--rule name": "rule parameter", "--exact": "method='exact'",
-    "--trials": "trials", "--seed": "seed", "--kind": "kind", "--threads": "threads", "--battle": "battle",
-    "--target": "target", "--vary": "vary", "--find": "find", "--in": "within", "--metric": "metric",
-    "--option": "options", "--trajectories": "trajectories", "--base": "base", RAISE_TRIALS: "", RAISE_CELLS: "",
-}  # fmt: skip
+PYTHON_SPELLING = {**KEYS_SPELLING, "--rule": "rules.", "--exact": "method='exact'", "--threads": "threads",
+                   "--in": "within", RAISE_TRIALS: "", RAISE_CELLS: ""}  # fmt: skip
 
 #: A call whose messages name its keywords rather than the command line's flags.
 _in_python_words = in_words(PYTHON_SPELLING)

@@ -23,6 +23,7 @@ __all__ = [
     "spelled",
     "speaking",
     "in_words",
+    "KEYS_SPELLING",
     "shortened",
     "shown_path",
 ]
@@ -34,6 +35,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 _SPELLING: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
     "spelling", default=MappingProxyType({})
 )
+
+
+#: How a front end without flags (the page, a Python call, an experiment file) says the command line's
+#: words: its keys by name (``--set dx`` is ``dx``, ``--a skill`` is ``a.skill``). Each adds its own.
+KEYS_SPELLING = MappingProxyType({
+    "--set": "", "--set name": "input", "--a": "a.", "--a name": "side A input", "--b": "b.",
+    "--b name": "side B input", "--rule name": "rule parameter", "--trials": "trials", "--seed": "seed",
+    "--kind": "kind", "--variant": "variant", "--battle": "battle", "--target": "target", "--vary": "vary",
+    "--find": "find", "--in": "in", "--metric": "metric", "--option": "options", "--trajectories": "trajectories",
+    "--base": "base",
+})  # fmt: skip
 
 
 def spelled(words: str) -> str:

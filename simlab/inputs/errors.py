@@ -1,6 +1,7 @@
 """The errors simlab reports to its users, where the input readers have always found them (:mod:`simlab.errors`)."""
 
 from simlab.errors import (
+    KEYS_SPELLING,
     InvalidValueError,
     ScenarioError,
     SimlabError,
@@ -22,6 +23,7 @@ __all__ = [
     "spelled",
     "speaking",
     "in_words",
+    "KEYS_SPELLING",
     "shortened",
     "shown_path",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shlex
 
 from simlab.balance.goals import Game, beaten, mix_of
@@ -21,7 +22,7 @@ def _mix(tuned: Tuning) -> str:
 
 def _price(value: float) -> str:
     """A price as text (``none`` where there is none)."""
-    return "none" if value != value else f"{value:.4g}"
+    return "none" if math.isnan(value) else f"{value:.4g}"
 
 
 def _dice(game: Game, seed: int) -> str:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from simlab.asking.requests import Request, question_request
 from simlab.asking.variants import Variant, load_variant, parse_variant
-from simlab.inputs.errors import InvalidValueError, SimlabError, UnknownNameError
+from simlab.inputs.errors import KEYS_SPELLING, InvalidValueError, SimlabError, UnknownNameError
 from simlab.inputs.limits import RAISE_CELLS, RAISE_TRIALS
 from simlab.systems import Question, question_of
 from simlab.text import whole_number as text_whole_number
@@ -51,14 +51,7 @@ METHODS = ("exact", "monte_carlo")
 WEB_NAMES = {"exact": "method=exact", "trials": "trials", "kind": "kind"}
 #: How the page says what a message says in the command line's words (:func:`simlab.errors.spelled`):
 #: its fields by their names (``--set dx`` is ``dx``, ``--a skill`` is ``a.skill``), never a flag.
-WEB_SPELLING = {
-    "--set": "", "--set name": "input", "--a": "a.", "--a name": "side A input", "--b": "b.",
-    "--b name": "side B input", "--rule": "rule.", "--rule name": "rule parameter", "--exact": "method=exact",
-    "--trials": "trials", "--seed": "seed", "--kind": "kind", "--variant": "variant", "--battle": "battle",
-    "--target": "target", "--vary": "vary", "--find": "find", "--in": "in", "--metric": "metric",
-    "--option": "options", "--trajectories": "trajectories", "--base": "base",
-    RAISE_TRIALS: "", RAISE_CELLS: "",
-}  # fmt: skip
+WEB_SPELLING = {**KEYS_SPELLING, "--rule": "rule.", "--exact": "method=exact", RAISE_TRIALS: "", RAISE_CELLS: ""}
 #: Trials per block of a sampled answer, by form of question: small, so that a client that goes away
 #: stops its work within a fraction of a second (sampling stops between blocks; the block size never
 #: changes a result). A battle of sixty figures a side samples some 20,000 a second: 1,024 take 50 ms

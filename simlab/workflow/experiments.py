@@ -46,7 +46,7 @@ from simlab.asking.variants import Variant, load_variant
 from simlab.engine.bounds import check_seed, check_trials
 from simlab.engine.results import METHODS
 from simlab.inputs.battles import Battle, BattleError, load_battle
-from simlab.inputs.errors import SimlabError, UnknownNameError, in_words, shown_path
+from simlab.inputs.errors import KEYS_SPELLING, SimlabError, UnknownNameError, in_words, shown_path
 from simlab.inputs.files import FileError, described, read_toml
 from simlab.inputs.limits import Limits
 from simlab.inputs.own_tables import own_tables
@@ -118,11 +118,7 @@ _TOP_KEYS = (
 DEFAULT_TRIALS = 1_000_000
 #: How an experiment's messages say what the command line's say: its keys (``--set dx`` is ``dx`` of
 #: ``[fixed]`` or ``[grid]``, ``--rule`` is ``[rules]``).
-EXPERIMENT_SPELLING = {
-    "--set": "", "--set name": "input", "--a": "a.", "--a name": "input of a", "--b": "b.",
-    "--b name": "input of b", "--rule": "rules.", "--rule name": "rule parameter", "--exact": 'method = "exact"',
-    "--trials": "trials", "--seed": "seed", "--kind": "kind",
-}  # fmt: skip
+EXPERIMENT_SPELLING = {**KEYS_SPELLING, "--rule": "rules.", "--exact": 'method = "exact"'}
 
 
 

@@ -50,20 +50,27 @@ def _inputs(rows: pd.DataFrame, every: pd.DataFrame) -> list[str]:
     return [c for c in rows.columns if c not in _MEASURES and every[c].nunique() > 1]
 
 
-def _table(rows: pd.DataFrame, every: pd.DataFrame) -> list[str]:
-    """The moved rows as a Markdown table: their inputs, the metric, before → after, Δ and the evidence."""
+def _cells(rows: pd.DataFrame, every: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """The moved rows as a table's header and cells: their inputs, the metric, before → after, Δ and the evidence."""
     inputs = _inputs(rows, every)
     header = [*inputs, "metric", "before", "after", "Δ", "evidence"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    body = []
     for _, row in rows.iterrows():
         exact = row["method"] == "exact"
         before = _with_interval(row["baseline"], row.get("baseline_ci_low"), row.get("baseline_ci_high"), exact)
         after = _with_interval(row["current"], row.get("current_ci_low"), row.get("current_ci_high"), exact)
         p = row["p_value"]
         evidence = "exact" if exact else f"{'p < 1e-16' if p == 0 else f'p = {p:.2g}'}, {row['weight']:.1f} SE"
-        cells = [*(row[c] for c in inputs), row["metric"], before, after, _number(row["delta"]), evidence]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    return lines
+        body.append([str(c) for c in (*(row[c] for c in inputs), row["metric"], before, after,
+                                      _number(row["delta"]), evidence)])  # fmt: skip
+    return header, body
+
+
+def _table(rows: pd.DataFrame, every: pd.DataFrame) -> list[str]:
+    """The moved rows as a Markdown table."""
+    header, body = _cells(rows, every)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(_cell(c) for c in cells) + " |" for cells in body]
 
 
 def regress_markdown(result: Regression, limit: int = 20, most: int = COMMENT_CHARACTERS) -> str:
@@ -190,9 +197,7 @@ def regress_report(result: Regression) -> str:
     moved = sum(len(rows) for rows in changed.values())
     sections = []
     for name, rows in changed.items():
-        table = _table(rows, result.rows[name])
-        header = [cell.strip() for cell in table[0].strip("|").split(" | ")]
-        body = [[cell.strip().replace("\\|", "|") for cell in line.strip("|").split(" | ")] for line in table[2:]]
+        header, body = _cells(rows, result.rows[name])
         shown = min(len(rows), CHARTED)
         caption = f"The {shown} heaviest of its {len(rows)} moved rows, before (grey) and after (red)"
         sections.append({"name": name, "moved": f"{len(rows):,} of {len(result.rows[name]):,} rows moved",

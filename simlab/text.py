@@ -25,8 +25,8 @@ def whole_number(text: str) -> int | None:
     return int(plain)
 
 
-def shown(value: Any) -> str:
-    """A value as a page or a listing shows it: a float to six significant digits, NaN blank."""
+def shown(value: Any, digits: int = 6) -> str:
+    """A value as a page or a listing shows it: a float to six significant digits (or ``digits``), NaN blank."""
     if isinstance(value, float):
-        return "" if math.isnan(value) else f"{value:.6g}"
+        return "" if math.isnan(value) else f"{value:.{digits}g}"
     return str(value)

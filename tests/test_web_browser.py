@@ -28,6 +28,9 @@ pytestmark = pytest.mark.xdist_group("web_browser")
 ASK = "/attack/hitech_tft?" + urlencode({"weapon": "assault rifle", "armor": "flak jacket", "mode": "four",
                                          "range_m": "40"})  # fmt: skip
 P_HIT = "return document.querySelector('#answer tr[data-metric=p_hit] .value')?.textContent"
+#: Whether every chart (those the selector ``charts`` finds) is drawn from its specification, and at least one is.
+DRAWN = ("const c = Array.from(document.querySelectorAll('{charts}'));"
+         " return c.length > 0 && c.every(e => e.dataset.drawn === 'yes')")  # fmt: skip
 #: A page of every view with an answer on it.
 VIEWS = {
     "ask": ASK,
@@ -61,6 +64,12 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with chromium() as window:
+        yield window
+
+
+@pytest.fixture(scope="module")
+def phone():
+    with chromium(390, 844) as window:
         yield window
 
 
@@ -204,11 +213,10 @@ def test_a_battle_page_and_its_charts_sample_the_battle_once(server, browser):
 
     before = computed()
     browser.get(server + "/battle/tyconian?battle=tyconian_squads&trials=3000")
-    shown = "Array.from(document.querySelectorAll('img.chart:not([data-more])'))"
-    _wait(browser, f"return {shown}.length > 0 && {shown}.every(i => i.complete && i.naturalWidth > 0)", "charts")
+    _wait(browser, DRAWN.format(charts="#answer > figure .vega-chart"), "charts")
     browser.find_element("css selector", "details.more-charts summary").click()  # the other charts, on demand
-    _wait(browser, "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)", "more charts")
-    assert computed() == before + 1  # the page's answer served every chart
+    _wait(browser, DRAWN.format(charts=".vega-chart"), "more charts")
+    assert computed() == before + 1  # the page's answer drew every chart
 
 
 @needs_chromium
@@ -227,7 +235,8 @@ def test_an_uploaded_variant_keeps_the_inputs_and_stays_in_force(server, browser
     assert "house" in browser.find_element("id", "variant-note").text
     under = browser.execute_script(hits)
     assert under != base
-    charts = browser.execute_script("return Array.from(document.images).map(i => i.getAttribute('src'))")
+    pictures = "return Array.from(document.querySelectorAll('#answer a.png')).map(a => a.getAttribute('href'))"
+    charts = browser.execute_script(pictures)
     assert charts and all("variant=upload" in src for src in charts)  # the charts are the variant's too
     _change(browser, "f-dx", "13")  # a later change: the variant stays in force
     _wait(browser, "return location.search.includes('dx=13')", "no answer to the change")
@@ -303,10 +312,13 @@ def test_duels_and_battles_offer_their_compare_and_sweep_whose_experiment_runs(c
 def test_charts_name_sides_and_wounds_and_show_the_chance_of_at_least_each(client):
     battle = client.get("/battle/striker?battle=striker_fireteam&trials=500").text
     assert "Standing: fireteam" in battle and "Standing: gunners" in battle  # the sides' names, not a and b
-    both = re.search(r'data-chart="standing"(?![^>]*data-more)[^>]* src="([^"]+)"', battle)  # drawn at once, both sides
+    both = re.search(r'data-chart="standing"><script type="application/json">(.*?)</script>', battle)  # at once
     assert both is not None and "Figures standing at the end: fireteam and gunners" in battle
-    assert client.get(html.unescape(both.group(1))).headers["content-type"] == "image/png"
-    chart = re.search(r'src="(/chart/attack/striker[^"]*distribution=outcome)"', client.get(
+    spec = json.loads(html.unescape(both.group(1)))
+    assert {row["series"] for row in spec["data"]["values"]} == {"fireteam", "gunners"}  # both sides, by name
+    picture = re.search(r'href="(/chart/battle/striker[^"]*distribution=standing)"', battle)
+    assert picture is not None and client.get(html.unescape(picture.group(1))).headers["content-type"] == "image/png"
+    chart = re.search(r'href="(/chart/attack/striker[^"]*distribution=outcome)"', client.get(
         "/attack/striker?weapon=rifle&armor=cloth").text)  # fmt: skip
     assert chart is not None
     plain, cumulative = (client.get(html.unescape(chart.group(1)) + extra) for extra in ("", "&at_least=1"))
@@ -319,14 +331,40 @@ def test_charts_name_sides_and_wounds_and_show_the_chance_of_at_least_each(clien
 
 
 @needs_chromium
-def test_a_chart_turns_to_the_chance_of_at_least_each_in_place(server, browser):
-    browser.get(server + ASK)
-    link = browser.find_element("css selector", "figure a.at-least")
-    before = link.find_element("xpath", "ancestor::figure//img").get_attribute("src")
-    link.click()
-    after = link.find_element("xpath", "ancestor::figure//img").get_attribute("src")
-    assert "at_least=1" in after and after != before
-    _wait(browser, "return Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)", "not drawn")
+def test_pointing_at_a_chart_shows_its_value_and_the_chance_of_at_least_each_is_drawn_in_place(server, browser, phone):
+    """Charts read by pointing: a bar's value and interval on hover; "at least" and a series picked, no request."""
+    for window in (browser, phone):
+        window.get(server + VIEWS["duel"])
+        _wait(window, DRAWN.format(charts=".vega-chart"), "charts not drawn")
+        requests = "return performance.getEntriesByType('resource').length"
+        before = window.execute_script(requests)
+        each = _pointed(window, "[data-chart=turns]")
+        assert re.search(r"chance:?\s*0\.\d+", each) and "95 % interval" in each, each
+        window.find_element("css selector", "[data-chart=turns] .vega-bindings input[type=checkbox]").click()
+        least = _pointed(window, "[data-chart=turns]")
+        assert least != each and re.search(r"chance:?\s*(0\.\d+|1)", least), least
+        assert window.execute_script(requests) == before  # drawn again in the page, not fetched
+
+
+def _pointed(window, chart: str) -> str:
+    """Point at the tallest bar of ``chart`` (on a phone, tap it): the values it shows."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    tallest = ("return Array.from(document.querySelectorAll(arguments[0])).sort((a, b) =>"
+               " b.getBoundingClientRect().height - a.getBoundingClientRect().height)[0]")
+    bar = window.execute_script(tallest, f"{chart} .mark-rect path")
+    window.execute_script("arguments[0].scrollIntoView({block: 'center'})", bar)
+    if window.execute_script("return window.innerWidth") < 500:  # a phone: a tap writes them under the chart
+        window.execute_script("document.querySelectorAll('.readout').forEach(r => r.remove())")
+        bar.click()
+        _wait(window, f"return document.querySelector('{chart} .readout') !== null", "no value shown on a tap", 5)
+        return str(window.find_element("css selector", f"{chart} .readout").text)
+    ActionChains(window).move_to_element(bar).perform()
+    tooltip = "const t = document.getElementById('vg-tooltip-element'); return t && t.classList.contains('visible')"
+    _wait(window, tooltip, "no value shown on pointing", 5)
+    text = window.execute_script("return document.getElementById('vg-tooltip-element').innerText")
+    ActionChains(window).move_to_element(window.find_element("css selector", "#answer h2")).perform()
+    return str(text)
 
 
 def test_all_rows_of_a_table_in_a_sweep_or_a_comparison(client):
@@ -583,3 +621,53 @@ def test_attacks_against_defenders_on_the_balance_view_say_what_simlab_tournamen
     assert client.get("/csv/balance/striker", params=query).text.startswith(",mesh,cloth + reflec\nrifle,")
     assert client.get("/api/balance/striker", params=query).json()["attacker_mix"]["laser carbine"] == 1.0
     assert client.app.state.site.answers.computed == computed  # the page's answer serves its CSV and JSON
+
+
+#: Whether a number of the answer is on the first screen: a key number, a found count, a verdict or a cell.
+NUMBER_SEEN = """
+const shown = Array.from(document.querySelectorAll(
+  '#answer .key-value, #answer #found, #answer #balance li, #answer #comparison td, #answer #metrics .value'));
+return shown.some(e => { const r = e.getBoundingClientRect();
+  return r.width > 0 && r.top >= 0 && r.top < window.innerHeight - 20 && /[0-9]/.test(e.textContent); });
+"""
+
+
+@needs_chromium
+def test_every_question_of_the_gallery_shows_a_number_on_the_first_screen(server, browser, phone):
+    from simlab.web.gallery import gallery
+
+    browser.get(server + "/")
+    links = browser.find_elements("css selector", "#gallery a")
+    assert [a.text for a in links] == [q.ask for q in gallery()] and 8 <= len(links) <= 12
+    for window in (browser, phone):
+        for question in gallery():
+            window.get(server + question.href)
+            assert not window.find_elements("id", "error"), (question.ask, window.find_element("id", "error").text)
+            _wait(window, NUMBER_SEEN, f"{question.ask}: no number on the first screen", 30)
+        assert window.find_elements("css selector", "#gallery a")  # each system's page lists its questions
+
+
+@needs_chromium
+def test_every_view_opens_on_an_answer(server, browser, phone):
+    """A view opened with nothing chosen opens on a typical question's answer, never an empty region."""
+    from simlab.systems import all_systems
+
+    pages = [f"/{kind}/{system.name}" for system in all_systems() for kind in system.kinds if kind != "battle"]
+    pages += [f"/{view}/{system.name}" for system in all_systems() for view in ("sweep", "compare", "balance")]
+    for window, shown in ((browser, pages), (phone, pages[:: max(1, len(pages) // 4)])):
+        for page in shown:
+            window.get(server + page)
+            assert not window.find_elements("id", "error"), (page, window.find_element("id", "error").text)
+            assert not window.find_elements("css selector", "#answer .note"), f"{page} opens empty"
+            _wait(window, NUMBER_SEEN, f"{page}: no number on the first screen", 30)
+
+
+@needs_chromium
+def test_the_ship_tournament_of_the_balance_view_answers_as_the_command_line(server, browser, phone, capsys):
+    code, out, _ = run_cli(capsys, "tournament", "space_v4", "--every", "ship", "--trials", "300")
+    assert code == 0
+    for window in (browser, phone):
+        window.get(server + "/balance/space_v4?" + urlencode({"do": "tournament", "every": "ship", "trials": "300"}))
+        _wait(window, "return document.getElementById('balance') !== null", "no answer")
+        assert window.find_element("css selector", "#balance li").text == out.splitlines()[0]
+        assert "--" not in window.find_element("id", "balance").text  # the page names no flag

@@ -185,7 +185,7 @@ def print_bench(report: Mapping[str, Any]) -> None:
     if serve is None:
         click.echo("serve: the web extra is not installed (pip install 'simlab[web]')")
     else:
-        for what, entries in (("api", serve["api"]), ("page", serve["pages"])):
+        for what, entries in (("api", serve["api"]), ("attack page, answer and charts,", serve["pages"])):
             for e in entries:
                 verdict = "meets" if e["meets_goal"] else "misses"
                 click.echo(

@@ -355,6 +355,9 @@ class Question:
         distributions: Distribution name → description: every distribution an answer can have.
         marginals: Name → change of a request whose effect reports show (``+1 DX``).
         sampled_only: It has no exact engine (``--method monte_carlo`` only).
+        example: A typical question's inputs as the page's address gives them (``explosive``,
+            ``a.weapon``): where its page opens when nothing is chosen yet (an attack's is the
+            system's :attr:`System.example`).
     """
 
     kind: str
@@ -369,6 +372,7 @@ class Question:
     distributions: Mapping[str, str] = field(default_factory=dict)
     marginals: Mapping[str, Callable[[ScenarioRequest], ScenarioRequest]] = field(default_factory=dict)
     sampled_only: bool = False
+    example: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         try:

@@ -213,10 +213,12 @@ def duel_question(
     metrics: Mapping[str, str] = DUEL_METRICS,
     distributions: Mapping[str, str] = DUEL_DISTRIBUTIONS,
     engine: str = "duel",
+    example: Mapping[str, str] | None = None,
 ) -> Question:
     """The duel question of ``system``: two sides of ``side_type``; answered by ``simlab.systems.SYSTEM.ENGINE:duel``.
 
-    ``engine`` names the module of the system's package that holds ``duel`` and ``check_duel``.
+    ``engine`` names the module of the system's package that holds ``duel`` and ``check_duel``;
+    ``example`` the sides' inputs a duel's page opens with (``a.weapon``, ``b.ship``).
     """
     return Question(
         kind="duel",
@@ -229,4 +231,5 @@ def duel_question(
         check=Deferred(f"simlab.systems.{system}.{engine}:check_duel"),
         distributions=distributions,
         sampled_only=True,
+        example=example or {},
     )

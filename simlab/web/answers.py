@@ -17,7 +17,7 @@ from fastapi.responses import Response
 
 from simlab.inputs.errors import SimlabError, shortened
 from simlab.inputs.limits import DEFAULT_TRIALS
-from simlab.output import plots
+from simlab.output import interactive, plots
 from simlab.output.document import Chart
 from simlab.output.plots import label_of
 from simlab.output.resolution import resolution_lines
@@ -41,6 +41,7 @@ __all__ = [
     "chart_caption",
     "chart_png",
     "STANDING",
+    "answer_spec",
 ]
 
 #: The links an answer offers: the page itself, its JSON and its CSV.
@@ -52,6 +53,13 @@ SURVIVAL = "survival"
 #: The name of a battle's chart of both sides' figures standing at the end.
 STANDING = "standing"
 _CACHED = {"Cache-Control": "private, max-age=3600"}
+#: The metrics an answer leads with (its first four found, in this order), in a block of large numbers.
+KEY_METRICS = (
+    "p_a_wins", "p_b_wins", "p_draw", "mean_turns", "p_hit", "mean_damage", "mean_applied_hits", "p_incapacitated",
+    "p_killed", "p_survival", "p_recovered", "mean_criticals", "mean_locations", "mean_in_burst", "mean_hits",
+)  # fmt: skip
+#: Key numbers an answer leads with.
+_KEYS = 4
 
 
 def answer_context(
@@ -63,6 +71,7 @@ def answer_context(
     command: str,
     outcomes: Sequence[str] = (),
     vary: bool = False,
+    labels: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     """What ``answer.html.j2`` shows of one result's JSON: metrics with intervals, charts, links, command.
 
@@ -75,6 +84,7 @@ def answer_context(
         command: The command line that asks it.
         outcomes: The system's exclusive outcomes (drawn stacked when the answer has them all).
         vary: Offer the Compare and Sweep views of the question.
+        labels: The names of the outcomes of distributions, by name prefix (the system's ``distribution_labels``).
     """
     intervals = result.get("ci95", {})
     metrics = []
@@ -90,7 +100,7 @@ def answer_context(
                 "doc": docs.get(name, ""),
             }
         )
-    # The charts are images of their own (/chart/...): the numbers come at once, each chart as it is drawn.
+    # The charts are drawn in the page from their specifications; each has a picture of its own (/chart/...).
     chart_urls = [
         {
             "url": f"/chart/{view}/{system}?{encoded}&{urlencode({'distribution': name})}",
@@ -111,6 +121,8 @@ def answer_context(
                 "more": False,
             },
         )
+    for chart in chart_urls:  # drawn in the page from its specification; the URL is its picture, to download
+        chart["spec"] = answer_spec(result, chart["name"], outcomes, labels)
     links = {kind: f"{prefix}/{view}/{system}?{encoded}" for kind, prefix in LINKS.items()}
     if vary:  # its options side by side, or one input swept
         asked = f"{encoded}&kind={view}" if view != "attack" else encoded
@@ -120,6 +132,7 @@ def answer_context(
             "method": result["method"],
             "trials": result["trials"],
             "seed": result["seed"],
+            "key": key_numbers(result, words),
             "metrics": metrics,
             "charts": [],
             "chart_urls": chart_urls,
@@ -128,6 +141,66 @@ def answer_context(
         "links": links,
         "command": command,
     }
+
+
+def key_numbers(result: Mapping[str, Any], words: Vocabulary) -> list[dict[str, str]]:
+    """The few numbers an answer leads with (:data:`KEY_METRICS`), to three figures, with their 95 % intervals."""
+    found = [m for m in KEY_METRICS if m in result["metrics"]][:_KEYS] or list(result["metrics"])[:_KEYS]
+    intervals = result.get("ci95", {})
+    key = []
+    for name in found:
+        low_high = intervals.get(name)
+        key.append({
+            "name": name,
+            "words": words.name(name, "metrics"),
+            "shown": shown(float(result["metrics"][name]), 3),
+            **({"interval": f"{shown(float(low_high[0]), 3)} – {shown(float(low_high[1]), 3)}"} if low_high
+               else {"note": "exact"}),
+        })  # fmt: skip
+    return key
+
+
+def answer_spec(
+    result: dict[str, Any],
+    name: str,
+    outcomes: Sequence[str] = (),
+    labels: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, Any]:
+    """One chart of an answer as the page draws it (Vega-Lite): the same charts as :func:`answer_chart`'s pictures.
+
+    Raises:
+        SimlabError: For a chart the answer does not have, with those it has.
+    """
+    trials = None if result["method"] == "exact" else int(result["trials"])
+    intervals = result.get("ci95", {})
+    if name == OUTCOMES and outcomes:
+        words = Vocabulary()
+        shares = [(words.name(m, "metrics"), float(result["metrics"][m]), intervals.get(m)) for m in outcomes]
+        return interactive.outcomes_spec("How the attack ends", shares)
+    if name == SURVIVAL and any(m.startswith("standing_") for m in result["metrics"]):
+        title = f"Figures standing after each turn: {result['scenario'].get('battle', '')}"
+        return interactive.survival_spec(title, metrics_frame(result), side_names(result))
+    if name == STANDING and {"standing_a", "standing_b"} <= set(result["distributions"]):
+        names = side_names(result)
+        frame = pd.concat(
+            _pmf_frame(result["distributions"][f"standing_{s}"]).assign(side=names[s]) for s in "ab"
+        )
+        caption = f"Figures standing at the end: {names['a']} and {names['b']}"
+        return interactive.distribution_spec(frame, STANDING, caption, "figures standing at the end", trials,
+                                             series="side", series_title="side")  # fmt: skip
+    pmf = result["distributions"].get(name)
+    if not pmf:
+        raise SimlabError(f"unknown distribution {shortened(name)!r} (valid: {', '.join(result['distributions'])})")
+    named = next((names for prefix, names in (labels or {}).items() if name.startswith(prefix)), None)
+    return interactive.distribution_spec(
+        _pmf_frame(pmf), name, chart_caption(name, result), label_of(name, "distributions"), trials,
+        outcome_labels=dict(enumerate(named)) if named else None,
+    )  # fmt: skip
+
+
+def _pmf_frame(pmf: Mapping[str, float]) -> pd.DataFrame:
+    """A distribution of an answer's JSON as rows of ``outcome`` and ``probability``."""
+    return pd.DataFrame({"outcome": [int(k) for k in pmf], "probability": [float(p) for p in pmf.values()]})
 
 
 def chart_caption(name: str, result: Mapping[str, Any]) -> str:
@@ -290,7 +363,7 @@ def grid_answer(
     attack: Any,
     items: list[tuple[str, Any]],
     metrics: list[dict[str, Any]],
-    charts: list[Chart],
+    charts: Sequence[Chart | dict[str, Any]],
     command: str,
     note: str,
 ) -> dict[str, Any]:
@@ -301,7 +374,7 @@ def grid_answer(
         attack: The :class:`~simlab.web.query.AttackQuery` the view varies.
         items: The view's query string, as pairs.
         metrics: The rows shown.
-        charts: The charts drawn.
+        charts: The charts: pictures, or the page's own (``name``, ``caption``, ``spec``: Vega-Lite).
         command: What runs the same from the command line.
         note: The sentence above the command.
     """

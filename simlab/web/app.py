@@ -46,6 +46,7 @@ from simlab.web.answers import answer_chart, chart_response, csv_response, json_
 from simlab.web.battle import battle_files
 from simlab.web.cache import answer_of, chart_of
 from simlab.web.config import TEMPLATES, Site, own_tables_by_system, variant_systems
+from simlab.web.gallery import gallery
 from simlab.web.pages import LABELS, question_page
 from simlab.web.query import MAX_UPLOAD_BYTES, WEB_SPELLING, carry_upload, variant_files
 from simlab.web.questions import parse_query
@@ -142,7 +143,7 @@ def create_app(
 
     @app.get("/", response_class=HTMLResponse)
     def home() -> str:
-        return render("home.html.j2", TEMPLATES, systems=systems, labels=LABELS)
+        return render("home.html.j2", TEMPLATES, systems=systems, labels=LABELS, gallery=gallery())
 
     @app.get("/api/status")
     def status() -> dict[str, Any]:

@@ -2,15 +2,15 @@
 
 Each view is requested repeatedly in one process, the way a designer's browser would ask
 for it, and the p50 and p95 of the wall times are reported: the exact answer of each
-system's default attack (goal: under 50 ms p95), the TFT weapon × armour exact heatmap
-of the Sweep page (goal: under 1 s), and each shipped battle's page fully drawn, its charts
-fetched six at a time as a browser does (goal: under 1 s). Every timed request computes its
-answer: the answers the server keeps are forgotten before each.
+system's default attack as JSON (goal: under 50 ms p95) and as its page fully drawn (the
+answer and its charts' specifications, which the page draws itself: goal under 0.5 s), the
+TFT weapon × armour exact heatmap of the Sweep page (goal: under 1 s), and each shipped
+battle's page at its default trials with its charts (goal: under 1 s). Every timed request
+computes its answer: the answers the server keeps are forgotten before each.
 """
 
 from __future__ import annotations
 
-import html
 import re
 import statistics
 import time
@@ -45,29 +45,22 @@ def _timed(client: Any, url: str, params: Mapping[str, str], repeat: int) -> dic
 
 
 def _battle_drawn(client: Any, system: str, battle: str, repeat: int, trials: int | None = None) -> dict[str, Any]:
-    """A battle's page and the charts it shows, fetched six at a time; p50 and p95 of the whole.
+    """A battle's page with its charts (their specifications are in the page); p50 and p95.
 
     The charts under "more charts" are drawn when the designer opens them, and are not counted.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
     url, params = f"/battle/{system}", {"battle": battle, **({"trials": str(trials)} if trials else {})}
     client.get(url, params={**params, "trials": "1000"})  # the kernels compiled, as on a warm server
     seconds, charts = [], 0
-    with ThreadPoolExecutor(max_workers=6) as browser:
-        for _ in range(repeat):
-            client.app.state.site.answers.clear()
-            started = time.perf_counter()
-            page = client.get(url, params=params)
-            if page.status_code != 200:
-                raise RuntimeError(f"{url}: HTTP {page.status_code}: {page.text[:200]}")
-            shown = re.findall(r'<img class="chart"(?![^>]*data-more)[^>]* src="([^"]+)"', page.text)
-            sources = [html.unescape(source) for source in shown]
-            drawn = list(browser.map(client.get, sources))
-            seconds.append(time.perf_counter() - started)
-            if any(r.status_code != 200 for r in drawn):
-                raise RuntimeError(f"{url}: a chart failed")
-            charts = len(drawn)
+    for _ in range(repeat):
+        client.app.state.site.answers.clear()
+        started = time.perf_counter()
+        page = client.get(url, params=params)
+        seconds.append(time.perf_counter() - started)
+        if page.status_code != 200:
+            raise RuntimeError(f"{url}: HTTP {page.status_code}: {page.text[:200]}")
+        shown = page.text.split('class="more-charts"')[0]
+        charts = len(re.findall(r'<div class="vega-chart"', shown))
     return {"battle": battle, "system": system, "charts": charts, **_percentiles(seconds)}
 
 
@@ -96,9 +89,9 @@ def serve_bench(repeat: int = 40, battle_repeat: int | None = None, battle_trial
         params = {**inputs, "method": "exact"}
         api.append({"system": system, **_timed(client, f"/api/attack/{system}", params, repeat)})
         pages.append({"system": system, **_timed(client, f"/attack/{system}", params, repeat)})
-    for entry in (*api, *pages):
-        entry["goal_ms"] = 50.0
-        entry["meets_goal"] = entry["p95_ms"] < 50.0
+    for entries, goal in ((api, 50.0), (pages, 500.0)):
+        for entry in entries:
+            entry.update(goal_ms=goal, meets_goal=entry["p95_ms"] < goal)
     tables = get_system("hitech_tft").tables()
     weapons = ",".join(str(r["name"]) for r in tables["weapons"].as_records())
     armours = ",".join(str(r["name"]) for r in tables["armor"].as_records())

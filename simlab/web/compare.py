@@ -13,7 +13,7 @@ interval from the paired batch differences, far narrower than two independent in
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,12 +21,12 @@ import pandas as pd
 
 from simlab.engine.paired import batch_metrics, paired_differences
 from simlab.inputs.errors import SimlabError
-from simlab.output import plots
-from simlab.output.document import Chart
+from simlab.output import interactive
+from simlab.output.headline import MAIN_METRICS
 from simlab.output.plots import label_of
 from simlab.output.words import Vocabulary, the
 from simlab.systems import Question
-from simlab.web.answers import chart_png, grid_answer, shown, side_names
+from simlab.web.answers import grid_answer, shown, side_names
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
@@ -195,11 +195,13 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
             ]
     charts = []
     frame = pd.DataFrame(frames)
+    trials = None if query.query.method == "exact" else int(answers[0]["trials"])
     for name in dict.fromkeys(frame["distribution"]) if len(frame) else []:
-        figure = plots.distribution(frame, name=name, by="loadout")
-        width, height = (float(v) for v in figure.get_size_inches())
         caption = f"Distribution of {the(label_of(name, 'distributions'))}"
-        charts.append(Chart(f"distribution_{name}", caption, chart_png(figure), width, height))
+        part = frame[frame["distribution"] == name]
+        spec = interactive.distribution_spec(part, name, caption, label_of(name, "distributions"), trials,
+                                             series="loadout", series_title="loadout")  # fmt: skip
+        charts.append({"name": f"distribution_{name}", "caption": caption, "spec": spec})
     rows = []
     words = Vocabulary(sides=side_names(answers[0])) if answers else Vocabulary()
     for record in table.to_dict("records"):
@@ -224,7 +226,36 @@ def compare_answer(asked: Question, query: CompareQuery, site: Site) -> dict[str
     note = "Each loadout from the command line, one command a line (simlab compare runs an experiment's grid):"
     answer = grid_answer("compare", query.query, compare_items(query), [], charts, command, note)
     answer["comparison"] = {"columns": columns, "rows": rows, "paired": query.query.method != "exact"}
+    answer["answer"]["key"] = leaders(table, columns, words, query.query.method == "exact")
     return answer
+
+
+def leaders(table: pd.DataFrame, columns: Sequence[str], words: Vocabulary, exact: bool) -> list[dict[str, str]]:
+    """A comparison's key numbers: its main metric (:data:`~simlab.output.headline.MAIN_METRICS`), highest first.
+
+    Exact values are ranked, equal ones said as tied; sampled ones are not (their differences,
+    with paired intervals, are in the table).
+    """
+    metric = next((m for m in MAIN_METRICS if m in set(table["metric"])), None)
+    if metric is None:
+        return []
+    row = table[table["metric"] == metric].iloc[0]
+    values = {c: float(row[c]) for c in columns if row[c] is not None and row[c] == row[c]}
+    ranked = sorted(values, key=lambda c: -values[c])
+    said = words.name(metric, "metrics")
+    found = []
+    for column in ranked[:4]:
+        above = sum(1 for v in values.values() if v > values[column] + 1e-9 * max(1.0, abs(v)))
+        tied = sum(1 for v in values.values() if abs(v - values[column]) <= 1e-9 * max(1.0, abs(v))) > 1
+        place = "highest" if above == 0 else _ordinal(above + 1)
+        note = (f"{place}, tied" if tied else place) if exact else "sampled: the differences are below"
+        found.append({"name": f"{metric} {column}", "shown": shown(values[column], 3), "words": f"{said}: {column}",
+                      "note": note})  # fmt: skip
+    return found
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def compare_fields(fields: Mapping[str, dict[str, Any]], given: dict[str, str]) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from simlab.inputs.errors import SimlabError
 from simlab.output.rendering import render
 from simlab.output.words import Vocabulary
 from simlab.systems import Question, System, get_system, question_of
-from simlab.web.answers import STANDING, SURVIVAL, answer_context, side_names
+from simlab.web.answers import STANDING, SURVIVAL, answer_context, answer_spec, side_names
 from simlab.web.balance import balance_answer, balance_fields, balance_keys, leading_keys, parse_balance
 from simlab.web.battle import BattleQuery, battle_items, parse_battle, shipped_battles
 from simlab.web.cache import answer_of
@@ -30,6 +30,7 @@ from simlab.web.compare import COMPARE_KEYS, compare_answer, compare_fields, par
 from simlab.web.config import TEMPLATES, Site
 from simlab.web.find_count import FIND_KEYS, find_count, find_fields, found_summary, parse_find
 from simlab.web.forms import battle_groups, duel_groups, field_named, scenario_groups
+from simlab.web.gallery import gallery, opening_items
 from simlab.web.query import AttackQuery, DuelQuery, joined, parse_attack, parse_duel, variant_label
 from simlab.web.questions import asked_kind
 from simlab.web.sweep import SWEEP_KEYS, parse_sweep, sweep_answer, sweep_fields
@@ -77,7 +78,22 @@ def view_context(site: Site, base: System, kind: str, view: str, form: str, titl
         "battles": [],
         "battle_name": "",
         "add_group": None,
+        "gallery": gallery(base.name),
     }
+
+
+def opening(base: System, question: Question, request: Request) -> list[tuple[str, str]]:
+    """What a page asks: its address, or where nothing is chosen yet, the question's example.
+
+    A page opened with nothing chosen opens on an answer (a typical weapon, armour and range: the
+    question's :attr:`~simlab.systems.Question.example`, an attack's the system's), its form filled
+    in; a change of the form that leaves every field blank asks for nothing, and shows no answer.
+    """
+    items = request.query_params.multi_items()
+    if any(key != "kind" for key, _ in items) or request.headers.get("HX-Request"):
+        return items
+    example = question.example or (base.example if question.kind == "attack" else {})
+    return [*items, *example.items()]
 
 
 def page_response(request: Request, context: dict[str, Any]) -> HTMLResponse:
@@ -100,14 +116,14 @@ def _scenario_page(
     context = view_context(site, base, kind, kind, question.form, title, hint)
     query = AttackQuery(base.name, kind)
     try:
-        query = parse_attack(base.name, request.query_params.multi_items(), question.sampled_only, kind)
+        query = parse_attack(base.name, opening(base, question, request), question.sampled_only, kind)
         if query.inputs or query.rules or not question.row_inputs or query.variant:
             asked, attack = query.request(site, progress)
             items = [(k, v) for k, v in query.items() if k != "kind"]  # the address names the kind
             outcomes = base.outcome_metrics
             result = answer_of(site.answers, query, (asked, attack))
             shown = answer_context(result, asked.metric_docs, kind, base.name, urlencode(items), query.command(),
-                                   outcomes, vary=True)  # fmt: skip
+                                   outcomes, vary=True, labels=base.distribution_labels)  # fmt: skip
             if query.variant:  # in force until removed; beside the base rules on the Compare view
                 base_items = [(k, v) for k, v in items if k != "variant"]
                 shown["variant"] = {
@@ -137,13 +153,14 @@ def _duel_page(
     context = view_context(site, base, question.kind, question.kind, question.form, f"A duel: {base.title}", hint)
     query = DuelQuery(base.name, kind=question.kind)
     try:
-        query = parse_duel(base.name, request.query_params.multi_items(), True, question.kind)
+        query = parse_duel(base.name, opening(base, question, request), True, question.kind)
         if query.a or query.b:
             asked, duel = query.request(site, progress)
             result = answer_of(site.answers, query, (asked, duel))
             encoded = urlencode(query.items())
             context.update(
-                answer_context(result, asked.metric_docs, question.kind, base.name, encoded, query.command(), vary=True)
+                answer_context(result, asked.metric_docs, question.kind, base.name, encoded, query.command(), vary=True,
+                               labels=base.distribution_labels)
             )
     except SimlabError as exc:
         context["error"] = str(exc)
@@ -194,7 +211,8 @@ def _battle_page(
             context["found"] = found_summary(searched, search.path, Vocabulary(battle=found))
         result = answer_of(site.answers, query, query.request(site, progress))
         encoded = urlencode(query.items())
-        shown = answer_context(result, base.metric_docs, kind, base.name, encoded, query.command(site), vary=True)
+        shown = answer_context(result, base.metric_docs, kind, base.name, encoded, query.command(site), vary=True,
+                               labels=base.distribution_labels)
         survival = {
             "url": f"/chart/{kind}/{base.name}?{encoded}&distribution={SURVIVAL}",
             "name": SURVIVAL,
@@ -207,6 +225,8 @@ def _battle_page(
             "caption": "Figures standing at the end: {a} and {b}".format(**side_names(result)),
             "more": False,
         }
+        for chart in (survival, standing):
+            chart["spec"] = answer_spec(result, str(chart["name"]))
         shown["answer"]["chart_urls"][:0] = [survival, standing]
         for chart in shown["answer"]["chart_urls"]:  # the rest on demand: each chart is drawn when asked for
             chart["more"] = chart["name"] not in _BATTLE_CHARTS
@@ -253,6 +273,8 @@ def grid_page(
             mistake in it is said at once.
     """
     items = request.query_params.multi_items()
+    if not items and not request.headers.get("HX-Request"):  # nothing chosen yet: a designer's question
+        items = list(opening_items(system, view))
     base, question = view_question(system, items)
     kind = question.kind
     title = f"{view.capitalize()}: {question.title if kind != 'attack' else base.title}"

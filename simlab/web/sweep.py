@@ -19,10 +19,10 @@ from typing import Any
 import pandas as pd
 
 from simlab.inputs.errors import SimlabError
-from simlab.output import plots
-from simlab.output.document import Chart
+from simlab.output import interactive
+from simlab.output.plots import label_of
 from simlab.output.words import Vocabulary
-from simlab.web.answers import chart_png, grid_answer, shown
+from simlab.web.answers import grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
 from simlab.web.forms import ALL, field, listed, options_field
@@ -130,12 +130,22 @@ def _number(text: str) -> Any:
         return text
 
 
-def sweep_chart(query: SweepQuery, table: pd.DataFrame) -> Any:
-    """A curve of the metric against x (one line per series value), or a heatmap when x is not a number."""
+def sweep_chart(query: SweepQuery, table: pd.DataFrame, caption: str) -> dict[str, Any]:
+    """A curve of the metric against x (one line per series value), or a heatmap when x is not a number.
+
+    The page's chart (Vega-Lite) of the picture ``simlab run`` draws of the sweep's experiment.
+    """
+    words = Vocabulary()
+    metric = label_of(query.metric, "metrics")
+    x_title = label_of(query.x)
     numeric = pd.api.types.is_numeric_dtype(table[query.x])
-    if query.series and not numeric:
-        return plots.heatmap(table, query.metric, rows=query.series, cols=query.x)
-    return plots.curve(table, query.metric, query.x, by=query.series)
+    in_words = table.assign(**{query.x: [v if numeric else words.value(query.x, v) for v in table[query.x]]})
+    if query.series:
+        in_words = in_words.assign(series=[words.value(query.series, v) for v in table[query.series]])
+        if not numeric:
+            return interactive.heatmap_spec(in_words, "series", query.x, label_of(query.series), x_title, metric,
+                                            caption)  # fmt: skip
+    return interactive.curve_spec(in_words, query.x, x_title, metric, caption, label_of(query.series or ""))
 
 
 def sweep_items(query: SweepQuery) -> list[tuple[str, Any]]:
@@ -202,11 +212,9 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
     """The chart and table of a sweep, its links, and the experiment file that runs it."""
     answers = sweep_points(query, site)
     table = sweep_table(query, answers)
-    figure = sweep_chart(query, table)
-    width, height = (float(v) for v in figure.get_size_inches())
     words = Vocabulary()
     caption = f"{words.name(query.metric, 'metrics')} against {words.name(query.x, 'inputs')}"
-    chart = Chart("sweep", caption, chart_png(figure), width, height)
+    chart = {"name": "sweep", "caption": caption, "spec": sweep_chart(query, table, caption)}
     keys = [query.x, *([query.series] if query.series else [])]
     metrics = [
         {
@@ -220,7 +228,27 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
     ]
     note = "The same as an experiment: save it as sweep.toml and run simlab run sweep.toml"
     experiment = sweep_experiment(query, site)
-    return grid_answer("sweep", query.query, sweep_items(query), metrics, [chart], experiment, note)
+    answered = grid_answer("sweep", query.query, sweep_items(query), metrics, [chart], experiment, note)
+    answered["answer"]["key"] = extremes(table, keys, query.metric)
+    return answered
+
+
+def extremes(table: pd.DataFrame, keys: Sequence[str], metric: str) -> list[dict[str, str]]:
+    """A sweep's key numbers: its highest and lowest points, where they are, with their 95 % intervals."""
+    if not len(table):
+        return []
+    words = Vocabulary()
+    found = []
+    for said, row in (("highest", table.loc[table["value"].idxmax()]), ("lowest", table.loc[table["value"].idxmin()])):
+        exact = row["method"] == "exact"
+        found.append({
+            "name": f"{said} {metric}",
+            "shown": shown(float(row["value"]), 3),
+            "words": f"{said} {words.name(metric, 'metrics')}: {words.held({k: row[k] for k in keys})}",
+            **({"note": "exact"} if exact else
+               {"interval": f"{shown(float(row['ci_low']), 3)} – {shown(float(row['ci_high']), 3)}"}),
+        })  # fmt: skip
+    return found
 
 
 def sweep_fields(

@@ -119,6 +119,7 @@ SYSTEM = System(
             DuelSide,
             _ROWS,
             engine="duel_engine",
+            example={"a.ship": "frigate", "b.ship": "patrol cruiser"},
             metrics=DUEL_METRICS,
             distributions={
                 "turns": "turns the duel lasted (SPC-7)",

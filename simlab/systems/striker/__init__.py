@@ -125,7 +125,9 @@ SYSTEM = System(
             distributions={"hits": "hits scored (STR-3)", "outcome": "worst result of the attack (STR-4.3, STR-6)"},
             marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
         ),
-        "duel": duel_question(NAME, DuelSide, _ROWS, metrics=DUEL_METRICS),
+        "duel": duel_question(
+            NAME, DuelSide, _ROWS, metrics=DUEL_METRICS, example={"a.weapon": "rifle", "b.weapon": "submachinegun"}
+        ),
         "battle": battle_question(NAME, BattleFigure, _ROWS),
     },
     fight_unread_rules={

@@ -162,7 +162,9 @@ SYSTEM = System(
             },
             marginals={"+1 skill": plus_one("skill", resolve_request), "+1 armour": plus_one_armour},
         ),
-        "duel": duel_question(NAME, DuelSide, _ROWS),
+        "duel": duel_question(
+            NAME, DuelSide, _ROWS, example={"a.weapon": "assault rifle", "b.weapon": "submachinegun"}
+        ),
         "battle": battle_question(NAME, DuelSide, _ROWS, extra_metrics={"mean_seconds": DUEL_METRICS["mean_seconds"]}),
         **QUESTIONS,
     },

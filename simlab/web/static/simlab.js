@@ -139,16 +139,51 @@ window.simlab = (() => {
     }
   });
 
-  /** Toggle a distribution chart between each outcome's chance and the chance of at least each. */
-  function atLeast(link) {
-    const image = link.closest("figure").querySelector("img");
-    const address = new window.URL(image.getAttribute("src"), window.location.href);
-    const cumulative = address.searchParams.get("at_least") !== "1";
-    if (cumulative) { address.searchParams.set("at_least", "1"); } else { address.searchParams.delete("at_least"); }
-    image.src = address.pathname + address.search;
-    link.textContent = cumulative ? "show the chance of each" : "show the chance of at least each";
-    return false;
-  }
+  /** Draw each chart under ``root`` from the specification the page holds (Vega-Lite), once it can be seen.
 
-  return { copyLink, stale, markField, atLeast };
+  A chart inside a closed box is drawn when the box is opened (it has no width before). */
+  function drawCharts(root) {
+    if (!window.vegaEmbed || !root) { return; }
+    root.querySelectorAll(".vega-chart:not([data-drawn])").forEach(box => {
+      if (box.closest("details:not([open])")) { return; }
+      const source = box.querySelector("script[type='application/json']");
+      box.dataset.drawn = "drawing";
+      const target = document.createElement("div");
+      target.className = "vega-target";
+      box.append(target);
+      const options = {
+        renderer: "svg",
+        actions: { export: true, source: false, compiled: false, editor: false },
+        downloadFileName: box.dataset.chart,
+      };
+      window.vegaEmbed(target, JSON.parse(source.textContent), options)
+        .then(result => {
+          // A tap (a phone has no pointer to hover with) writes the mark's values under the chart.
+          result.view.addEventListener("click", (event, item) => readout(box, item));
+          box.dataset.drawn = "yes";
+        })
+        .catch(error => {
+          box.dataset.drawn = "failed";
+          target.textContent = `the chart could not be drawn: ${error.message}`;
+        });
+    });
+  }
+  /** The values of the mark ``item`` of a chart (its tooltip's), on a line under the chart. */
+  function readout(box, item) {
+    const values = item && item.tooltip;
+    if (!values || typeof values !== "object") { return; }
+    let line = box.querySelector(".readout");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "readout";
+      line.setAttribute("role", "status");
+      box.append(line);
+    }
+    line.textContent = Object.entries(values).map(([name, value]) => `${name}: ${value}`).join(" · ");
+  }
+  document.addEventListener("DOMContentLoaded", () => drawCharts(document));
+  document.addEventListener("htmx:afterSettle", () => drawCharts(answer()));
+  document.addEventListener("toggle", event => { if (event.target.open) { drawCharts(event.target); } }, true);
+
+  return { copyLink, stale, markField, drawCharts };
 })();

@@ -106,6 +106,7 @@ def question(
     extra_metrics: Mapping[str, str] | None = None,
     sampled_only: bool = False,
     distributions: Mapping[str, str] = _DAMAGE_AND_WOUNDS,
+    example: Mapping[str, str] | None = None,
 ) -> Question:
     """One Tyconian question of one scenario, answered by ``simlab attack --kind KIND``."""
     return Question(
@@ -120,6 +121,7 @@ def question(
         extra_metrics=extra_metrics or {},
         distributions=distributions,
         sampled_only=sampled_only,
+        example=example or {},
     )
 
 
@@ -181,6 +183,7 @@ EXPLOSION = question(
     EXPLOSION_METRICS,
     _explosion,
     _check_explosion,
+    example={"explosive": "hand grenade", "armor": "flak vest", "distance_m": "2"},
 )
 
 # --- lobbed grenades and indirect fire (TYC-7.3, TYC-7.4) --------------------------------
@@ -231,6 +234,7 @@ INDIRECT_FIRE = question(
     _indirect,
     _check_indirect,
     extra_metrics=INDIRECT_EXTRA,
+    example={"explosive": "mortar bomb", "armor": "flak vest", "rounds": "4"},
 )
 
 # --- flamethrowers (TYC-7.2) -----------------------------------------------------------
@@ -277,6 +281,7 @@ FLAME = question(
     FLAME_METRICS,
     _flame,
     _check_flame,
+    example={"armor": "flak vest"},
 )
 
 # --- melee (TYC-8) ------------------------------------------------------------------------
@@ -321,6 +326,7 @@ MELEE = question(
     _melee,
     _check_melee,
     extra_metrics=MELEE_EXTRA,
+    example={"melee_weapon": "sword", "armor": "flak vest"},
 )
 
 # --- healing (TYC-9) ----------------------------------------------------------------------

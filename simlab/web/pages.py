@@ -132,10 +132,9 @@ def _scenario_page(
                     "base": f"/{kind}/{base.name}?{urlencode(base_items)}",
                 }
             context.update(shown)
-    except SimlabError as exc:
-        if query.inputs or query.rules:  # a page opened with nothing chosen yet shows the hint, not an error
-            context["error"] = str(exc)
-            context["error_field"] = field_named(str(exc), question, base)
+    except SimlabError as exc:  # a page opened on its example says too why it cannot answer (a server's trial cap)
+        context["error"] = str(exc)
+        context["error_field"] = field_named(str(exc), question, base)
     context["groups"] = scenario_groups(base, question, query, site)
     context["query_string"] = request.url.query
     return page_response(request, context)

@@ -234,18 +234,22 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
 
 
 def extremes(table: pd.DataFrame, keys: Sequence[str], metric: str) -> list[dict[str, str]]:
-    """A sweep's key numbers: its highest and lowest points, where they are, with their 95 % intervals."""
+    """A sweep's key numbers: its highest and lowest points, where they are, with their 95 % intervals.
+
+    Exact points of the same value are said as tied (the first named, and how many more).
+    """
     if not len(table):
         return []
     words = Vocabulary()
     found = []
     for said, row in (("highest", table.loc[table["value"].idxmax()]), ("lowest", table.loc[table["value"].idxmin()])):
         exact = row["method"] == "exact"
+        tied = int((abs(table["value"] - row["value"]) <= 1e-9 * max(1.0, abs(row["value"]))).sum())
         found.append({
             "name": f"{said} {metric}",
             "shown": shown(float(row["value"]), 3),
             "words": f"{said} {words.name(metric, 'metrics')}: {words.held({k: row[k] for k in keys})}",
-            **({"note": "exact"} if exact else
+            **({"note": f"exact, tied with {tied - 1} more" if tied > 1 else "exact"} if exact else
                {"interval": f"{shown(float(row['ci_low']), 3)} – {shown(float(row['ci_high']), 3)}"}),
         })  # fmt: skip
     return found

@@ -8,7 +8,10 @@ import nbformat
 import pytest
 from conftest import run_cli
 
+from simlab.commands import COMMANDS
+from simlab.commands.reference import REFERENCE, stale_reference
 from simlab.output.reference import MARKER, stale_references
+from simlab.systems import all_systems
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Repository paths as the README and notebooks write them: in backticks or as link targets.
@@ -17,7 +20,8 @@ PATH = re.compile(r"(?:`|\]\()((?:\.\./)?(?:docs|experiments|simlab|notebooks|te
 
 def cited_paths(text: str) -> list[str]:
     """Repository paths named in ``text`` (placeholders such as ``<name>`` left out)."""
-    return [p.rstrip(".,:") for p in PATH.findall(text) if "<" not in p and "NAME" not in p and "..." not in p]
+    found = [p.rstrip(".,:") for p in PATH.findall(text)]
+    return [p for p in found if "<" not in p and not re.search(r"NAME|SYSTEM|TABLE", p) and "..." not in p]
 
 
 def exists(path: str, base: Path) -> bool:
@@ -26,10 +30,10 @@ def exists(path: str, base: Path) -> bool:
 
 
 def test_the_generated_docs_match_the_registry():
-    stale = stale_references(ROOT)
+    stale = [*stale_references(ROOT), *stale_reference(ROOT)]
     assert not stale, f"out of date with the registry (run simlab docs): {[str(p) for p in stale]}"
-    for page in (ROOT / "docs" / "systems").glob("*.md"):
-        assert page.read_text().count(MARKER) == 1
+    for system in all_systems():
+        assert (ROOT / "docs" / "systems" / f"{system.name}.md").read_text().count(MARKER) == 1
 
 
 def test_every_spec_path_simlab_systems_prints_exists(capsys):
@@ -41,7 +45,34 @@ def test_every_spec_path_simlab_systems_prints_exists(capsys):
             assert (ROOT / spec).is_file(), f"{system['name']}: {spec}"
 
 
-@pytest.mark.parametrize("document", ["README.md", "docs/architecture.md", "docs/rules/README.md"])
+def test_the_reference_covers_every_command_system_metric_and_key():
+    from simlab.analyses import tables
+    from simlab.workflow.experiments import TOP_KEYS
+
+    commands = (ROOT / REFERENCE / "commands.md").read_text(encoding="utf-8")
+    metrics = (ROOT / REFERENCE / "metrics.md").read_text(encoding="utf-8")
+    keys = (ROOT / REFERENCE / "keys.md").read_text(encoding="utf-8")
+    assert all(f"\n## simlab {name}\n" in commands for name in COMMANDS)
+    for system in all_systems():
+        assert f"(`{system.name}`)" in metrics and (ROOT / "docs" / "systems" / f"{system.name}.md").is_file()
+        for question in system.questions.values():
+            assert all(f"| `{m}` |" in metrics for m in [*question.metrics, *question.extra_metrics])
+    assert all(f"| `{key}` |" in keys for key in TOP_KEYS)
+    for table, analyses in tables().items():
+        assert f"## [{table}]" in keys and all(f"| `{k.name}` |" in keys for a in analyses for k in a.keys)
+
+
+def test_the_readme_is_a_front_door_and_every_page_is_on_the_site():
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 200
+    site = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pages = [p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")]
+    assert [p for p in pages if f": {p}\n" not in site] == []  # no page the site's navigation leaves out
+
+
+DOCUMENTS = ["README.md", *(p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "docs").rglob("*.md")))]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
 def test_every_repository_path_a_document_names_exists(document):
     path = ROOT / document
     missing = [p for p in cited_paths(path.read_text()) if not exists(p, path.parent if "/" in document else ROOT)]

@@ -64,4 +64,4 @@ def _value(text: str) -> object:
 
 
 def test_every_system_has_its_doc():
-    assert {p.stem for p in DOCS.glob("*.md")} == set(SYSTEM_NAMES)
+    assert {p.stem for p in DOCS.glob("*.md")} - {"index"} == set(SYSTEM_NAMES)  # and the index of them

@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "bench": ("simlab.commands.bench:bench", "Measure the samplers, references and exact engines."),
     "compare": ("simlab.commands.experiments:compare", "Variants against the base rules, cell by cell."),
-    "docs": ("simlab.commands.catalogue:docs", "Regenerate docs/systems/ from the registry."),
+    "docs": ("simlab.commands.catalogue:docs", "Regenerate docs/systems/ and docs/reference/ from the registries."),
     "duel": ("simlab.commands.ask:duel", "Duels of two figures or ships of a system."),
     "init": ("simlab.commands.init:init", "A new project of house rules: experiments, own tables, baselines and CI."),
     "notebooks": ("simlab.commands.notebooks:notebooks", "Run the notebooks and write back their outputs (--check)."),

@@ -43,22 +43,27 @@ def systems(as_json: bool) -> None:
             click.echo(f"    metrics: {', '.join(question['metrics'])}")
 
 
-@click.command(short_help="Regenerate docs/systems/ from the registry.")
+@click.command(short_help="Regenerate docs/systems/ and docs/reference/ from the registries.")
 @click.option("--check", is_flag=True, help="Exit 1 if a page differs from what it would be now; write nothing.")
 @click.option("--root", type=PATH, default=Path("."), show_default=True, help="The repository.")
 def docs(check: bool, root: Path) -> None:
-    """Regenerate the registry half of each system's reference, docs/systems/SYSTEM.md."""
+    """Regenerate the generated pages of the documentation.
+
+    Each system's reference half (docs/systems/SYSTEM.md, below its marker line) and the
+    reference of commands, metrics and keys (docs/reference/).
+    """
+    from simlab.commands.reference import stale_reference, write_reference
     from simlab.output.reference import stale_references, write_references
 
     if check:
-        stale = stale_references(root)
+        stale = [*stale_references(root), *stale_reference(root)]
         for page in stale:
             click.echo(f"{page}: out of date with the registry; run simlab docs")
         if stale:
             sys.exit(1)
-        click.echo("docs/systems: every page matches the registry")
+        click.echo("docs/systems and docs/reference: every page matches the registries")
         return
-    changed = write_references(root)
+    changed = [*write_references(root), *write_reference(root)]
     click.echo(f"{len(changed)} page(s) regenerated" + (f": {', '.join(map(str, changed))}" if changed else ""))
 
 

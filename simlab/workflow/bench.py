@@ -1,4 +1,4 @@
-"""The benchmark suite behind ``simlab bench`` (README, "Performance").
+"""The benchmark suite behind ``simlab bench`` (docs/explanation/performance.md).
 
 Every figure is measured in the run that reports it: the compiled samplers with one thread
 and with all threads, their numpy and pure-Python twins on the same workload, the random

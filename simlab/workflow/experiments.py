@@ -77,6 +77,7 @@ from simlab.workflow.experiment_checks import (
 
 __all__ = [
     "RUN_METHODS",
+    "TOP_KEYS",
     "ExperimentError",
     "load_experiment",
     "find_experiments",
@@ -92,27 +93,30 @@ RUN_METHODS = (*METHODS, "both")
 KINDS = ("attack", "duel", "battle")
 
 
-_TOP_KEYS = (
-    "name",
-    "system",
-    "kind",
-    "description",
-    "method",
-    "trials",
-    "seed",
-    "precision",
-    "variants",
-    "fixed",
-    "grid",
-    "metrics",
-    "charts",
-    "battle",
-    "rules",
-    "tables",
-    "skip_invalid",
-    "question",
-    "labels",
-)  # and the table of each analysis (tables())
+#: The keys of an experiment file, each with what it is (besides the table of each analysis, ``tables()``).
+TOP_KEYS = {
+    "name": "its name: the folder of its results (results/NAME/) and its baseline",
+    "system": "the rule system: hitech_tft, striker, tyconian or space_v4",
+    "kind": "what each cell asks: attack, duel, battle or a further question of the system (explosion...); "
+    "or an analysis (solve, sensitivity, tournament, tune)",
+    "description": "the question it answers, in words: the report's first line",
+    "method": "exact, monte_carlo or both (exact where the engine is, sampled besides)",
+    "trials": "trials of each sampled cell (default 1,000,000)",
+    "seed": "the root seed of every random stream (recorded in provenance.json)",
+    "precision": "sample each cell until every 95 % half-width is at most this, instead of fixed trials",
+    "variants": "variant files (house rules) run beside the base rules, on the same random streams",
+    "fixed": "inputs every cell shares (the keys of --set)",
+    "grid": "inputs that vary, a list each: every combination is a cell",
+    "metrics": "the metrics kept in its table and report (default: all)",
+    "charts": "the charts its report draws ([[charts]]: kind, metric, x, by...)",
+    "battle": "the battle file a battle experiment fights (its cells vary its keys)",
+    "rules": "rule parameters of every cell (the names of --rule)",
+    "tables": "rows of its own ([tables.TABLE.\"NAME\"]) or a folder of CSV files",
+    "skip_invalid": "leave out the cells the rules forbid instead of refusing the grid",
+    "question": "what its report answers first ([question]: threshold, best, ranking or effect)",
+    "labels": "its own words for inputs, values and metrics in its report and charts",
+}
+_TOP_KEYS = tuple(TOP_KEYS)  # and the table of each analysis (tables())
 
 
 DEFAULT_TRIALS = 1_000_000

@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any
 
-__all__ = ["is_digits", "whole_number", "shown"]
+__all__ = ["is_digits", "whole_number", "shown", "shown_interval", "same_value"]
 
 
 def is_digits(text: str) -> bool:
@@ -30,3 +30,13 @@ def shown(value: Any, digits: int = 6) -> str:
     if isinstance(value, float):
         return "" if math.isnan(value) else f"{value:.{digits}g}"
     return str(value)
+
+
+def shown_interval(low: Any, high: Any, digits: int = 6) -> str:
+    """An interval as a page or a listing shows it: ``0.557 – 0.6``, each end as :func:`shown` shows it."""
+    return f"{shown(float(low), digits)} – {shown(float(high), digits)}"
+
+
+def same_value(a: float, b: float) -> bool:
+    """Whether two exact values are the same but for a rounding error (a tie is said as a tie)."""
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))

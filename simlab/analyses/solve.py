@@ -28,7 +28,7 @@ from simlab.output.balance_sentences import crossing_sentence, goal_text, said, 
 from simlab.output.document import Table, in_words
 from simlab.output.words import Vocabulary, sentence_case
 from simlab.records import BalanceAsk, ChartSpec, ExperimentRun
-from simlab.text import shown
+from simlab.text import shown, shown_interval
 
 __all__ = ["SOLVE", "SOLVE_METRICS"]
 
@@ -192,7 +192,7 @@ def _listed(found: Any, words: Vocabulary) -> Listed:
     """Every value tried, in order: the metric there and its interval."""
     unknown, rows = found.unknown, []
     for point in found.tried:
-        interval = f"{shown(point.interval[0])} – {shown(point.interval[1])}" if point.interval else ""
+        interval = shown_interval(*point.interval) if point.interval else ""
         at = int(point.x) if unknown.whole else round(point.x, 4)
         rows.append({"name": unknown.shown(point.x), "words": words.where(unknown.name, at),
                      "shown": shown(point.value), "doc": "", "interval": interval})  # fmt: skip

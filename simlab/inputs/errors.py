@@ -1,32 +1,9 @@
 """The errors simlab reports to its users, where the input readers have always found them (:mod:`simlab.errors`)."""
 
-from simlab.errors import (
-    KEYS_SPELLING,
-    InvalidValueError,
-    ScenarioError,
-    SimlabError,
-    UnknownNameError,
-    close_names,
-    in_words,
-    shortened,
-    shown_path,
-    speaking,
-    spelled,
-)
+from simlab.errors import *  # noqa: F403  (every name of simlab.errors, as the readers have always found them)
+from simlab.errors import __all__ as _shared
 
-__all__ = [
-    "SimlabError",
-    "UnknownNameError",
-    "InvalidValueError",
-    "ScenarioError",
-    "close_names",
-    "spelled",
-    "speaking",
-    "in_words",
-    "KEYS_SPELLING",
-    "shortened",
-    "shown_path",
-]
+__all__ = [*_shared, "about_armour"]
 
 
 def about_armour(message: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from simlab.engine.intervals import wilson
-from simlab.text import shown
+from simlab.text import shown, shown_interval
 
 __all__ = [
     "COLOURS",
@@ -67,10 +67,6 @@ def _chart(title: str, layers: dict[str, Any], data: list[dict[str, Any]], **mor
 def _colour(series: Sequence[str]) -> dict[str, Any]:
     """The colour of each series, in the order given (the pictures' colours, and the same on every chart)."""
     return {"domain": list(series), "range": [COLOURS[i % len(COLOURS)] for i in range(len(series))]}
-
-
-def _interval_text(low: float, high: float) -> str:
-    return f"{shown(low)} – {shown(high)}"
 
 
 def _picked(field: str, title: str, series: Sequence[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -181,7 +177,7 @@ def distribution_spec(
 
 def _bounds(prefix: str, p: float, trials: int) -> dict[str, Any]:
     low, high = wilson(round(p * trials), trials)
-    return {f"{prefix}_low": low, f"{prefix}_high": high, f"{prefix}_interval": _interval_text(low, high)}
+    return {f"{prefix}_low": low, f"{prefix}_high": high, f"{prefix}_interval": shown_interval(low, high)}
 
 
 def _last_outcome(frame: pd.DataFrame, series: str | None) -> int | None:
@@ -211,7 +207,7 @@ def outcomes_spec(title: str, outcomes: Sequence[tuple[str, float, tuple[float, 
             "order": i,
             "chance": value,
             "chance_text": shown(value),
-            "interval": _interval_text(*interval) if interval else "exact",
+            "interval": shown_interval(*interval) if interval else "exact",
         }
         for i, (words, value, interval) in enumerate(outcomes)
     ]
@@ -254,7 +250,7 @@ def survival_spec(title: str, frame: pd.DataFrame, sides: Mapping[str, str]) -> 
         if not isinstance(side, str):
             continue
         low, high = row.get("ci_low"), row.get("ci_high")
-        interval = _interval_text(low, high) if _is_number(low) and _is_number(high) else "exact"
+        interval = shown_interval(low, high) if _is_number(low) and _is_number(high) else "exact"
         rows.append({"side": sides.get(side, side), "turn": int(turn), "standing": row["value"],
                      "standing_text": shown(row["value"]), "low": low if _is_number(low) else row["value"],
                      "high": high if _is_number(high) else row["value"], "interval": interval})  # fmt: skip
@@ -374,7 +370,7 @@ def heatmap_spec(
 
 def _point_interval(record: Mapping[str, Any]) -> str:
     """A point's 95 % interval in words, or "exact"."""
-    return "exact" if record.get("method") == "exact" else _interval_text(record["ci_low"], record["ci_high"])
+    return "exact" if record.get("method") == "exact" else shown_interval(record["ci_low"], record["ci_high"])
 
 
 def _is_number(value: Any) -> bool:

@@ -23,7 +23,7 @@ from simlab.output.plots import label_of
 from simlab.output.resolution import resolution_lines
 from simlab.output.saving import png_bytes
 from simlab.output.words import Vocabulary, sentence_case, the
-from simlab.text import shown
+from simlab.text import shown, shown_interval
 
 __all__ = [
     "LINKS",
@@ -96,7 +96,7 @@ def answer_context(
                 "name": name,
                 "words": words.name(name, "metrics"),
                 "shown": shown(value),
-                "interval": f"{shown(low_high[0])} – {shown(low_high[1])}" if low_high else "",
+                "interval": shown_interval(*low_high) if low_high else "",
                 "doc": docs.get(name, ""),
             }
         )
@@ -154,8 +154,7 @@ def key_numbers(result: Mapping[str, Any], words: Vocabulary) -> list[dict[str, 
             "name": name,
             "words": words.name(name, "metrics"),
             "shown": shown(float(result["metrics"][name]), 3),
-            **({"interval": f"{shown(float(low_high[0]), 3)} – {shown(float(low_high[1]), 3)}"} if low_high
-               else {"note": "exact"}),
+            **({"interval": shown_interval(low_high[0], low_high[1], digits=3)} if low_high else {"note": "exact"}),
         })  # fmt: skip
     return key
 
@@ -182,25 +181,41 @@ def answer_spec(
         return interactive.survival_spec(title, metrics_frame(result), side_names(result))
     if name == STANDING and {"standing_a", "standing_b"} <= set(result["distributions"]):
         names = side_names(result)
-        frame = pd.concat(
-            _pmf_frame(result["distributions"][f"standing_{s}"]).assign(side=names[s]) for s in "ab"
-        )
+        frame = _standing_frame(result)
         caption = f"Figures standing at the end: {names['a']} and {names['b']}"
         return interactive.distribution_spec(frame, STANDING, caption, "figures standing at the end", trials,
                                              series="side", series_title="side")  # fmt: skip
+    pmf, named = _distribution(result, name, labels)
+    return interactive.distribution_spec(
+        _pmf_frame(pmf), name, chart_caption(name, result), label_of(name, "distributions"), trials,
+        outcome_labels=named,
+    )  # fmt: skip
+
+
+def _distribution(
+    result: Mapping[str, Any], name: str, labels: Mapping[str, Sequence[str]] | None
+) -> tuple[Mapping[str, float], dict[int, str] | None]:
+    """A distribution of an answer and the names of its outcomes (by the system's name prefixes), if any.
+
+    Raises:
+        SimlabError: For a distribution the answer does not have, with those it has.
+    """
     pmf = result["distributions"].get(name)
     if not pmf:
         raise SimlabError(f"unknown distribution {shortened(name)!r} (valid: {', '.join(result['distributions'])})")
     named = next((names for prefix, names in (labels or {}).items() if name.startswith(prefix)), None)
-    return interactive.distribution_spec(
-        _pmf_frame(pmf), name, chart_caption(name, result), label_of(name, "distributions"), trials,
-        outcome_labels=dict(enumerate(named)) if named else None,
-    )  # fmt: skip
+    return pmf, dict(enumerate(named)) if named else None
 
 
 def _pmf_frame(pmf: Mapping[str, float]) -> pd.DataFrame:
     """A distribution of an answer's JSON as rows of ``outcome`` and ``probability``."""
     return pd.DataFrame({"outcome": [int(k) for k in pmf], "probability": [float(p) for p in pmf.values()]})
+
+
+def _standing_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """Both sides' figures standing at the end of a battle, as rows of ``outcome``, ``probability`` and ``side``."""
+    names = side_names(result)
+    return pd.concat(_pmf_frame(result["distributions"][f"standing_{s}"]).assign(side=names[s]) for s in "ab")
 
 
 def chart_caption(name: str, result: Mapping[str, Any]) -> str:
@@ -263,13 +278,8 @@ def answer_chart(
         return chart_png(figure)
     if name == STANDING and {"standing_a", "standing_b"} <= set(result["distributions"]):
         return standing_chart(result, at_least).png
-    pmf = result["distributions"].get(name)
-    if not pmf:
-        raise SimlabError(f"unknown distribution {shortened(name)!r} (valid: {', '.join(result['distributions'])})")
-    named = next((names for prefix, names in (labels or {}).items() if name.startswith(prefix)), None)
-    chart = distribution_chart(
-        name, pmf, result["method"], chart_caption(name, result), at_least, dict(enumerate(named)) if named else None
-    )
+    pmf, named = _distribution(result, name, labels)
+    chart = distribution_chart(name, dict(pmf), result["method"], chart_caption(name, result), at_least, named)
     png: bytes = chart.png
     return png
 
@@ -302,18 +312,7 @@ def side_names(result: Mapping[str, Any]) -> dict[str, str]:
 def standing_chart(result: Mapping[str, Any], at_least: bool = False) -> Chart:
     """Both sides' figures standing at the end of a battle in one chart, a bar per side and count."""
     names = side_names(result)
-    frame = pd.concat(
-        pd.DataFrame(
-            {
-                "distribution": STANDING,
-                "outcome": [int(k) for k in result["distributions"][f"standing_{s}"]],
-                "probability": list(result["distributions"][f"standing_{s}"].values()),
-                "method": result["method"],
-                "side": names[s],
-            }
-        )
-        for s in "ab"
-    )
+    frame = _standing_frame(result).assign(distribution=STANDING, method=result["method"])
     caption = f"Figures standing at the end: {names['a']} and {names['b']}"
     title = f"{caption}: the chance of at least each" if at_least else caption
     figure = plots.distribution(frame, name=STANDING, by="side", title=title, at_least=at_least)

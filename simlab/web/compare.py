@@ -26,6 +26,7 @@ from simlab.output.headline import MAIN_METRICS
 from simlab.output.plots import label_of
 from simlab.output.words import Vocabulary, the
 from simlab.systems import Question
+from simlab.text import same_value
 from simlab.web.answers import grid_answer, shown, side_names
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
@@ -245,8 +246,8 @@ def leaders(table: pd.DataFrame, columns: Sequence[str], words: Vocabulary, exac
     said = words.name(metric, "metrics")
     found = []
     for column in ranked[:4]:
-        above = sum(1 for v in values.values() if v > values[column] + 1e-9 * max(1.0, abs(v)))
-        tied = sum(1 for v in values.values() if abs(v - values[column]) <= 1e-9 * max(1.0, abs(v))) > 1
+        above = sum(1 for v in values.values() if v > values[column] and not same_value(v, values[column]))
+        tied = sum(same_value(v, values[column]) for v in values.values()) > 1
         place = "highest" if above == 0 else _ordinal(above + 1)
         note = (f"{place}, tied" if tied else place) if exact else "sampled: the differences are below"
         found.append({"name": f"{metric} {column}", "shown": shown(values[column], 3), "words": f"{said}: {column}",

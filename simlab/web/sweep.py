@@ -22,6 +22,7 @@ from simlab.inputs.errors import SimlabError
 from simlab.output import interactive
 from simlab.output.plots import label_of
 from simlab.output.words import Vocabulary
+from simlab.text import same_value, shown_interval
 from simlab.web.answers import grid_answer, shown
 from simlab.web.cache import answer_of
 from simlab.web.config import Site
@@ -221,7 +222,7 @@ def sweep_answer(query: SweepQuery, site: Site) -> dict[str, Any]:
             "name": ", ".join(shown(row[k]) for k in keys),
             "words": words.held({k: row[k] for k in keys}),
             "shown": shown(row["value"]),
-            "interval": f"{shown(row['ci_low'])} – {shown(row['ci_high'])}",
+            "interval": shown_interval(row["ci_low"], row["ci_high"]),
             "doc": "",
         }
         for row in table.to_dict("records")
@@ -244,13 +245,13 @@ def extremes(table: pd.DataFrame, keys: Sequence[str], metric: str) -> list[dict
     found = []
     for said, row in (("highest", table.loc[table["value"].idxmax()]), ("lowest", table.loc[table["value"].idxmin()])):
         exact = row["method"] == "exact"
-        tied = int((abs(table["value"] - row["value"]) <= 1e-9 * max(1.0, abs(row["value"]))).sum())
+        tied = sum(same_value(float(v), float(row["value"])) for v in table["value"])
         found.append({
             "name": f"{said} {metric}",
             "shown": shown(float(row["value"]), 3),
             "words": f"{said} {words.name(metric, 'metrics')}: {words.held({k: row[k] for k in keys})}",
             **({"note": f"exact, tied with {tied - 1} more" if tied > 1 else "exact"} if exact else
-               {"interval": f"{shown(float(row['ci_low']), 3)} – {shown(float(row['ci_high']), 3)}"}),
+               {"interval": shown_interval(row["ci_low"], row["ci_high"], digits=3)}),
         })  # fmt: skip
     return found
 
